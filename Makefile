@@ -1,0 +1,36 @@
+# Thin wrapper over CMake for the README's two commands (make demo, make test) and the benchmark.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+WERROR ?= 0
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
+
+.PHONY: deps build demo test test-asan bench clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) $(CMAKE_OPTIONS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Runs the default scene (the paper's figure 2 sheet) into out/demo.
+demo: build
+	./$(BUILD)/drape run --out out/demo --force
+
+# All tests: the release build, then the unit and solver suites again under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DDRAPE_SANITIZE=ON $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -E '^physics$$'
+
+bench: build
+	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

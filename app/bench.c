@@ -1,0 +1,182 @@
+/* `drape bench`: the paper's sec. 8 timing experiments on the figure 2 sheet: sizes of about 500,
+ * 900, 2,600 and 7,400 particles, and a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet.
+ * Times are medians of several runs (machines are noisy); counts are deterministic. */
+#include "commands.h"
+#include "progress.h"
+
+#include "io/scene.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bench_result {
+	double ms_median, ms_min, ms_max;
+	double steps_per_frame, cg_per_step, eval_pct, cg_pct;
+	long long rejected;
+	int particles;
+	bool ok;
+} bench_result;
+
+static int compare_doubles(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/* The default scene's text with the sheet's resolution and bend stiffness replaced. */
+static char* variant_text(int resolution, double bend_factor)
+{
+	cJSON* root = cJSON_Parse(scene_default_text());
+	if (!root) return NULL;
+	cJSON* cloth = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cloths"), 0);
+	cJSON* grid = cJSON_GetObjectItem(cloth, "grid");
+	int res[2] = {resolution, resolution};
+	cJSON_ReplaceItemInObject(grid, "resolution", cJSON_CreateIntArray(res, 2));
+	cJSON* mat = cJSON_GetObjectItem(cloth, "material");
+	if (!mat) mat = cJSON_AddObjectToObject(cloth, "material");
+	cJSON* bend = cJSON_GetObjectItem(mat, "bend");
+	double base = bend ? bend->valuedouble : drape_default_material().bend_u;
+	cJSON_DeleteItemFromObject(mat, "bend");
+	cJSON_AddNumberToObject(mat, "bend", base * bend_factor);
+	char* text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return text;
+}
+
+static bench_result bench_one(int resolution, double bend_factor, int runs, int frames, int threads)
+{
+	bench_result r = {0};
+	char err[1024];
+	char* text = variant_text(resolution, bend_factor);
+	double times[64];
+	for (int k = 0; text && k < runs; ++k) {
+		scene s;
+		if (!scene_load_text(text, "<bench>", &s, err, sizeof err)) {
+			fprintf(stderr, "drape bench: %s\n", err);
+			break;
+		}
+		if (threads > 0) s.world.threads = threads;
+		drape_world* w = scene_build_world(&s, err, sizeof err);
+		if (!w) {
+			fprintf(stderr, "drape bench: %s\n", err);
+			scene_free(&s);
+			break;
+		}
+		double dt = 1.0 / s.fps;
+		double t0 = wall_seconds();
+		bool ok = true;
+		for (int f = 1; f <= frames && ok; ++f) ok = drape_world_step(w, f * dt - drape_world_time(w)) == DRAPE_OK;
+		double elapsed = wall_seconds() - t0;
+		drape_stats st = drape_world_get_stats(w);
+		times[k] = 1e3 * elapsed / frames;
+		r.particles = s.cloths[0].mesh.vertex_count;
+		r.steps_per_frame = (double)st.steps / frames;
+		r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
+		r.eval_pct = 100.0 * st.eval_ms / (1e3 * elapsed);
+		r.cg_pct = 100.0 * st.cg_ms / (1e3 * elapsed);
+		r.rejected = (long long)st.rejected;
+		r.ok = ok;
+		if (!ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
+		drape_world_destroy(w);
+		scene_free(&s);
+		if (!ok) break;
+	}
+	free(text);
+	if (r.ok) {
+		qsort(times, (size_t)runs, sizeof times[0], compare_doubles);
+		r.ms_median = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+		r.ms_min = times[0];
+		r.ms_max = times[runs - 1];
+	}
+	return r;
+}
+
+static void print_row(FILE* csv, const char* kind, double factor, int runs, int threads, const bench_result* r)
+{
+	printf("%-6s %9d %8.1f %10.2f %10.2f %10.2f %8.2f %8.1f %6.1f %6.1f %5lld\n", kind, r->particles, factor, r->ms_median,
+	       r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct, r->cg_pct, r->rejected);
+	if (csv)
+		fprintf(csv, "%s,%d,%g,%d,%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%lld\n", kind, r->particles, factor, threads, runs,
+			r->ms_median, r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct, r->cg_pct, r->rejected);
+	fflush(stdout);
+}
+
+int command_bench(int argc, char** argv)
+{
+	long runs = 3, frames = 60, threads = 1;
+	const char* csv_path = NULL;
+	bool sweep = true;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		bool has_value = i + 1 < argc;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			printf("usage: drape bench [--runs R] [--frames N] [--threads T] [--csv FILE] [--no-sweep]\n"
+			       "\n"
+			       "Runs the figure 2 sheet (the default scene) at about 500, 900, 2,600 and 7,400 particles\n"
+			       "for N frames (default 60: 2 s at 30 fps), R times each (default 3), on T threads\n"
+			       "(default 1), and a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet. Prints a table\n"
+			       "and writes CSV: ms per frame (median, min, max), steps per frame, mean CG iterations per\n"
+			       "step, EVAL and CG share of the time, rejected steps.\n");
+			return EXIT_OK;
+		} else if (strcmp(a, "--runs") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 64, &runs)) {
+				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 64\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--frames") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 100000, &frames)) {
+				fprintf(stderr, "drape bench: --frames needs a whole number >= 1\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--threads") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 1024, &threads)) {
+				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--csv") == 0 && has_value) {
+			csv_path = argv[++i];
+		} else if (strcmp(a, "--no-sweep") == 0) {
+			sweep = false;
+		} else {
+			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	FILE* csv = NULL;
+	if (csv_path) {
+		csv = fopen(csv_path, "w");
+		if (!csv) {
+			perror(csv_path);
+			return EXIT_IO;
+		}
+		fprintf(csv, "kind,particles,bend_factor,threads,runs,ms_per_frame_median,ms_per_frame_min,ms_per_frame_max,"
+			     "steps_per_frame,cg_iterations_per_step,eval_pct,cg_pct,rejected\n");
+	}
+	printf("figure 2 sheet, %ld frames at 30 fps, %ld runs, %ld thread(s); ms per 1/30 s frame\n", frames, runs, threads);
+	printf("%-6s %9s %8s %10s %10s %10s %8s %8s %6s %6s %5s\n", "kind", "particles", "bend x", "median", "min", "max",
+	       "steps/f", "CG/step", "EVAL%", "CG%", "rej");
+	const int sizes[] = {22, 30, 51, 86};
+	int status = EXIT_OK;
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+		bench_result r = bench_one(sizes[k], 1.0, (int)runs, (int)frames, (int)threads);
+		if (!r.ok) status = EXIT_DIVERGED;
+		print_row(csv, "size", 1.0, (int)runs, (int)threads, &r);
+	}
+	if (sweep) {
+		const double factors[] = {0.1, 1.0, 10.0, 100.0, 1000.0};
+		double lo = 1e300, hi = 0.0, sum = 0.0;
+		for (size_t k = 0; k < sizeof factors / sizeof factors[0]; ++k) {
+			bench_result r = bench_one(51, factors[k], (int)runs, (int)frames, (int)threads);
+			if (!r.ok) status = EXIT_DIVERGED;
+			print_row(csv, "bend", factors[k], (int)runs, (int)threads, &r);
+			lo = r.ms_median < lo ? r.ms_median : lo;
+			hi = r.ms_median > hi ? r.ms_median : hi;
+			sum += r.ms_median;
+		}
+		printf("bend sweep: runtime spread (max - min) / mean = %.1f %% (the paper: under 5 %%)\n", 100.0 * (hi - lo) / (sum / 5.0));
+	}
+	if (csv) fclose(csv);
+	return status;
+}

@@ -1,0 +1,22 @@
+/* The subcommands of the `drape` program. Exit status: 0 success, 2 bad input or usage, 3 the
+ * simulation cannot continue, 1 an I/O failure while writing output, 130 interrupted. */
+#ifndef DRAPE_APP_COMMANDS_H
+#define DRAPE_APP_COMMANDS_H
+
+#include <stdbool.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_IO = 1,
+	EXIT_BAD_INPUT = 2,
+	EXIT_DIVERGED = 3,
+	EXIT_INTERRUPTED = 130,
+};
+
+int command_run(int argc, char** argv);
+int command_bench(int argc, char** argv);
+
+/* Parses a whole decimal integer in [lo, hi]; false on anything else. */
+bool parse_int_arg(const char* s, long lo, long hi, long* out);
+
+#endif

@@ -1,0 +1,60 @@
+/* The `drape` command: dispatches to run and bench. */
+#include "commands.h"
+#include "drape.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE* f)
+{
+	fprintf(f,
+		"drape %s - implicit cloth simulation (Baraff & Witkin, Large Steps in Cloth Simulation)\n"
+		"\n"
+		"usage: drape <command> [options]\n"
+		"\n"
+		"commands:\n"
+		"  run [SCENE.json]   simulate a scene (default: the paper's figure 2 sheet) and write\n"
+		"                     OBJ frames, stats.csv and summary.json; see `drape run --help`\n"
+		"  bench              time the figure 2 sheet at the paper's sizes; see `drape bench --help`\n"
+		"\n"
+		"options:\n"
+		"  --help             show this help\n"
+		"  --version          print the version\n"
+		"\n"
+		"exit status: 0 success, 1 output could not be written, 2 bad input or usage,\n"
+		"             3 the simulation cannot continue, 130 interrupted\n",
+		DRAPE_VERSION_STRING);
+}
+
+bool parse_int_arg(const char* s, long lo, long hi, long* out)
+{
+	char* end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < lo || v > hi) return false;
+	*out = v;
+	return true;
+}
+
+int main(int argc, char** argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	const char* cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+		printf("drape %s\n", DRAPE_VERSION_STRING);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "run") == 0) return command_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "bench") == 0) return command_bench(argc - 1, argv + 1);
+	fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
+	return EXIT_BAD_INPUT;
+}

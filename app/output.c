@@ -1,0 +1,233 @@
+/* Output of `drape run`. Frames go through a temporary file and rename() (io/obj_write.c), so a
+ * reader or an interrupted run never sees a partial frame; summary.json is written the same way. */
+#include "output.h"
+
+#include "io/obj_write.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool make_dirs(const char* dir, char* err, size_t err_size)
+{
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		snprintf(err, err_size, "output path too long");
+		return false;
+	}
+	for (char* p = path + 1; *p; ++p) {
+		if (*p != '/') continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			snprintf(err, err_size, "cannot create directory '%s': %s", path, strerror(errno));
+			return false;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+		snprintf(err, err_size, "cannot create directory '%s': %s", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool is_drape_file(const char* name)
+{
+	size_t n = strlen(name);
+	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0) return true;
+	if (strncmp(name, "frame_", 6) != 0) return false;
+	return (n > 4 && strcmp(name + n - 4, ".obj") == 0) || (n > 8 && strcmp(name + n - 8, ".obj.tmp") == 0);
+}
+
+bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0) {
+		if (errno != ENOENT) {
+			snprintf(err, err_size, "cannot use output directory '%s': %s", dir, strerror(errno));
+			return false;
+		}
+		return make_dirs(dir, err, err_size);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, err_size, "output path '%s' exists and is not a directory", dir);
+		return false;
+	}
+	DIR* d = opendir(dir);
+	if (!d) {
+		snprintf(err, err_size, "cannot read output directory '%s': %s", dir, strerror(errno));
+		return false;
+	}
+	bool empty = true;
+	struct dirent* ent;
+	while ((ent = readdir(d))) {
+		if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) continue;
+		empty = false;
+		if (!force) break;
+		if (is_drape_file(ent->d_name)) {
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+			if (unlink(path) != 0) {
+				snprintf(err, err_size, "cannot remove '%s': %s", path, strerror(errno));
+				closedir(d);
+				return false;
+			}
+		}
+	}
+	closedir(d);
+	if (!empty && !force) {
+		snprintf(err, err_size,
+			 "output directory '%s' already exists and is not empty; choose another --out or add --force to "
+			 "replace drape's files in it",
+			 dir);
+		return false;
+	}
+	return true;
+}
+
+bool output_write_frame(const char* dir, int frame, const drape_world* world, char* err, size_t err_size)
+{
+	int32_t count = drape_cloth_count(world);
+	obj_object objects[count > 0 ? count : 1];
+	double* positions[count > 0 ? count : 1];
+	bool ok = true;
+	for (int32_t i = 0; i < count; ++i) {
+		drape_cloth_id id = {i};
+		positions[i] = malloc(3 * (size_t)drape_cloth_vertex_count(world, id) * sizeof(double));
+		if (!positions[i]) ok = false;
+		else drape_cloth_get_positions(world, id, positions[i]);
+		objects[i] = (obj_object){drape_cloth_name(world, id), drape_cloth_mesh(world, id), positions[i]};
+	}
+	char path[4096];
+	snprintf(path, sizeof path, "%s/frame_%04d.obj", dir, frame);
+	if (ok) ok = obj_write_objects(path, objects, count, err, err_size);
+	else snprintf(err, err_size, "out of memory writing %s", path);
+	for (int32_t i = 0; i < count; ++i) free(positions[i]);
+	return ok;
+}
+
+FILE* output_open_stats(const char* dir, char* err, size_t err_size)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/stats.csv", dir);
+	FILE* f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, err_size, "cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms\n");
+	fflush(f);
+	return f;
+}
+
+void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms)
+{
+	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f\n", frame, time, (long long)s->steps,
+		(long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms, s->cs_ms, s->min_dt,
+		s->max_dt, kinetic_energy, wall_ms);
+	fflush(f);
+}
+
+static cJSON* vector_json(const double* v, int n) { return cJSON_CreateDoubleArray(v, n); }
+
+static cJSON* material_json(const drape_material* m)
+{
+	cJSON* o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "density", m->density);
+	cJSON_AddNumberToObject(o, "stretch", m->stretch);
+	cJSON_AddNumberToObject(o, "shear", m->shear);
+	cJSON_AddNumberToObject(o, "bend_u", m->bend_u);
+	cJSON_AddNumberToObject(o, "bend_v", m->bend_v);
+	cJSON_AddNumberToObject(o, "stretch_damping", m->stretch_damping);
+	cJSON_AddNumberToObject(o, "shear_damping", m->shear_damping);
+	cJSON_AddNumberToObject(o, "bend_damping", m->bend_damping);
+	cJSON_AddNumberToObject(o, "drag", m->drag);
+	return o;
+}
+
+bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
+			  size_t err_size)
+{
+	cJSON* root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "drape_version", DRAPE_VERSION_STRING);
+	cJSON_AddStringToObject(root, "scene", s->path);
+	cJSON_AddStringToObject(root, "name", s->name);
+	cJSON_AddStringToObject(root, "status", t->status);
+	if (t->error) cJSON_AddStringToObject(root, "error", t->error);
+	cJSON_AddNumberToObject(root, "frames_written", t->frames_written);
+	cJSON_AddNumberToObject(root, "simulated_time", t->simulated_time);
+	cJSON_AddNumberToObject(root, "wall_seconds", t->wall_seconds);
+
+	cJSON* tot = cJSON_AddObjectToObject(root, "totals");
+	const drape_stats* st = &t->stats;
+	int frames = t->frames_written > 1 ? t->frames_written - 1 : 0;
+	cJSON_AddNumberToObject(tot, "steps", (double)st->steps);
+	cJSON_AddNumberToObject(tot, "rejected", (double)st->rejected);
+	cJSON_AddNumberToObject(tot, "cg_iterations", (double)st->cg_iterations);
+	cJSON_AddNumberToObject(tot, "eval_ms", st->eval_ms);
+	cJSON_AddNumberToObject(tot, "cg_ms", st->cg_ms);
+	cJSON_AddNumberToObject(tot, "cc_ms", st->cc_ms);
+	cJSON_AddNumberToObject(tot, "cs_ms", st->cs_ms);
+	cJSON_AddNumberToObject(tot, "min_dt", st->min_dt);
+	cJSON_AddNumberToObject(tot, "max_dt", st->max_dt);
+	cJSON_AddNumberToObject(tot, "ms_per_frame", frames ? 1e3 * t->wall_seconds / frames : 0.0);
+	cJSON_AddNumberToObject(tot, "steps_per_frame", frames ? (double)st->steps / frames : 0.0);
+	cJSON_AddNumberToObject(tot, "cg_iterations_per_step", st->steps ? (double)st->cg_iterations / (double)st->steps : 0.0);
+
+	cJSON* set = cJSON_AddObjectToObject(root, "settings");
+	const drape_world_def* w = &s->world;
+	cJSON_AddItemToObject(set, "gravity", vector_json(w->gravity, 3));
+	cJSON* wind = cJSON_AddObjectToObject(set, "wind");
+	cJSON_AddItemToObject(wind, "velocity", vector_json(w->air_velocity, 3));
+	cJSON_AddItemToObject(wind, "gust_amplitude", vector_json(w->gust_amplitude, 3));
+	cJSON_AddNumberToObject(wind, "gust_frequency", w->gust_frequency);
+	cJSON* solver = cJSON_AddObjectToObject(set, "solver");
+	cJSON_AddNumberToObject(solver, "max_dt", w->max_dt);
+	cJSON_AddNumberToObject(solver, "min_dt", w->min_dt);
+	cJSON_AddNumberToObject(solver, "cg_tolerance", w->cg_tolerance);
+	cJSON_AddNumberToObject(solver, "cg_max_iterations", w->cg_max_iterations);
+	cJSON_AddBoolToObject(solver, "adaptive", w->adaptive);
+	cJSON_AddNumberToObject(solver, "stretch_change_limit", w->stretch_change_limit);
+	cJSON_AddNumberToObject(solver, "threads", w->threads);
+	cJSON* out = cJSON_AddObjectToObject(set, "output");
+	cJSON_AddNumberToObject(out, "fps", s->fps);
+	cJSON_AddNumberToObject(out, "frames", s->frames);
+	cJSON* cloths = cJSON_AddArrayToObject(set, "cloths");
+	for (int32_t i = 0; i < s->cloth_count; ++i) {
+		const scene_cloth* c = &s->cloths[i];
+		cJSON* o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddNumberToObject(o, "vertices", c->mesh.vertex_count);
+		cJSON_AddNumberToObject(o, "triangles", c->mesh.triangle_count);
+		cJSON_AddItemToObject(o, "material", material_json(&c->material));
+		int pins = 0;
+		for (int32_t k = 0; k < s->constraint_count; ++k) pins += s->constraints[k].cloth == i;
+		cJSON_AddNumberToObject(o, "pinned_particles", pins);
+		cJSON_AddItemToArray(cloths, o);
+	}
+	(void)world;
+
+	char* text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text) {
+		snprintf(err, err_size, "out of memory writing summary.json");
+		return false;
+	}
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE* f = fopen(tmp, "w");
+	bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+	if (f) ok = (fclose(f) == 0) && ok;
+	ok = ok && rename(tmp, path) == 0;
+	if (!ok) {
+		snprintf(err, err_size, "cannot write '%s': %s", path, strerror(errno));
+		remove(tmp);
+	}
+	cJSON_free(text);
+	return ok;
+}

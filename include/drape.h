@@ -1,0 +1,237 @@
+/* drape: implicit cloth simulation after Baraff & Witkin, "Large Steps in Cloth Simulation" (1998).
+ * This header is the whole public API. Worlds are opaque handles; cloths and constraints are small
+ * id structs; per-vertex data moves in and out as bulk arrays of doubles (x0 y0 z0 x1 y1 z1 ...).
+ * Configuration goes through *_def structs that must first be filled by drape_default_*_def(). */
+#ifndef DRAPE_H
+#define DRAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DRAPE_VERSION_STRING "0.1.0"
+
+/* Result of calls that can fail on user data. The world keeps a message for the last failure. */
+typedef enum drape_status {
+	DRAPE_OK = 0,
+	DRAPE_ERROR_INVALID = 1,  /* bad input: degenerate triangle, non-finite number, bad index ... */
+	DRAPE_ERROR_DIVERGED = 2, /* the step size fell below min_dt: the simulation cannot continue */
+	DRAPE_ERROR_MEMORY = 3,
+} drape_status;
+
+typedef struct drape_world drape_world;
+
+/* Ids are plain values; index < 0 means "none" (a failed add). */
+typedef struct drape_cloth_id {
+	int32_t index;
+} drape_cloth_id;
+
+typedef struct drape_constraint_id {
+	int32_t index;
+} drape_constraint_id;
+
+typedef struct drape_spring_id {
+	int32_t index;
+} drape_spring_id;
+
+/* ---------------------------------------------------------------------------------------------
+ * Meshes: plain bulk data, owned by whoever made it. A triangle corner refers to one position
+ * (vertex) and one rest coordinate (uv); a vertex on a seam has several uv (paper footnote 3). */
+typedef struct drape_mesh {
+	int32_t vertex_count;
+	double* positions; /* 3 * vertex_count, metres */
+	int32_t uv_count;
+	double* uvs; /* 2 * uv_count, rest (u,v) coordinates in metres */
+	int32_t triangle_count;
+	int32_t* triangles;    /* 3 * triangle_count vertex indices */
+	int32_t* triangle_uvs; /* 3 * triangle_count uv indices */
+} drape_mesh;
+
+/* A rectangular grid: nu x nv particles spanning size_u x size_v metres of cloth, centred at
+ * `center`, with the grid's u and v directions along `u_axis` and `v_axis` in the world. Cells are
+ * split into two triangles with alternating diagonals, so the mesh has no preferred shear sense. */
+typedef struct drape_grid_def {
+	double size[2];
+	int32_t resolution[2]; /* particles along u and along v, each >= 2 */
+	double center[3];
+	double u_axis[3];
+	double v_axis[3];
+	int32_t cookie;
+} drape_grid_def;
+
+drape_grid_def drape_default_grid_def(void);
+/* Fills *out (which the caller frees with drape_mesh_free). Grid vertex (i, j), i along u and j
+ * along v, has index j * nu + i. */
+drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, char* err, size_t err_size);
+/* Reads a Wavefront OBJ: v, vt and f (polygons are fan-triangulated; every corner needs a vt).
+ * uv_scale multiplies the vt to give metres. Errors read "path:line: what is wrong". */
+drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* out, char* err, size_t err_size);
+void drape_mesh_free(drape_mesh* mesh);
+
+/* ---------------------------------------------------------------------------------------------
+ * Materials, in SI units and independent of mesh resolution (derivation: docs/model.md). */
+typedef struct drape_material {
+	double density;         /* areal density, kg/m^2 */
+	double stretch;         /* stretch stiffness, N/m (sec. 4.2) */
+	double shear;           /* shear stiffness, N/m (sec. 4.3) */
+	double bend_u;          /* bending stiffness of hinges whose rest edge runs along u, N*m */
+	double bend_v;          /* ... along v, N*m; other hinges blend as in sec. 4.3 */
+	double stretch_damping; /* N*s/m (sec. 4.5) */
+	double shear_damping;   /* N*s/m */
+	double bend_damping;    /* N*m*s */
+	double drag;            /* air drag along each triangle's normal, N*s/m^3 (sec. 4.4) */
+} drape_material;
+
+drape_material drape_default_material(void);
+
+typedef struct drape_cloth_def {
+	const drape_mesh* mesh;      /* copied by drape_cloth_add */
+	const double* velocities;    /* optional, 3 * vertex_count, m/s */
+	const double* stretch_scale; /* optional, 2 * triangle_count: (b_u, b_v) of eq. 10; default 1 */
+	double velocity[3];          /* initial velocity of every particle when velocities is NULL */
+	drape_material material;
+	const char* name;
+	int32_t cookie;
+} drape_cloth_def;
+
+drape_cloth_def drape_default_cloth_def(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Particle constraints (sec. 5.1): a point pin removes 3 degrees of freedom, a line 2, a plane 1.
+ * The constrained directions follow a reference point p(t): fixed, moving at constant velocity, or
+ * keyframed (piecewise linear, held before the first and after the last key). */
+typedef enum drape_constraint_kind {
+	DRAPE_CONSTRAINT_POINT = 0,
+	DRAPE_CONSTRAINT_LINE = 1,  /* stays on the line through p(t) along `axis` */
+	DRAPE_CONSTRAINT_PLANE = 2, /* stays on the plane through p(t) with normal `axis` */
+} drape_constraint_kind;
+
+typedef enum drape_motion {
+	DRAPE_MOTION_FIXED = 0,
+	DRAPE_MOTION_VELOCITY = 1,
+	DRAPE_MOTION_KEYFRAMES = 2,
+} drape_motion;
+
+typedef struct drape_keyframe {
+	double time;
+	double position[3];
+} drape_keyframe;
+
+typedef struct drape_constraint_def {
+	drape_cloth_id cloth;
+	int32_t vertex;
+	drape_constraint_kind kind;
+	double axis[3]; /* line direction or plane normal; need not be unit length */
+	drape_motion motion;
+	/* Where p starts. If use_position is false, p starts where the particle is when the
+	 * constraint becomes active. */
+	bool use_position;
+	double position[3];
+	double velocity[3];               /* DRAPE_MOTION_VELOCITY */
+	const drape_keyframe* keyframes;  /* DRAPE_MOTION_KEYFRAMES, copied, increasing times */
+	int32_t keyframe_count;
+	double start_time; /* active for start_time <= t < end_time */
+	double end_time;
+	int32_t cookie;
+} drape_constraint_def;
+
+drape_constraint_def drape_default_constraint_def(void);
+
+/* A user point force (sec. 4.4, the interactive "mouse" force): a zero-length spring from a
+ * particle to `target`, plus a constant `force`; both enter the implicit system with gradients. */
+typedef struct drape_spring_def {
+	drape_cloth_id cloth;
+	int32_t vertex;
+	double target[3];
+	double stiffness; /* N/m */
+	double damping;   /* N*s/m, on the particle's velocity */
+	double force[3];  /* N */
+	int32_t cookie;
+} drape_spring_def;
+
+drape_spring_def drape_default_spring_def(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * The world: all cloths step together in one implicit system (sec. 3). */
+typedef struct drape_world_def {
+	double gravity[3];          /* m/s^2 */
+	double air_velocity[3];     /* wind that drag acts against, m/s */
+	double gust_amplitude[3];   /* wind adds gust_amplitude * sin(2 pi gust_frequency t) */
+	double gust_frequency;      /* Hz */
+	double max_dt;              /* largest step, s (sec. 7: at most one frame) */
+	double min_dt;              /* below this the step fails with DRAPE_ERROR_DIVERGED */
+	double cg_tolerance;        /* epsilon of the modified PCG's stopping rule (sec. 5.3) */
+	int32_t cg_max_iterations;
+	/* Start each PCG solve from the previous step's velocity change (scaled to the new step)
+	 * instead of the paper's dv = z. Same answer, fewer iterations; docs/solver.md. */
+	bool warm_start;
+	bool adaptive;              /* adaptive step control (sec. 7) */
+	double stretch_change_limit; /* reject a step if some |w_u| or |w_v| changes by more */
+	int32_t threads;            /* 0: OpenMP's default */
+	int32_t cookie;
+} drape_world_def;
+
+drape_world_def drape_default_world_def(void);
+
+drape_world* drape_world_create(const drape_world_def* def);
+void drape_world_destroy(drape_world* world);
+
+/* Message for the last failed call on this world ("" if none). */
+const char* drape_world_error(const drape_world* world);
+
+drape_cloth_id drape_cloth_add(drape_world* world, const drape_cloth_def* def);
+int32_t drape_cloth_count(const drape_world* world);
+int32_t drape_cloth_vertex_count(const drape_world* world, drape_cloth_id cloth);
+int32_t drape_cloth_triangle_count(const drape_world* world, drape_cloth_id cloth);
+const char* drape_cloth_name(const drape_world* world, drape_cloth_id cloth);
+/* Copies out / in 3 * vertex_count doubles. */
+void drape_cloth_get_positions(const drape_world* world, drape_cloth_id cloth, double* out);
+void drape_cloth_get_velocities(const drape_world* world, drape_cloth_id cloth, double* out);
+drape_status drape_cloth_set_positions(drape_world* world, drape_cloth_id cloth, const double* in);
+drape_status drape_cloth_set_velocities(drape_world* world, drape_cloth_id cloth, const double* in);
+/* The cloth's mesh as given (positions are the rest positions given at creation). */
+const drape_mesh* drape_cloth_mesh(const drape_world* world, drape_cloth_id cloth);
+/* Particle masses, vertex_count doubles, kg. */
+void drape_cloth_get_masses(const drape_world* world, drape_cloth_id cloth, double* out);
+
+drape_constraint_id drape_constraint_add(drape_world* world, const drape_constraint_def* def);
+void drape_constraint_remove(drape_world* world, drape_constraint_id id);
+/* The force the constraint exerted on its particle during the last step, N (sec. 5.4). */
+void drape_constraint_get_force(const drape_world* world, drape_constraint_id id, double out[3]);
+
+drape_spring_id drape_spring_add(drape_world* world, const drape_spring_def* def);
+void drape_spring_set_target(drape_world* world, drape_spring_id id, const double target[3]);
+void drape_spring_remove(drape_world* world, drape_spring_id id);
+
+/* Advances by `duration` seconds in adaptive steps of at most max_dt that end exactly at
+ * t + duration. On DRAPE_ERROR_DIVERGED the state is the last accepted one. */
+drape_status drape_world_step(drape_world* world, double duration);
+double drape_world_time(const drape_world* world);
+
+/* Table 1 instrumentation, accumulated since creation or the last reset. */
+typedef struct drape_stats {
+	double eval_ms; /* forming the linear system (forces, Jacobians, assembly) */
+	double cg_ms;   /* modified PCG */
+	double cc_ms;   /* cloth/cloth collision (not implemented yet: 0) */
+	double cs_ms;   /* cloth/solid collision (not implemented yet: 0) */
+	int64_t steps;  /* accepted steps */
+	int64_t rejected;
+	int64_t cg_iterations;
+	double min_dt; /* smallest and largest accepted step; 0 when no step was taken */
+	double max_dt;
+} drape_stats;
+
+drape_stats drape_world_get_stats(const drape_world* world);
+void drape_world_reset_stats(drape_world* world);
+
+/* Total kinetic energy of all particles, J. */
+double drape_world_kinetic_energy(const drape_world* world);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,324 @@
+/* Adding cloths (sec. 2.1-2.2): validation of the mesh, rest state per triangle (eq. 9), masses
+ * (a third of each adjacent triangle's density * uv area), hinges, and the per-element force
+ * coefficients derived from the SI material so that refining a mesh changes nothing physical
+ * (docs/model.md has the derivation). */
+#include "core.h"
+#include "mesh/topology.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+drape_material drape_default_material(void)
+{
+	drape_material m = {
+		.density = 0.1,
+		.stretch = 1000.0,
+		.shear = 10.0,
+		.bend_u = 2e-5,
+		.bend_v = 2e-5,
+		.stretch_damping = 0.5,
+		.shear_damping = 0.01,
+		.bend_damping = 2e-7,
+		.drag = 0.2,
+	};
+	return m;
+}
+
+drape_cloth_def drape_default_cloth_def(void)
+{
+	drape_cloth_def d;
+	memset(&d, 0, sizeof d);
+	d.material = drape_default_material();
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+static bool grow(void** p, int32_t* cap, int32_t need, size_t elem)
+{
+	if (need <= *cap) return true;
+	int32_t c = *cap ? *cap : 16;
+	while (c < need) c *= 2;
+	void* q = realloc(*p, (size_t)c * elem);
+	if (!q) return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+static bool finite_array(const double* a, int64_t count, int64_t* bad)
+{
+	for (int64_t i = 0; i < count; ++i)
+		if (!isfinite(a[i])) {
+			*bad = i;
+			return false;
+		}
+	return true;
+}
+
+static drape_status check_material(drape_world* w, const drape_material* m)
+{
+	struct {
+		const char* name;
+		double value;
+	} f[] = {
+		{"density", m->density},	 {"stretch", m->stretch},		{"shear", m->shear},
+		{"bend_u", m->bend_u},		 {"bend_v", m->bend_v},			{"stretch_damping", m->stretch_damping},
+		{"shear_damping", m->shear_damping}, {"bend_damping", m->bend_damping}, {"drag", m->drag},
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i) {
+		if (!isfinite(f[i].value)) return world_fail(w, "material %s is not a finite number", f[i].name);
+		if (f[i].value < 0.0) return world_fail(w, "material %s must be >= 0, got %g", f[i].name, f[i].value);
+	}
+	if (!(m->density > 0.0)) return world_fail(w, "material density must be > 0, got %g", m->density);
+	return DRAPE_OK;
+}
+
+static drape_status check_mesh(drape_world* w, const drape_cloth_def* def)
+{
+	const drape_mesh* m = def->mesh;
+	if (!m) return world_fail(w, "cloth def has no mesh");
+	if (m->vertex_count < 3 || m->triangle_count < 1 || m->uv_count < 3)
+		return world_fail(w, "mesh needs at least 3 vertices, 3 uv and 1 triangle (has %d, %d, %d)", m->vertex_count,
+				  m->uv_count, m->triangle_count);
+	if (!m->positions || !m->uvs || !m->triangles || !m->triangle_uvs) return world_fail(w, "mesh has a NULL array");
+	int64_t bad;
+	if (!finite_array(m->positions, 3 * (int64_t)m->vertex_count, &bad))
+		return world_fail(w, "vertex %lld has a non-finite position", (long long)(bad / 3));
+	if (!finite_array(m->uvs, 2 * (int64_t)m->uv_count, &bad))
+		return world_fail(w, "uv %lld is not finite", (long long)(bad / 2));
+	if (def->velocities && !finite_array(def->velocities, 3 * (int64_t)m->vertex_count, &bad))
+		return world_fail(w, "vertex %lld has a non-finite velocity", (long long)(bad / 3));
+	for (int i = 0; i < 3; ++i)
+		if (!isfinite(def->velocity[i])) return world_fail(w, "cloth velocity is not finite");
+	for (int32_t t = 0; t < m->triangle_count; ++t) {
+		const int32_t* v = &m->triangles[3 * t];
+		const int32_t* uv = &m->triangle_uvs[3 * t];
+		for (int k = 0; k < 3; ++k) {
+			if (v[k] < 0 || v[k] >= m->vertex_count)
+				return world_fail(w, "triangle %d refers to vertex %d, but the mesh has %d vertices", t, v[k],
+						  m->vertex_count);
+			if (uv[k] < 0 || uv[k] >= m->uv_count)
+				return world_fail(w, "triangle %d refers to uv %d, but the mesh has %d uv", t, uv[k], m->uv_count);
+		}
+		if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2])
+			return world_fail(w, "triangle %d (vertices %d, %d, %d) repeats a vertex", t, v[0], v[1], v[2]);
+		for (int k = 0; k < 3; ++k) {
+			const double* a = &m->uvs[2 * uv[k]];
+			const double* b = &m->uvs[2 * uv[(k + 1) % 3]];
+			if (a[0] == b[0] && a[1] == b[1])
+				return world_fail(w, "triangle %d (vertices %d, %d, %d) has a zero-length rest edge: corners %d and %d "
+						     "share uv (%g, %g)",
+						  t, v[0], v[1], v[2], k, (k + 1) % 3, a[0], a[1]);
+		}
+		tri_rest r;
+		if (!tri_rest_init(&r, &m->uvs[2 * uv[0]], &m->uvs[2 * uv[1]], &m->uvs[2 * uv[2]]))
+			return world_fail(w, "triangle %d (vertices %d, %d, %d) has zero rest (uv) area", t, v[0], v[1], v[2]);
+		if (def->stretch_scale) {
+			double bu = def->stretch_scale[2 * t], bv = def->stretch_scale[2 * t + 1];
+			if (!(isfinite(bu) && isfinite(bv) && bu > 0.0 && bv > 0.0))
+				return world_fail(w, "triangle %d has stretch scale (b_u, b_v) = (%g, %g); both must be finite and > 0",
+						  t, bu, bv);
+		}
+	}
+	return DRAPE_OK;
+}
+
+static bool copy_mesh(drape_mesh* dst, const drape_mesh* src)
+{
+	memset(dst, 0, sizeof *dst);
+	dst->vertex_count = src->vertex_count;
+	dst->uv_count = src->uv_count;
+	dst->triangle_count = src->triangle_count;
+	dst->positions = malloc(3 * (size_t)src->vertex_count * sizeof(double));
+	dst->uvs = malloc(2 * (size_t)src->uv_count * sizeof(double));
+	dst->triangles = malloc(3 * (size_t)src->triangle_count * sizeof(int32_t));
+	dst->triangle_uvs = malloc(3 * (size_t)src->triangle_count * sizeof(int32_t));
+	if (!dst->positions || !dst->uvs || !dst->triangles || !dst->triangle_uvs) {
+		drape_mesh_free(dst);
+		return false;
+	}
+	memcpy(dst->positions, src->positions, 3 * (size_t)src->vertex_count * sizeof(double));
+	memcpy(dst->uvs, src->uvs, 2 * (size_t)src->uv_count * sizeof(double));
+	memcpy(dst->triangles, src->triangles, 3 * (size_t)src->triangle_count * sizeof(int32_t));
+	memcpy(dst->triangle_uvs, src->triangle_uvs, 3 * (size_t)src->triangle_count * sizeof(int32_t));
+	return true;
+}
+
+/* Squared rest length and the anisotropic bend weight of sec. 4.3,
+ * (k_u du^2 + k_v dv^2) / (du^2 + dv^2), for edge k of triangle t as seen in t's own uv. */
+static void hinge_side(const drape_mesh* m, const drape_material* mat, int32_t t, int edge, double* len2, double* weight)
+{
+	const double* a = &m->uvs[2 * m->triangle_uvs[3 * t + edge]];
+	const double* b = &m->uvs[2 * m->triangle_uvs[3 * t + (edge + 1) % 3]];
+	double du = a[0] - b[0], dv = a[1] - b[1];
+	*len2 = du * du + dv * dv;
+	*weight = (mat->bend_u * du * du + mat->bend_v * dv * dv) / *len2;
+}
+
+drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
+{
+	drape_cloth_id none = {-1};
+	if (!def || def->cookie != DRAPE_COOKIE) {
+		world_fail(w, "cloth def not initialised with drape_default_cloth_def()");
+		return none;
+	}
+	if (check_material(w, &def->material) != DRAPE_OK || check_mesh(w, def) != DRAPE_OK) return none;
+	const drape_mesh* m = def->mesh;
+	const drape_material* mat = &def->material;
+
+	char err[256];
+	hinge_ref* hr = NULL;
+	int32_t hinge_count = 0;
+	if (!topology_hinges(m->triangles, m->triangle_count, &hr, &hinge_count, err, sizeof err)) {
+		world_fail(w, "%s", err);
+		return none;
+	}
+
+	int32_t n0 = w->particle_count, t0 = w->triangle_count, h0 = w->hinge_count;
+	int32_t n = n0 + m->vertex_count;
+	bool ok = grow((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
+	int32_t cap = w->particle_capacity;
+	ok = ok && (w->v = realloc(w->v, (size_t)cap * sizeof(vec3))) && (w->mass = realloc(w->mass, (size_t)cap * sizeof(double)));
+	ok = ok && grow((void**)&w->triangles, &w->triangle_capacity, t0 + m->triangle_count, sizeof(triangle_elem));
+	ok = ok && grow((void**)&w->hinges, &w->hinge_capacity, h0 + hinge_count, sizeof(hinge_elem));
+	ok = ok && grow((void**)&w->cloths, &w->cloth_capacity, w->cloth_count + 1, sizeof(cloth_data));
+	cloth_data* c = ok ? &w->cloths[w->cloth_count] : NULL;
+	ok = ok && copy_mesh(&c->mesh, m);
+	if (!ok) {
+		free(hr);
+		world_fail(w, "out of memory adding a cloth of %d vertices", m->vertex_count);
+		return none;
+	}
+
+	for (int32_t i = 0; i < m->vertex_count; ++i) {
+		w->x[n0 + i] = v3_load(&m->positions[3 * i]);
+		w->v[n0 + i] = def->velocities ? v3_load(&def->velocities[3 * i]) : v3_load(def->velocity);
+		w->mass[n0 + i] = 0.0;
+	}
+	for (int32_t t = 0; t < m->triangle_count; ++t) {
+		triangle_elem* e = &w->triangles[t0 + t];
+		const int32_t* uv = &m->triangle_uvs[3 * t];
+		memset(e, 0, sizeof *e);
+		tri_rest_init(&e->rest, &m->uvs[2 * uv[0]], &m->uvs[2 * uv[1]], &m->uvs[2 * uv[2]]);
+		double a = e->rest.area;
+		for (int k = 0; k < 3; ++k) {
+			e->v[k] = n0 + m->triangles[3 * t + k];
+			w->mass[e->v[k]] += mat->density * a / 3.0;
+		}
+		e->bu = def->stretch_scale ? def->stretch_scale[2 * t] : 1.0;
+		e->bv = def->stretch_scale ? def->stretch_scale[2 * t + 1] : 1.0;
+		/* C carries a factor a (eq. 10), so E = k/2 C^2 = k a^2/2 (..)^2; an energy density
+		 * stretch/2 (..)^2 over area a needs k = stretch / a. Same for shear and damping. */
+		e->k_stretch = mat->stretch / a;
+		e->kd_stretch = mat->stretch_damping / a;
+		e->k_shear = mat->shear / a;
+		e->kd_shear = mat->shear_damping / a;
+		e->drag = mat->drag;
+	}
+	for (int32_t i = 0; i < m->vertex_count; ++i)
+		if (!(w->mass[n0 + i] > 0.0)) {
+			free(hr);
+			drape_mesh_free(&c->mesh);
+			world_fail(w, "vertex %d belongs to no triangle (it would have no mass)", i);
+			return none;
+		}
+	for (int32_t k = 0; k < hinge_count; ++k) {
+		hinge_elem* e = &w->hinges[h0 + k];
+		memset(e, 0, sizeof *e);
+		for (int j = 0; j < 4; ++j) e->v[j] = n0 + hr[k].v[j];
+		/* Bend energy k/2 theta^2 with k = B |e|^2 / (A1 + A2): footnote 5's curvature argument,
+		 * calibrated so a grid bent into a cylinder stores B/2 kappa^2 per area (docs/model.md).
+		 * On a seam the two triangles may see the edge differently in uv; average the sides. */
+		double l0, l1, w0, w1;
+		hinge_side(m, mat, hr[k].tri[0], hr[k].edge[0], &l0, &w0);
+		hinge_side(m, mat, hr[k].tri[1], hr[k].edge[1], &l1, &w1);
+		double area = w->triangles[t0 + hr[k].tri[0]].rest.area + w->triangles[t0 + hr[k].tri[1]].rest.area;
+		double shape = 0.5 * (l0 + l1) / area;
+		e->k = 0.5 * (w0 + w1) * shape;
+		e->kd = mat->bend_damping * shape;
+	}
+	free(hr);
+
+	c->name = strdup(def->name ? def->name : "cloth");
+	c->first_vertex = n0;
+	c->first_triangle = t0;
+	w->particle_count = n;
+	w->triangle_count = t0 + m->triangle_count;
+	w->hinge_count = h0 + hinge_count;
+	w->dirty = true;
+	drape_cloth_id id = {w->cloth_count++};
+	return id;
+}
+
+static const cloth_data* cloth_get(const drape_world* w, drape_cloth_id id)
+{
+	return (id.index >= 0 && id.index < w->cloth_count) ? &w->cloths[id.index] : NULL;
+}
+
+int32_t drape_cloth_count(const drape_world* w) { return w->cloth_count; }
+
+int32_t drape_cloth_vertex_count(const drape_world* w, drape_cloth_id id)
+{
+	const cloth_data* c = cloth_get(w, id);
+	return c ? c->mesh.vertex_count : 0;
+}
+
+int32_t drape_cloth_triangle_count(const drape_world* w, drape_cloth_id id)
+{
+	const cloth_data* c = cloth_get(w, id);
+	return c ? c->mesh.triangle_count : 0;
+}
+
+const char* drape_cloth_name(const drape_world* w, drape_cloth_id id)
+{
+	const cloth_data* c = cloth_get(w, id);
+	return c ? c->name : "";
+}
+
+const drape_mesh* drape_cloth_mesh(const drape_world* w, drape_cloth_id id)
+{
+	const cloth_data* c = cloth_get(w, id);
+	return c ? &c->mesh : NULL;
+}
+
+void drape_cloth_get_positions(const drape_world* w, drape_cloth_id id, double* out)
+{
+	const cloth_data* c = cloth_get(w, id);
+	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) v3_store(w->x[c->first_vertex + i], &out[3 * i]);
+}
+
+void drape_cloth_get_velocities(const drape_world* w, drape_cloth_id id, double* out)
+{
+	const cloth_data* c = cloth_get(w, id);
+	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) v3_store(w->v[c->first_vertex + i], &out[3 * i]);
+}
+
+void drape_cloth_get_masses(const drape_world* w, drape_cloth_id id, double* out)
+{
+	const cloth_data* c = cloth_get(w, id);
+	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) out[i] = w->mass[c->first_vertex + i];
+}
+
+static drape_status set_vectors(drape_world* w, drape_cloth_id id, const double* in, vec3* dst, const char* what)
+{
+	const cloth_data* c = cloth_get(w, id);
+	if (!c) return world_fail(w, "no cloth with index %d", id.index);
+	int64_t bad;
+	if (!finite_array(in, 3 * (int64_t)c->mesh.vertex_count, &bad))
+		return world_fail(w, "cloth '%s': vertex %lld has a non-finite %s", c->name, (long long)(bad / 3), what);
+	for (int32_t i = 0; i < c->mesh.vertex_count; ++i) dst[c->first_vertex + i] = v3_load(&in[3 * i]);
+	return DRAPE_OK;
+}
+
+drape_status drape_cloth_set_positions(drape_world* w, drape_cloth_id id, const double* in)
+{
+	return set_vectors(w, id, in, w->x, "position");
+}
+
+drape_status drape_cloth_set_velocities(drape_world* w, drape_cloth_id id, const double* in)
+{
+	return set_vectors(w, id, in, w->v, "velocity");
+}

@@ -1,0 +1,204 @@
+/* Particle constraints and user springs as API objects (sec. 2.4, 4.4): validation and storage.
+ * What they do inside a step is in solver/constraints.c and solver/implicit.c. */
+#include "core.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+drape_constraint_def drape_default_constraint_def(void)
+{
+	drape_constraint_def d;
+	memset(&d, 0, sizeof d);
+	d.kind = DRAPE_CONSTRAINT_POINT;
+	d.motion = DRAPE_MOTION_FIXED;
+	d.axis[2] = 1.0;
+	d.start_time = 0.0;
+	d.end_time = INFINITY;
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+drape_spring_def drape_default_spring_def(void)
+{
+	drape_spring_def d;
+	memset(&d, 0, sizeof d);
+	d.stiffness = 1.0;
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
+
+/* Global particle index of (cloth, vertex), or -1 after setting the error. */
+static int32_t particle_of(drape_world* w, drape_cloth_id cloth, int32_t vertex, const char* what)
+{
+	if (cloth.index < 0 || cloth.index >= w->cloth_count) {
+		world_fail(w, "%s refers to cloth %d, but the world has %d cloths", what, cloth.index, w->cloth_count);
+		return -1;
+	}
+	const cloth_data* c = &w->cloths[cloth.index];
+	if (vertex < 0 || vertex >= c->mesh.vertex_count) {
+		world_fail(w, "%s refers to vertex %d, but cloth '%s' has %d vertices", what, vertex, c->name, c->mesh.vertex_count);
+		return -1;
+	}
+	return c->first_vertex + vertex;
+}
+
+drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_def* def)
+{
+	drape_constraint_id none = {-1};
+	if (!def || def->cookie != DRAPE_COOKIE) {
+		world_fail(w, "constraint def not initialised with drape_default_constraint_def()");
+		return none;
+	}
+	int32_t p = particle_of(w, def->cloth, def->vertex, "constraint");
+	if (p < 0) return none;
+	if (def->kind != DRAPE_CONSTRAINT_POINT && def->kind != DRAPE_CONSTRAINT_LINE && def->kind != DRAPE_CONSTRAINT_PLANE) {
+		world_fail(w, "constraint on vertex %d has an unknown kind %d", def->vertex, (int)def->kind);
+		return none;
+	}
+	vec3 axis = v3_load(def->axis);
+	if (def->kind != DRAPE_CONSTRAINT_POINT && !(v3_isfinite(axis) && v3_len(axis) > 0.0)) {
+		world_fail(w, "constraint on vertex %d needs a finite, non-zero axis", def->vertex);
+		return none;
+	}
+	if (!finite3(def->position) || !finite3(def->velocity) || isnan(def->start_time) || isnan(def->end_time) ||
+	    !(def->end_time > def->start_time)) {
+		world_fail(w, "constraint on vertex %d: position and velocity must be finite and end_time > start_time",
+			   def->vertex);
+		return none;
+	}
+	if (def->motion == DRAPE_MOTION_KEYFRAMES) {
+		if (!def->keyframes || def->keyframe_count < 1) {
+			world_fail(w, "keyframed constraint on vertex %d has no keyframes", def->vertex);
+			return none;
+		}
+		for (int32_t k = 0; k < def->keyframe_count; ++k) {
+			if (!isfinite(def->keyframes[k].time) || !finite3(def->keyframes[k].position) ||
+			    (k > 0 && !(def->keyframes[k].time > def->keyframes[k - 1].time))) {
+				world_fail(w, "constraint on vertex %d: keyframe %d must be finite and later than the one before",
+					   def->vertex, k);
+				return none;
+			}
+		}
+	} else if (def->motion != DRAPE_MOTION_FIXED && def->motion != DRAPE_MOTION_VELOCITY) {
+		world_fail(w, "constraint on vertex %d has an unknown motion %d", def->vertex, (int)def->motion);
+		return none;
+	}
+
+	int32_t slot = -1;
+	for (int32_t i = 0; i < w->constraint_count; ++i)
+		if (!w->constraints[i].alive) {
+			slot = i;
+			break;
+		}
+	if (slot < 0) {
+		if (w->constraint_count == w->constraint_capacity) {
+			int32_t cap = w->constraint_capacity ? 2 * w->constraint_capacity : 16;
+			constraint_data* c = realloc(w->constraints, (size_t)cap * sizeof *c);
+			if (!c) {
+				world_fail(w, "out of memory adding a constraint");
+				return none;
+			}
+			w->constraints = c;
+			w->constraint_capacity = cap;
+		}
+		slot = w->constraint_count++;
+	}
+	constraint_data* c = &w->constraints[slot];
+	memset(c, 0, sizeof *c);
+	if (def->motion == DRAPE_MOTION_KEYFRAMES) {
+		c->keyframes = malloc((size_t)def->keyframe_count * sizeof *c->keyframes);
+		if (!c->keyframes) {
+			world_fail(w, "out of memory adding a constraint");
+			return none;
+		}
+		memcpy(c->keyframes, def->keyframes, (size_t)def->keyframe_count * sizeof *c->keyframes);
+		c->keyframe_count = def->keyframe_count;
+	}
+	c->alive = true;
+	c->particle = p;
+	c->kind = def->kind;
+	c->axis = v3_normalize(axis);
+	c->motion = def->motion;
+	c->use_position = def->use_position;
+	c->position = v3_load(def->position);
+	c->velocity = v3_load(def->velocity);
+	c->start_time = def->start_time;
+	c->end_time = def->end_time;
+	drape_constraint_id id = {slot};
+	return id;
+}
+
+void drape_constraint_remove(drape_world* w, drape_constraint_id id)
+{
+	if (id.index < 0 || id.index >= w->constraint_count || !w->constraints[id.index].alive) return;
+	free(w->constraints[id.index].keyframes);
+	memset(&w->constraints[id.index], 0, sizeof w->constraints[id.index]);
+}
+
+void drape_constraint_get_force(const drape_world* w, drape_constraint_id id, double out[3])
+{
+	vec3 f = v3_zero();
+	if (id.index >= 0 && id.index < w->constraint_count && w->constraints[id.index].alive) f = w->constraints[id.index].force;
+	v3_store(f, out);
+}
+
+drape_spring_id drape_spring_add(drape_world* w, const drape_spring_def* def)
+{
+	drape_spring_id none = {-1};
+	if (!def || def->cookie != DRAPE_COOKIE) {
+		world_fail(w, "spring def not initialised with drape_default_spring_def()");
+		return none;
+	}
+	int32_t p = particle_of(w, def->cloth, def->vertex, "spring");
+	if (p < 0) return none;
+	if (!finite3(def->target) || !finite3(def->force) || !isfinite(def->stiffness) || !isfinite(def->damping) ||
+	    def->stiffness < 0.0 || def->damping < 0.0) {
+		world_fail(w, "spring on vertex %d: target and force must be finite, stiffness and damping finite and >= 0",
+			   def->vertex);
+		return none;
+	}
+	int32_t slot = -1;
+	for (int32_t i = 0; i < w->spring_count; ++i)
+		if (!w->springs[i].alive) {
+			slot = i;
+			break;
+		}
+	if (slot < 0) {
+		if (w->spring_count == w->spring_capacity) {
+			int32_t cap = w->spring_capacity ? 2 * w->spring_capacity : 4;
+			spring_data* s = realloc(w->springs, (size_t)cap * sizeof *s);
+			if (!s) {
+				world_fail(w, "out of memory adding a spring");
+				return none;
+			}
+			w->springs = s;
+			w->spring_capacity = cap;
+		}
+		slot = w->spring_count++;
+	}
+	spring_data* s = &w->springs[slot];
+	s->alive = true;
+	s->particle = p;
+	s->target = v3_load(def->target);
+	s->stiffness = def->stiffness;
+	s->damping = def->damping;
+	s->force = v3_load(def->force);
+	drape_spring_id id = {slot};
+	return id;
+}
+
+void drape_spring_set_target(drape_world* w, drape_spring_id id, const double target[3])
+{
+	if (id.index < 0 || id.index >= w->spring_count || !w->springs[id.index].alive || !finite3(target)) return;
+	w->springs[id.index].target = v3_load(target);
+}
+
+void drape_spring_remove(drape_world* w, drape_spring_id id)
+{
+	if (id.index < 0 || id.index >= w->spring_count) return;
+	w->springs[id.index].alive = false;
+}

@@ -1,0 +1,102 @@
+/* From a condition C(x) to force, stiffness and damping blocks (sec. 4.1 eq. 7, 8; sec. 4.5
+ * eq. 11, 12), and the uv rest data of a triangle shared by stretch and shear (sec. 4.2 eq. 9). */
+#include "forces.h"
+
+#include <assert.h>
+
+void element_terms_clear(element_terms* t, int n)
+{
+	t->n = n;
+	for (int i = 0; i < COND_MAX_NODES; ++i) {
+		t->f[i] = v3_zero();
+		for (int j = 0; j < COND_MAX_NODES; ++j) {
+			t->dfdx[i][j] = m3_zero();
+			t->dfdv[i][j] = m3_zero();
+		}
+	}
+}
+
+void condition_terms(const condition* c, double k, double kd, const vec3* v, jacobian_mode mode, element_terms* t)
+{
+	const int n = c->n;
+	for (int a = 0; a < c->m; ++a) {
+		const vec3* g = c->grad[a];
+		double cdot = 0.0;
+		if (v) {
+			for (int i = 0; i < n; ++i) cdot += v3_dot(g[i], v[i]);
+		}
+		const double fs = -(k * c->c[a] + kd * cdot);
+
+		/* With a PSD d2C, the terms -k C d2C and -kd Cdot d2C add k C d2C and kd Cdot d2C to
+		 * -df/dx: indefinite once C < 0 (Cdot < 0). With an indefinite d2C (shear, bend) they
+		 * are indefinite whatever the sign, and unbounded as a triangle degenerates. DEFINITE
+		 * drops them in those cases (Gauss-Newton), so -df/dx stays a sum of PSD parts; the
+		 * force is exact, only the linearisation is changed. */
+		double hs = k * c->c[a];
+		double hd = kd * cdot;
+		if (mode == JACOBIAN_DEFINITE) {
+			if (!c->hess_psd[a] || c->c[a] < 0.0) hs = 0.0;
+			if (!c->hess_psd[a] || cdot < 0.0) hd = 0.0;
+		}
+		const double hw = -(hs + hd);
+		assert(hw == 0.0 || c->has_hess);
+
+		for (int i = 0; i < n; ++i) {
+			t->f[i] = v3_madd(t->f[i], fs, g[i]);
+			for (int j = 0; j < n; ++j) {
+				/* Same operation order for (i,j) and (j,i), so the blocks stay exactly
+				 * transposes of each other when the condition's Hessian is. */
+				const mat3 gg = m3_outer(g[i], g[j]);
+				t->dfdx[i][j] = m3_madd(t->dfdx[i][j], -k, gg);
+				if (hw != 0.0) t->dfdx[i][j] = m3_madd(t->dfdx[i][j], hw, c->hess[a][i][j]);
+				t->dfdv[i][j] = m3_madd(t->dfdv[i][j], -kd, gg);
+			}
+		}
+	}
+}
+
+bool tri_rest_init(tri_rest* r, const double uv0[2], const double uv1[2], const double uv2[2])
+{
+	r->area = 0.0;
+	r->dinv[0][0] = r->dinv[0][1] = r->dinv[1][0] = r->dinv[1][1] = 0.0;
+	if (!isfinite(uv0[0]) || !isfinite(uv0[1]) || !isfinite(uv1[0]) || !isfinite(uv1[1]) || !isfinite(uv2[0]) ||
+	    !isfinite(uv2[1]))
+		return false;
+
+	const double du1 = uv1[0] - uv0[0], dv1 = uv1[1] - uv0[1];
+	const double du2 = uv2[0] - uv0[0], dv2 = uv2[1] - uv0[1];
+	const double det = du1 * dv2 - du2 * dv1;
+
+	/* Scale-free test: det / (longest edge)^2 is about the sine of the smallest angle. */
+	const double l1 = du1 * du1 + dv1 * dv1;
+	const double l2 = du2 * du2 + dv2 * dv2;
+	const double l3 = (du2 - du1) * (du2 - du1) + (dv2 - dv1) * (dv2 - dv1);
+	const double lmax = fmax(l1, fmax(l2, l3));
+	if (!isfinite(det) || !isfinite(lmax) || !(fabs(det) > 1e-12 * lmax)) return false;
+
+	r->area = 0.5 * fabs(det);
+	r->dinv[0][0] = dv2 / det;
+	r->dinv[0][1] = -du2 / det;
+	r->dinv[1][0] = -dv1 / det;
+	r->dinv[1][1] = du1 / det;
+	return true;
+}
+
+void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3])
+{
+	cu[0] = -(r->dinv[0][0] + r->dinv[1][0]);
+	cu[1] = r->dinv[0][0];
+	cu[2] = r->dinv[1][0];
+	cv[0] = -(r->dinv[0][1] + r->dinv[1][1]);
+	cv[1] = r->dinv[0][1];
+	cv[2] = r->dinv[1][1];
+}
+
+void stretch_w(const tri_rest* r, const vec3 x[3], vec3* wu, vec3* wv)
+{
+	/* Differences first: exact for translated meshes far from the origin. */
+	const vec3 dx1 = v3_sub(x[1], x[0]);
+	const vec3 dx2 = v3_sub(x[2], x[0]);
+	*wu = v3_add(v3_scale(dx1, r->dinv[0][0]), v3_scale(dx2, r->dinv[1][0]));
+	*wv = v3_add(v3_scale(dx1, r->dinv[0][1]), v3_scale(dx2, r->dinv[1][1]));
+}

@@ -1,0 +1,96 @@
+/* Internal forces written as condition functions C(x) (sec. 4.1) and the generic machinery that
+ * turns a condition into force, stiffness and damping terms (eq. 7, 8, 11, 12). Each force file
+ * (stretch.c, shear.c, bend.c, drag.c, spring.c) only says what its condition is. */
+#ifndef DRAPE_FORCES_H
+#define DRAPE_FORCES_H
+
+#include "../math/mat3.h"
+
+#define COND_MAX_COMPONENTS 2
+#define COND_MAX_NODES 4
+
+/* A vector condition with m components over n particles, with its exact first and second
+ * derivatives: grad[a][i] = dC_a/dx_i, hess[a][i][j] = d2C_a/(dx_i dx_j). */
+typedef struct condition {
+	int m;
+	int n;
+	double c[COND_MAX_COMPONENTS];
+	vec3 grad[COND_MAX_COMPONENTS][COND_MAX_NODES];
+	mat3 hess[COND_MAX_COMPONENTS][COND_MAX_NODES][COND_MAX_NODES];
+	/* Component a's Hessian is positive semi-definite (true for the norms in the stretch
+	 * condition). Lets condition_terms keep the system definite under compression. */
+	bool hess_psd[COND_MAX_COMPONENTS];
+	/* hess was filled in. Conditions with an indefinite Hessian can skip it when the caller
+	 * assembles JACOBIAN_DEFINITE, which never uses it (the Hessian is most of bend's cost). */
+	bool has_hess;
+} condition;
+
+/* Local force and derivative blocks of one element over its n particles. */
+typedef struct element_terms {
+	int n;
+	vec3 f[COND_MAX_NODES];
+	mat3 dfdx[COND_MAX_NODES][COND_MAX_NODES];
+	mat3 dfdv[COND_MAX_NODES][COND_MAX_NODES];
+} element_terms;
+
+void element_terms_clear(element_terms* t, int n);
+
+/* How condition_terms forms df/dx. EXACT is eq. 8 plus the symmetric part of eq. 12.
+ * DEFINITE additionally drops C * d2C (and Cdot * d2C) for components whose Hessian is
+ * positive semi-definite while C < 0 (Cdot < 0): compressed stretch would otherwise make
+ * A = M - h df/dv - h^2 df/dx indefinite (the buckling instability; docs/solver.md). */
+typedef enum jacobian_mode {
+	JACOBIAN_EXACT = 0,
+	JACOBIAN_DEFINITE = 1,
+} jacobian_mode;
+
+/* Adds to *t the force -k dC C, the damping force -kd dC Cdot (Cdot = dC^T v) and their
+ * derivatives:  df/dx += -k (dC dC^T + d2C C) - kd d2C Cdot   (eq. 8, eq. 12 without the
+ * asymmetric dC (dCdot/dx)^T term, as the paper drops it),  df/dv += -kd dC dC^T.
+ * v holds the n particles' velocities (NULL reads as all zero). */
+void condition_terms(const condition* c, double k, double kd, const vec3* v, jacobian_mode mode, element_terms* t);
+
+/* Rest data of a triangle in (u,v): its area a and the inverse of the 2x2 matrix of eq. 9,
+ * dinv = [[du1, du2], [dv1, dv2]]^-1, so that w_u = dx1 dinv[0][0] + dx2 dinv[1][0] and
+ * w_v = dx1 dinv[0][1] + dx2 dinv[1][1]. */
+typedef struct tri_rest {
+	double area;
+	double dinv[2][2];
+} tri_rest;
+
+/* Fills r from the three corners' (u,v). Returns false if the uv triangle is degenerate. */
+bool tri_rest_init(tri_rest* r, const double uv0[2], const double uv1[2], const double uv2[2]);
+
+/* w_u and w_v of eq. 9 for positions x[0..2]. */
+void stretch_w(const tri_rest* r, const vec3 x[3], vec3* wu, vec3* wv);
+
+/* The constant weights with w_u = sum_m cu[m] x_m and w_v = sum_m cv[m] x_m, which are also
+ * dw_u/dx_m = cu[m] I and dw_v/dx_m = cv[m] I: cu = (-(dinv00 + dinv10), dinv00, dinv10),
+ * cv = (-(dinv01 + dinv11), dinv01, dinv11). */
+void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3]);
+
+/* Stretch (eq. 10): C = a (|w_u| - b_u, |w_v| - b_v). */
+void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, condition* c);
+
+/* Shear (sec. 4.3): C = a w_u . w_v. The Hessian is filled only if `hessian`. */
+void shear_condition(const tri_rest* r, const vec3 x[3], bool hessian, condition* c);
+
+/* Bend (sec. 4.3): C = theta, the angle between the normals of triangles (x0,x1,x2) and
+ * (x0,x3,x1) hinged on edge x0-x1, from sin(theta) = (n1 x n2).e, cos(theta) = n1.n2; zero
+ * when the hinge is flat. The normals are built from the hinge's own vertex order, so the
+ * triangles' winding does not matter. Valid for |theta| < pi. The Hessian is filled only if
+ * `hessian`. */
+void bend_condition(const vec3 x[4], bool hessian, condition* c);
+/* The bend angle alone (cheap; used by tests and diagnostics). */
+double bend_angle(const vec3 x[4]);
+
+/* Air drag on a triangle (sec. 4.4): f_i = -(drag * area / 3) ((vbar - wind) . n) n on each
+ * corner, vbar the mean corner velocity and n the unit normal, area the current area. Adds f
+ * and its exact df/dv; df/dx (non-symmetric) is left out of the implicit system (docs/solver.md). */
+void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, element_terms* t);
+
+/* User point force on one particle (sec. 4.4): f = force - stiffness (x - target) - damping v,
+ * with df/dx = -stiffness I and df/dv = -damping I. */
+void spring_terms(vec3 x, vec3 v, vec3 target, double stiffness, double damping, vec3 force, element_terms* t);
+
+#endif

@@ -1,0 +1,23 @@
+/* Shear condition of a triangle (sec. 4.3): C = a w_u . w_v, with w_u, w_v from eq. 9. The
+ * Hessian is constant because C is a quadratic form in the positions. */
+#include "forces.h"
+
+void shear_condition(const tri_rest* r, const vec3 x[3], bool hessian, condition* c)
+{
+	vec3 wu, wv;
+	stretch_w(r, x, &wu, &wv);
+	double cu[3], cv[3];
+	tri_rest_weights(r, cu, cv);
+	const double a = r->area;
+
+	c->m = 1;
+	c->n = 3;
+	c->c[0] = a * v3_dot(wu, wv);
+	/* The quadratic form pairs w_u with w_v, so it has both signs. */
+	c->hess_psd[0] = false;
+	c->has_hess = hessian;
+	for (int i = 0; i < 3; ++i) {
+		c->grad[0][i] = v3_add(v3_scale(wv, a * cu[i]), v3_scale(wu, a * cv[i]));
+		for (int j = 0; hessian && j < 3; ++j) c->hess[0][i][j] = m3_diag(a * (cu[i] * cv[j] + cv[i] * cu[j]));
+	}
+}

@@ -1,0 +1,39 @@
+/* Stretch condition of a triangle (sec. 4.2, eq. 10): C = a (|w_u| - b_u, |w_v| - b_v), with
+ * w_u, w_v from eq. 9, and its exact first and second derivatives. */
+#include "forces.h"
+
+void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, condition* c)
+{
+	vec3 w[2];
+	stretch_w(r, x, &w[0], &w[1]);
+	double cw[2][3];
+	tri_rest_weights(r, cw[0], cw[1]);
+	const double b[2] = {bu, bv};
+
+	c->m = 2;
+	c->n = 3;
+	c->has_hess = true;
+	for (int a = 0; a < 2; ++a) {
+		const double len = v3_len(w[a]);
+		c->c[a] = r->area * (len - b[a]);
+		/* d2|w|/dw2 = (I - w w^T / |w|^2) / |w| is PSD, and w is linear in x. */
+		c->hess_psd[a] = true;
+
+		if (!(len > 0.0)) {
+			/* |w| has no derivative at w = 0 (a triangle crushed to a point along u or v).
+			 * Zero is its subgradient's centre and keeps the system finite. */
+			for (int i = 0; i < 3; ++i) {
+				c->grad[a][i] = v3_zero();
+				for (int j = 0; j < 3; ++j) c->hess[a][i][j] = m3_zero();
+			}
+			continue;
+		}
+
+		const vec3 wh = v3_scale(w[a], 1.0 / len);
+		const mat3 p = m3_scale(m3_sub(m3_identity(), m3_outer(wh, wh)), r->area / len);
+		for (int i = 0; i < 3; ++i) {
+			c->grad[a][i] = v3_scale(wh, r->area * cw[a][i]);
+			for (int j = 0; j < 3; ++j) c->hess[a][i][j] = m3_scale(p, cw[a][i] * cw[a][j]);
+		}
+	}
+}

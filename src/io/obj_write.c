@@ -1,0 +1,111 @@
+/* OBJ frame writer: v (current positions), vt (rest uv, so seams and textures survive) and
+ * f v/vt, written to a temporary file and renamed into place so a viewer polling the output
+ * directory never reads a partial frame. */
+#include "obj_write.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool write_fail(char* err, size_t err_size, const char* fmt, ...)
+{
+	if (err && err_size > 0) {
+		va_list args;
+		va_start(args, fmt);
+		vsnprintf(err, err_size, fmt, args);
+		va_end(args);
+	}
+	return false;
+}
+
+/* "o name", with control characters replaced so that a name cannot break the line. */
+static bool write_name(FILE* f, const char* name)
+{
+	if (fputs("o ", f) == EOF) return false;
+	for (const char* c = name; *c; ++c)
+		if (fputc((unsigned char)*c < 32 || *c == 127 ? '_' : *c, f) == EOF) return false;
+	return fputc('\n', f) != EOF;
+}
+
+static bool write_body(FILE* f, const obj_object* objects, int32_t count)
+{
+	if (fprintf(f, "# drape frame\n") < 0) return false;
+	/* OBJ indices run over the whole file, so each object's start after those before it. */
+	int64_t v0 = 1, t0 = 1;
+	for (int32_t o = 0; o < count; ++o) {
+		const drape_mesh* mesh = objects[o].mesh;
+		const double* x = objects[o].positions ? objects[o].positions : mesh->positions;
+		if (objects[o].name && !write_name(f, objects[o].name)) return false;
+		if (fprintf(f, "# %d vertices, %d uv, %d triangles\n", (int)mesh->vertex_count, (int)mesh->uv_count,
+			    (int)mesh->triangle_count) < 0)
+			return false;
+		/* %.9g keeps positions to about a nanometre at metre scale; enough to restart from. */
+		for (int32_t i = 0; i < mesh->vertex_count; ++i)
+			if (fprintf(f, "v %.9g %.9g %.9g\n", x[3 * i], x[3 * i + 1], x[3 * i + 2]) < 0) return false;
+		for (int32_t i = 0; i < mesh->uv_count; ++i)
+			if (fprintf(f, "vt %.9g %.9g\n", mesh->uvs[2 * i], mesh->uvs[2 * i + 1]) < 0) return false;
+		for (int32_t t = 0; t < mesh->triangle_count; ++t) {
+			const int32_t* v = mesh->triangles + 3 * t;
+			const int32_t* u = mesh->triangle_uvs + 3 * t;
+			if (fprintf(f, "f %lld/%lld %lld/%lld %lld/%lld\n", (long long)(v0 + v[0]),
+				    (long long)(t0 + u[0]), (long long)(v0 + v[1]), (long long)(t0 + u[1]),
+				    (long long)(v0 + v[2]), (long long)(t0 + u[2])) < 0)
+				return false;
+		}
+		v0 += mesh->vertex_count;
+		t0 += mesh->uv_count;
+	}
+	return true;
+}
+
+bool obj_write_objects(const char* path, const obj_object* objects, int32_t count, char* err, size_t err_size)
+{
+	if (!path || (count > 0 && !objects)) return write_fail(err, err_size, "obj_write: NULL path or objects");
+	for (int32_t o = 0; o < count; ++o)
+		if (!objects[o].mesh) return write_fail(err, err_size, "obj_write: object %d has no mesh", (int)o);
+	size_t n = strlen(path);
+	char* tmp = malloc(n + 5);
+	if (!tmp) return write_fail(err, err_size, "%s: out of memory", path);
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+
+	FILE* f = fopen(tmp, "wb");
+	if (!f) {
+		write_fail(err, err_size, "%s: cannot create: %s", tmp, strerror(errno));
+		free(tmp);
+		return false;
+	}
+	bool ok = write_body(f, objects, count);
+	int saved = errno;
+	if (fflush(f) != 0 || ferror(f)) {
+		if (ok) saved = errno;
+		ok = false;
+	}
+	if (fclose(f) != 0) {
+		if (ok) saved = errno;
+		ok = false;
+	}
+	if (!ok) {
+		write_fail(err, err_size, "%s: write failed: %s", tmp, strerror(saved ? saved : EIO));
+		remove(tmp);
+		free(tmp);
+		return false;
+	}
+	if (rename(tmp, path) != 0) {
+		write_fail(err, err_size, "%s: cannot rename onto %s: %s", tmp, path, strerror(errno));
+		remove(tmp);
+		free(tmp);
+		return false;
+	}
+	free(tmp);
+	return true;
+}
+
+bool obj_write(const char* path, const drape_mesh* mesh, const double* positions, char* err, size_t err_size)
+{
+	if (!mesh) return write_fail(err, err_size, "obj_write: NULL mesh");
+	obj_object one = {NULL, mesh, positions};
+	return obj_write_objects(path, &one, 1, err, err_size);
+}

@@ -1,0 +1,563 @@
+/* Scene files (docs/scene-format.md): world settings, then each cloth with its mesh, material,
+ * stretch regions (eq. 10's b_u, b_v) and pins expanded into per-particle constraints (sec. 5.1). */
+#define _POSIX_C_SOURCE 200809L
+#include "scene.h"
+
+#include "core.h"
+#include "scene_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "default_scene.h"
+
+static char* copy_string(const char* s)
+{
+	size_t n = strlen(s) + 1;
+	char* d = malloc(n);
+	if (d) memcpy(d, s, n);
+	return d;
+}
+
+bool scene_out_of_memory(const json_ctx* c)
+{
+	return json_fail(c, NULL, "out of memory");
+}
+
+/* "dir/figure2_sheet.json" -> "figure2_sheet" */
+static char* file_stem(const char* path)
+{
+	const char* base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	char* stem = copy_string(base);
+	if (!stem) return NULL;
+	char* dot = strrchr(stem, '.');
+	if (dot && dot != stem) *dot = '\0';
+	return stem;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * World settings */
+
+static bool load_wind(const json_ctx* c, const jnode* root, drape_world_def* w)
+{
+	const cJSON* item = json_get(root, "wind");
+	if (!item) return true;
+	static const char* const keys[] = {"velocity", "gust_amplitude", "gust_frequency", NULL};
+	jnode n = json_node(root, item);
+	return json_check_object(c, &n, keys) && json_opt_vector(c, &n, "velocity", 3, w->air_velocity) &&
+	       json_opt_vector(c, &n, "gust_amplitude", 3, w->gust_amplitude) &&
+	       json_opt_nonnegative(c, &n, "gust_frequency", &w->gust_frequency);
+}
+
+static bool load_output(const json_ctx* c, const jnode* root, scene* s)
+{
+	s->fps = 30.0;
+	s->frames = 90;
+	const cJSON* item = json_get(root, "output");
+	if (!item) return true;
+	static const char* const keys[] = {"fps", "frames", NULL};
+	jnode n = json_node(root, item);
+	if (!json_check_object(c, &n, keys) || !json_opt_positive(c, &n, "fps", &s->fps)) return false;
+	const cJSON* frames = json_get(&n, "frames");
+	if (frames) {
+		jnode fn = json_node(&n, frames);
+		if (!json_integer(c, &fn, 0, INT32_MAX, &s->frames)) return false;
+	}
+	return true;
+}
+
+/* Needs s->fps: the largest step defaults to, and may not exceed, one frame (sec. 7). */
+static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
+{
+	drape_world_def* w = &s->world;
+	double frame = 1.0 / s->fps;
+	w->max_dt = frame;
+	const cJSON* item = json_get(root, "solver");
+	jnode n = json_node(root, item);
+	if (item) {
+		static const char* const keys[] = {
+			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "adaptive", "stretch_change_limit",
+			"threads", NULL};
+		if (!json_check_object(c, &n, keys)) return false;
+		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
+		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
+		if (w->max_dt > frame * (1.0 + 1e-9)) {
+			jnode m = json_node(&n, json_get(&n, "max_dt"));
+			return json_fail(
+				c, &m,
+				"must be <= one frame (1/fps = %g s), got %g: a step never spans more than a frame (paper sec. 7)",
+				frame, w->max_dt);
+		}
+		if (!json_opt_positive(c, &n, "min_dt", &w->min_dt)) return false;
+		if (!json_opt_positive(c, &n, "cg_tolerance", &w->cg_tolerance)) return false;
+		if (!(w->cg_tolerance < 1.0)) {
+			jnode m = json_node(&n, json_get(&n, "cg_tolerance"));
+			return json_fail(c, &m, "must be > 0 and < 1, got %g", w->cg_tolerance);
+		}
+		const cJSON* it = json_get(&n, "cg_max_iterations");
+		if (it) {
+			jnode m = json_node(&n, it);
+			if (!json_integer(c, &m, 1, INT32_MAX, &w->cg_max_iterations)) return false;
+		}
+		const cJSON* ad = json_get(&n, "adaptive");
+		if (ad) {
+			jnode m = json_node(&n, ad);
+			if (!json_bool(c, &m, &w->adaptive)) return false;
+		}
+		if (!json_opt_positive(c, &n, "stretch_change_limit", &w->stretch_change_limit)) return false;
+		const cJSON* th = json_get(&n, "threads");
+		if (th) {
+			jnode m = json_node(&n, th);
+			if (!json_integer(c, &m, 0, INT32_MAX, &w->threads)) return false;
+		}
+	}
+	if (!(w->min_dt < w->max_dt)) {
+		const cJSON* md = item ? json_get(&n, "min_dt") : NULL;
+		if (md) {
+			jnode m = json_node(&n, md);
+			return json_fail(c, &m, "must be < max_dt (%g), got %g", w->max_dt, w->min_dt);
+		}
+		return json_fail(c, item ? &n : NULL,
+				 "the default min_dt (%g) is not below max_dt (%g); set solver.min_dt", w->min_dt,
+				 w->max_dt);
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Cloths */
+
+static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
+{
+	static const char* const keys[] = {"size", "resolution", "center", "u_axis", "v_axis", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	drape_grid_def def = drape_default_grid_def();
+	if (!json_opt_vector(c, n, "size", 2, def.size) || !json_opt_vector(c, n, "center", 3, def.center) ||
+	    !json_opt_vector(c, n, "u_axis", 3, def.u_axis) || !json_opt_vector(c, n, "v_axis", 3, def.v_axis))
+		return false;
+	const cJSON* size = json_get(n, "size");
+	if (size) {
+		jnode sn = json_node(n, size);
+		for (int k = 0; k < 2; ++k) {
+			jnode en = json_node(&sn, cJSON_GetArrayItem(size, k));
+			if (!json_positive(c, &en, def.size[k])) return false;
+		}
+	}
+	const cJSON* res = json_get(n, "resolution");
+	if (res) {
+		jnode rn = json_node(n, res);
+		int count;
+		if (!json_array(c, &rn, &count)) return false;
+		if (count != 2)
+			return json_fail(c, &rn, "expected an array of 2 integers, got %d element%s", count,
+					 count == 1 ? "" : "s");
+		for (int k = 0; k < 2; ++k) {
+			jnode en = json_node(&rn, cJSON_GetArrayItem(res, k));
+			if (!json_integer(c, &en, 2, 50000000, &def.resolution[k])) return false;
+		}
+	}
+	char msg[256];
+	drape_status st = drape_mesh_make_grid(&def, &cloth->mesh, msg, sizeof msg);
+	if (st != DRAPE_OK) return json_fail(c, n, "%s", msg);
+	cloth->grid_resolution[0] = def.resolution[0];
+	cloth->grid_resolution[1] = def.resolution[1];
+	return true;
+}
+
+/* Mesh files are found relative to the scene file, so a scene directory can be moved whole. */
+static char* mesh_path(const char* scene_path, const char* file)
+{
+	const char* slash = strrchr(scene_path, '/');
+	if (file[0] == '/' || !slash) return copy_string(file);
+	size_t dir = (size_t)(slash - scene_path) + 1, n = strlen(file);
+	char* p = malloc(dir + n + 1);
+	if (!p) return NULL;
+	memcpy(p, scene_path, dir);
+	memcpy(p + dir, file, n + 1);
+	return p;
+}
+
+static bool load_mesh(const json_ctx* c, const jnode* n, scene_cloth* cloth)
+{
+	static const char* const keys[] = {"file", "uv_scale", "scale", "translate", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	const cJSON* f = json_get(n, "file");
+	if (!f) return json_fail(c, n, "missing required key 'file'");
+	jnode fn = json_node(n, f);
+	const char* file;
+	double uv_scale = 1.0, scale = 1.0, translate[3] = {0.0, 0.0, 0.0};
+	if (!json_string(c, &fn, &file) || !json_opt_positive(c, n, "uv_scale", &uv_scale) ||
+	    !json_opt_positive(c, n, "scale", &scale) || !json_opt_vector(c, n, "translate", 3, translate))
+		return false;
+	char* path = mesh_path(c->file, file);
+	if (!path) return scene_out_of_memory(c);
+	char msg[512];
+	drape_status st = drape_mesh_load_obj(path, uv_scale, &cloth->mesh, msg, sizeof msg);
+	free(path);
+	if (st != DRAPE_OK) {
+		/* The OBJ message leads ("panels.obj:12: ..."), so tools jump to the real culprit. */
+		char where[256];
+		json_path(&fn, where, sizeof where);
+		snprintf(c->err, c->err_size, "%s (%s of %s)", msg, where, c->file);
+		return false;
+	}
+	for (int32_t i = 0; i < cloth->mesh.vertex_count; ++i)
+		for (int k = 0; k < 3; ++k)
+			cloth->mesh.positions[3 * i + k] = cloth->mesh.positions[3 * i + k] * scale + translate[k];
+	return true;
+}
+
+static bool load_material(const json_ctx* c, const jnode* cn, drape_material* m)
+{
+	*m = drape_default_material();
+	const cJSON* item = json_get(cn, "material");
+	if (!item) return true;
+	static const char* const keys[] = {"density", "stretch",         "shear",         "bend",         "bend_u",
+					   "bend_v",  "stretch_damping", "shear_damping", "bend_damping", "drag",
+					   NULL};
+	jnode n = json_node(cn, item);
+	if (!json_check_object(c, &n, keys)) return false;
+	const cJSON* bend = json_get(&n, "bend");
+	if (bend && (json_get(&n, "bend_u") || json_get(&n, "bend_v"))) {
+		jnode bn = json_node(&n, bend);
+		return json_fail(c, &bn, "give either 'bend' (both directions) or 'bend_u'/'bend_v', not both");
+	}
+	double b = -1.0;
+	if (!json_opt_positive(c, &n, "density", &m->density) || !json_opt_nonnegative(c, &n, "stretch", &m->stretch) ||
+	    !json_opt_nonnegative(c, &n, "shear", &m->shear) || !json_opt_nonnegative(c, &n, "bend", &b) ||
+	    !json_opt_nonnegative(c, &n, "bend_u", &m->bend_u) || !json_opt_nonnegative(c, &n, "bend_v", &m->bend_v) ||
+	    !json_opt_nonnegative(c, &n, "stretch_damping", &m->stretch_damping) ||
+	    !json_opt_nonnegative(c, &n, "shear_damping", &m->shear_damping) ||
+	    !json_opt_nonnegative(c, &n, "bend_damping", &m->bend_damping) ||
+	    !json_opt_nonnegative(c, &n, "drag", &m->drag))
+		return false;
+	if (bend) m->bend_u = m->bend_v = b;
+	return true;
+}
+
+/* Eq. 10's b_u, b_v per triangle: a region applies to triangles whose rest (uv) centroid lies in
+ * its box; later regions win. stretch_scale stays NULL (all 1) when there are no regions. */
+static bool load_stretch_regions(const json_ctx* c, const jnode* cn, scene_cloth* cloth)
+{
+	const cJSON* item = json_get(cn, "stretch_regions");
+	if (!item) return true;
+	jnode rn = json_node(cn, item);
+	int count;
+	if (!json_array(c, &rn, &count)) return false;
+	if (count == 0) return true;
+	const drape_mesh* mesh = &cloth->mesh;
+	double* b = malloc(sizeof(double) * 2 * (size_t)mesh->triangle_count);
+	if (!b) return scene_out_of_memory(c);
+	cloth->stretch_scale = b;
+	for (int32_t t = 0; t < 2 * mesh->triangle_count; ++t) b[t] = 1.0;
+
+	static const char* const keys[] = {"uv_min", "uv_max", "bu", "bv", NULL};
+	for (const cJSON* r = item->child; r; r = r->next) {
+		jnode n = json_node(&rn, r);
+		if (!json_check_object(c, &n, keys)) return false;
+		double lo[2], hi[2], bu = 1.0, bv = 1.0;
+		const cJSON* mn = json_get(&n, "uv_min");
+		const cJSON* mx = json_get(&n, "uv_max");
+		if (!mn || !mx) return json_fail(c, &n, "missing required key '%s'", mn ? "uv_max" : "uv_min");
+		jnode lon = json_node(&n, mn), hin = json_node(&n, mx);
+		if (!json_vector(c, &lon, 2, lo) || !json_vector(c, &hin, 2, hi) ||
+		    !json_opt_positive(c, &n, "bu", &bu) || !json_opt_positive(c, &n, "bv", &bv))
+			return false;
+		if (!(lo[0] < hi[0]) || !(lo[1] < hi[1]))
+			return json_fail(c, &hin,
+					 "must be greater than uv_min in both u and v, got [%g, %g] and [%g, %g]",
+					 lo[0], lo[1], hi[0], hi[1]);
+		int32_t hits = 0;
+		for (int32_t t = 0; t < mesh->triangle_count; ++t) {
+			double cu = 0.0, cv = 0.0;
+			for (int k = 0; k < 3; ++k) {
+				int32_t uv = mesh->triangle_uvs[3 * t + k];
+				cu += mesh->uvs[2 * uv] / 3.0;
+				cv += mesh->uvs[2 * uv + 1] / 3.0;
+			}
+			if (cu >= lo[0] && cu <= hi[0] && cv >= lo[1] && cv <= hi[1]) {
+				b[2 * t] = bu;
+				b[2 * t + 1] = bv;
+				++hits;
+			}
+		}
+		/* An empty region is nearly always a unit mistake (uv are metres, not 0..1). */
+		if (hits == 0)
+			return json_fail(
+				c, &n,
+				"no triangle of cloth '%s' has its uv centroid in [%g, %g] x [%g, %g] (uv are in metres)",
+				cloth->name, lo[0], hi[0], lo[1], hi[1]);
+	}
+	return true;
+}
+
+static bool load_cloth(loader* L, const jnode* n, int32_t index)
+{
+	const json_ctx* c = &L->c;
+	scene* s = L->s;
+	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
+					   "pins", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	scene_cloth* cloth = &s->cloths[index];
+
+	const cJSON* name = json_get(n, "name");
+	if (name) {
+		jnode nn = json_node(n, name);
+		const char* str;
+		if (!json_string(c, &nn, &str)) return false;
+		cloth->name = copy_string(str);
+	} else {
+		char buf[32];
+		snprintf(buf, sizeof buf, "cloth%d", (int)index);
+		cloth->name = copy_string(buf);
+	}
+	if (!cloth->name) return scene_out_of_memory(c);
+	for (int32_t k = 0; k < index; ++k) {
+		if (strcmp(s->cloths[k].name, cloth->name) == 0) {
+			jnode nn = json_node(n, name);
+			return json_fail(c, name ? &nn : n, "duplicate cloth name '%s' (cloths[%d] has it too)",
+					 cloth->name, (int)k);
+		}
+	}
+
+	const cJSON* grid = json_get(n, "grid");
+	const cJSON* mesh = json_get(n, "mesh");
+	if (grid && mesh) {
+		jnode mn = json_node(n, mesh);
+		return json_fail(c, &mn, "a cloth has either 'grid' or 'mesh', not both");
+	}
+	if (!grid && !mesh) return json_fail(c, n, "missing 'grid' or 'mesh': every cloth needs one of them");
+	jnode gn = json_node(n, grid ? grid : mesh);
+	if (grid ? !load_grid(c, &gn, cloth) : !load_mesh(c, &gn, cloth)) return false;
+
+	if (!load_material(c, n, &cloth->material) || !json_opt_vector(c, n, "velocity", 3, cloth->velocity) ||
+	    !load_stretch_regions(c, n, cloth))
+		return false;
+
+	const cJSON* pins = json_get(n, "pins");
+	if (pins) {
+		jnode pn = json_node(n, pins);
+		int count;
+		if (!json_array(c, &pn, &count)) return false;
+		for (const cJSON* p = pins->child; p; p = p->next) {
+			jnode one = json_node(&pn, p);
+			if (!scene_load_pin(L, &one, index)) return false;
+		}
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Loading */
+
+void scene_free(scene* s)
+{
+	if (!s) return;
+	free(s->path);
+	free(s->name);
+	for (int32_t i = 0; i < s->cloth_count; ++i) {
+		free(s->cloths[i].name);
+		drape_mesh_free(&s->cloths[i].mesh);
+		free(s->cloths[i].stretch_scale);
+	}
+	free(s->cloths);
+	for (int32_t i = 0; i < s->constraint_count; ++i) free(s->constraints[i].keyframes);
+	free(s->constraints);
+	memset(s, 0, sizeof *s);
+}
+
+static bool load_root(loader* L, const cJSON* root)
+{
+	const json_ctx* c = &L->c;
+	scene* s = L->s;
+	jnode rn = json_node(NULL, root);
+	static const char* const keys[] = {"name", "gravity", "wind", "solver", "output", "cloths", NULL};
+	if (!json_check_object(c, &rn, keys)) return false;
+
+	const cJSON* name = json_get(&rn, "name");
+	if (name) {
+		jnode nn = json_node(&rn, name);
+		const char* str;
+		if (!json_string(c, &nn, &str)) return false;
+		s->name = copy_string(str);
+	} else {
+		s->name = file_stem(s->path);
+	}
+	if (!s->name) return scene_out_of_memory(c);
+
+	s->world = drape_default_world_def();
+	s->world.gravity[0] = 0.0;
+	s->world.gravity[1] = 0.0;
+	s->world.gravity[2] = -9.81;
+	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
+	    !load_output(c, &rn, s) || !load_solver(c, &rn, s))
+		return false;
+
+	const cJSON* cloths = json_get(&rn, "cloths");
+	if (!cloths) return json_fail(c, NULL, "missing required key 'cloths'");
+	jnode cn = json_node(&rn, cloths);
+	int count;
+	if (!json_array(c, &cn, &count)) return false;
+	if (count == 0) return json_fail(c, &cn, "must list at least one cloth");
+	s->cloths = calloc((size_t)count, sizeof *s->cloths);
+	if (!s->cloths) return scene_out_of_memory(c);
+	int32_t i = 0;
+	for (const cJSON* item = cloths->child; item; item = item->next, ++i) {
+		/* Counted before loading, so scene_free releases a half-built cloth too. */
+		s->cloth_count = i + 1;
+		jnode one = json_node(&cn, item);
+		if (!load_cloth(L, &one, i)) return false;
+	}
+	return true;
+}
+
+bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size)
+{
+	char scratch[1];
+	if (!err || err_size == 0) err = scratch, err_size = sizeof scratch;
+	err[0] = '\0';
+	memset(out, 0, sizeof *out);
+	if (!path) path = "<text>";
+	scene s;
+	memset(&s, 0, sizeof s);
+	loader L;
+	memset(&L, 0, sizeof L);
+	L.c.text = text;
+	L.c.file = path;
+	L.c.err = err;
+	L.c.err_size = err_size;
+	L.s = &s;
+	if (!text) return json_fail(&L.c, NULL, "no text");
+
+	s.path = copy_string(path);
+	if (!s.path) return scene_out_of_memory(&L.c);
+	cJSON* root = json_parse(&L.c);
+	if (!root) {
+		scene_free(&s);
+		return false;
+	}
+	bool ok = load_root(&L, root);
+	cJSON_Delete(root);
+	if (!ok) {
+		scene_free(&s);
+		return false;
+	}
+	*out = s;
+	return true;
+}
+
+bool scene_load_file(const char* path, scene* out, char* err, size_t err_size)
+{
+	char scratch[1];
+	if (!err || err_size == 0) err = scratch, err_size = sizeof scratch;
+	memset(out, 0, sizeof *out);
+	FILE* f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		return false;
+	}
+	size_t size = 0, cap = 4096;
+	char* text = malloc(cap);
+	for (;;) {
+		if (!text) break;
+		if (size + 1 >= cap) {
+			char* grown = realloc(text, cap * 2);
+			if (!grown) {
+				free(text);
+				text = NULL;
+				break;
+			}
+			text = grown;
+			cap *= 2;
+		}
+		size_t got = fread(text + size, 1, cap - size - 1, f);
+		size += got;
+		if (got == 0) break;
+	}
+	bool read_error = ferror(f) != 0;
+	int saved = errno;
+	fclose(f);
+	if (!text) {
+		snprintf(err, err_size, "%s: out of memory", path);
+		return false;
+	}
+	if (read_error) {
+		snprintf(err, err_size, "%s: read error: %s", path, strerror(saved));
+		free(text);
+		return false;
+	}
+	text[size] = '\0';
+	if (memchr(text, '\0', size)) {
+		snprintf(err, err_size, "%s: contains a NUL byte: not a JSON text file", path);
+		free(text);
+		return false;
+	}
+	bool ok = scene_load_text(text, path, out, err, err_size);
+	free(text);
+	return ok;
+}
+
+const char* scene_default_text(void)
+{
+	return default_scene_json;
+}
+
+bool scene_load_default(scene* out, char* err, size_t err_size)
+{
+	return scene_load_text(default_scene_json, "<default>", out, err, err_size);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Building the world */
+
+drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
+{
+	drape_world* world = drape_world_create(&s->world);
+	if (!world) {
+		snprintf(err, err_size, "%s: cannot create the world (check gravity, wind and solver settings)",
+			 s->path);
+		return NULL;
+	}
+	drape_cloth_id* ids = malloc(sizeof *ids * (size_t)(s->cloth_count > 0 ? s->cloth_count : 1));
+	if (!ids) {
+		snprintf(err, err_size, "%s: out of memory", s->path);
+		drape_world_destroy(world);
+		return NULL;
+	}
+	for (int32_t i = 0; i < s->cloth_count; ++i) {
+		const scene_cloth* sc = &s->cloths[i];
+		drape_cloth_def def = drape_default_cloth_def();
+		def.mesh = &sc->mesh;
+		def.material = sc->material;
+		def.stretch_scale = sc->stretch_scale;
+		def.name = sc->name;
+		memcpy(def.velocity, sc->velocity, sizeof def.velocity);
+		ids[i] = drape_cloth_add(world, &def);
+		if (ids[i].index < 0) {
+			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,
+				 drape_world_error(world));
+			free(ids);
+			drape_world_destroy(world);
+			return NULL;
+		}
+	}
+	for (int32_t k = 0; k < s->constraint_count; ++k) {
+		const scene_constraint* con = &s->constraints[k];
+		drape_constraint_def def = con->def;
+		def.cloth = ids[con->cloth];
+		def.keyframes = con->keyframes;
+		drape_constraint_id id = drape_constraint_add(world, &def);
+		if (id.index < 0) {
+			snprintf(err, err_size, "%s: cloths[%d] '%s': pin on vertex %d: %s", s->path, (int)con->cloth,
+				 s->cloths[con->cloth].name, (int)def.vertex, drape_world_error(world));
+			free(ids);
+			drape_world_destroy(world);
+			return NULL;
+		}
+	}
+	free(ids);
+	return world;
+}

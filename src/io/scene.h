@@ -1,0 +1,53 @@
+/* Scene files: JSON (read with cJSON) describing the world, its cloths, materials, pins and
+ * output settings. Every key is documented in docs/scene-format.md. Loading validates all of it
+ * and reports the first problem as "file:line:col: message" (syntax) or "file:line: json.path:
+ * message" (the line where the offending member starts; omitted when the whole file is meant). */
+#ifndef DRAPE_SCENE_H
+#define DRAPE_SCENE_H
+
+#include "drape.h"
+
+/* One pinned particle after a pin entry has been expanded (a named edge gives many). */
+typedef struct scene_constraint {
+	int32_t cloth;               /* index into scene.cloths */
+	drape_constraint_def def;    /* def.cloth is filled when the world is built */
+	drape_keyframe* keyframes;   /* owned; def.keyframes points here */
+} scene_constraint;
+
+typedef struct scene_cloth {
+	char* name;
+	drape_mesh mesh;
+	drape_material material;
+	double velocity[3];
+	double* stretch_scale; /* 2 * triangle_count (b_u, b_v), or NULL when all are 1 */
+	int32_t grid_resolution[2]; /* for grids; 0 for meshes from a file */
+} scene_cloth;
+
+typedef struct scene {
+	char* path;   /* the file it came from, or "<default>" */
+	char* name;
+	drape_world_def world;
+	double fps;
+	int32_t frames;
+	scene_cloth* cloths;
+	int32_t cloth_count;
+	scene_constraint* constraints;
+	int32_t constraint_count;
+} scene;
+
+/* Parses and validates a scene. On failure returns false with the message in err; *out is then
+ * empty (nothing to free). */
+bool scene_load_file(const char* path, scene* out, char* err, size_t err_size);
+/* The same from text in memory; `path` names it in messages and anchors relative mesh paths. */
+bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size);
+/* The built-in default scene (the paper's figure 2 sheet, scenes/figure2_sheet.json). */
+bool scene_load_default(scene* out, char* err, size_t err_size);
+/* The built-in default scene's JSON text. */
+const char* scene_default_text(void);
+void scene_free(scene* s);
+
+/* Creates the world with every cloth and constraint; cloth ids follow scene.cloths order.
+ * Returns NULL with a message naming the cloth/element on failure. */
+drape_world* scene_build_world(const scene* s, char* err, size_t err_size);
+
+#endif

@@ -1,0 +1,85 @@
+/* 3x3 matrices (row-major), the blocks of the block-sparse system of sec. 2.3. */
+#ifndef DRAPE_MAT3_H
+#define DRAPE_MAT3_H
+
+#include "vec3.h"
+
+typedef struct mat3 {
+	double m[3][3];
+} mat3;
+
+static inline mat3 m3_zero(void)
+{
+	mat3 r = {{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}};
+	return r;
+}
+static inline mat3 m3_diag(double s)
+{
+	mat3 r = m3_zero();
+	r.m[0][0] = r.m[1][1] = r.m[2][2] = s;
+	return r;
+}
+static inline mat3 m3_identity(void) { return m3_diag(1.0); }
+/* a b^T */
+static inline mat3 m3_outer(vec3 a, vec3 b)
+{
+	mat3 r = {{{a.x * b.x, a.x * b.y, a.x * b.z}, {a.y * b.x, a.y * b.y, a.y * b.z}, {a.z * b.x, a.z * b.y, a.z * b.z}}};
+	return r;
+}
+/* The element-wise helpers are written out rather than looped: at -O2 GCC 12 leaves the 3x3 loops
+ * rolled, which made the force assembly (src/forces) about 4x slower. Same operations, same bits. */
+static inline mat3 m3_add(mat3 a, mat3 b)
+{
+	a.m[0][0] += b.m[0][0]; a.m[0][1] += b.m[0][1]; a.m[0][2] += b.m[0][2];
+	a.m[1][0] += b.m[1][0]; a.m[1][1] += b.m[1][1]; a.m[1][2] += b.m[1][2];
+	a.m[2][0] += b.m[2][0]; a.m[2][1] += b.m[2][1]; a.m[2][2] += b.m[2][2];
+	return a;
+}
+static inline mat3 m3_sub(mat3 a, mat3 b)
+{
+	a.m[0][0] -= b.m[0][0]; a.m[0][1] -= b.m[0][1]; a.m[0][2] -= b.m[0][2];
+	a.m[1][0] -= b.m[1][0]; a.m[1][1] -= b.m[1][1]; a.m[1][2] -= b.m[1][2];
+	a.m[2][0] -= b.m[2][0]; a.m[2][1] -= b.m[2][1]; a.m[2][2] -= b.m[2][2];
+	return a;
+}
+static inline mat3 m3_scale(mat3 a, double s)
+{
+	a.m[0][0] *= s; a.m[0][1] *= s; a.m[0][2] *= s;
+	a.m[1][0] *= s; a.m[1][1] *= s; a.m[1][2] *= s;
+	a.m[2][0] *= s; a.m[2][1] *= s; a.m[2][2] *= s;
+	return a;
+}
+/* a + s * b */
+static inline mat3 m3_madd(mat3 a, double s, mat3 b)
+{
+	a.m[0][0] += s * b.m[0][0]; a.m[0][1] += s * b.m[0][1]; a.m[0][2] += s * b.m[0][2];
+	a.m[1][0] += s * b.m[1][0]; a.m[1][1] += s * b.m[1][1]; a.m[1][2] += s * b.m[1][2];
+	a.m[2][0] += s * b.m[2][0]; a.m[2][1] += s * b.m[2][1]; a.m[2][2] += s * b.m[2][2];
+	return a;
+}
+static inline mat3 m3_transpose(mat3 a)
+{
+	mat3 r = {{{a.m[0][0], a.m[1][0], a.m[2][0]}, {a.m[0][1], a.m[1][1], a.m[2][1]}, {a.m[0][2], a.m[1][2], a.m[2][2]}}};
+	return r;
+}
+static inline vec3 m3_mulv(mat3 a, vec3 v)
+{
+	return v3(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
+		  a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
+}
+static inline mat3 m3_mul(mat3 a, mat3 b)
+{
+	mat3 r = m3_zero();
+	for (int i = 0; i < 3; ++i)
+		for (int k = 0; k < 3; ++k)
+			for (int j = 0; j < 3; ++j) r.m[i][j] += a.m[i][k] * b.m[k][j];
+	return r;
+}
+/* The cross-product matrix: m3_skew(a) v == a x v. */
+static inline mat3 m3_skew(vec3 a)
+{
+	mat3 r = {{{0.0, -a.z, a.y}, {a.z, 0.0, -a.x}, {-a.y, a.x, 0.0}}};
+	return r;
+}
+
+#endif

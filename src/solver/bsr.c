@@ -1,0 +1,120 @@
+/* Block-sparse matrix (sec. 2.3): pattern construction from element particle lists, slot
+ * lookup and the matrix-vector product used by the modified PCG. */
+#include "bsr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool builder_push(bsr_builder* b, int32_t i, int32_t j)
+{
+	if (b->count == b->capacity) {
+		int64_t cap = b->capacity ? 2 * b->capacity : 1024;
+		uint64_t* k = realloc(b->keys, (size_t)cap * sizeof *k);
+		if (!k) return false;
+		b->keys = k;
+		b->capacity = cap;
+	}
+	b->keys[b->count++] = ((uint64_t)(uint32_t)i << 32) | (uint32_t)j;
+	return true;
+}
+
+bool bsr_builder_init(bsr_builder* b, int32_t n)
+{
+	memset(b, 0, sizeof *b);
+	b->n = n;
+	for (int32_t i = 0; i < n; ++i)
+		if (!builder_push(b, i, i)) return false;
+	return true;
+}
+
+bool bsr_builder_add_elements(bsr_builder* b, const void* elems, int32_t elem_count, int arity, size_t stride_bytes)
+{
+	for (int32_t e = 0; e < elem_count; ++e) {
+		const int32_t* p = (const int32_t*)((const char*)elems + (size_t)e * stride_bytes);
+		for (int a = 0; a < arity; ++a)
+			for (int c = 0; c < arity; ++c)
+				if (a != c && !builder_push(b, p[a], p[c])) return false;
+	}
+	return true;
+}
+
+static int compare_keys(const void* a, const void* b)
+{
+	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+bool bsr_builder_finish(bsr_builder* b, bsr* out)
+{
+	memset(out, 0, sizeof *out);
+	qsort(b->keys, (size_t)b->count, sizeof *b->keys, compare_keys);
+	int64_t unique = 0;
+	for (int64_t k = 0; k < b->count; ++k)
+		if (unique == 0 || b->keys[k] != b->keys[unique - 1]) b->keys[unique++] = b->keys[k];
+	out->n = b->n;
+	out->nnz = (int32_t)unique;
+	out->row_start = calloc((size_t)b->n + 1, sizeof *out->row_start);
+	out->cols = malloc((size_t)(unique ? unique : 1) * sizeof *out->cols);
+	out->diag = malloc((size_t)(b->n ? b->n : 1) * sizeof *out->diag);
+	out->blocks = calloc((size_t)(unique ? unique : 1), sizeof *out->blocks);
+	bool ok = out->row_start && out->cols && out->diag && out->blocks;
+	if (ok) {
+		for (int64_t k = 0; k < unique; ++k) {
+			int32_t i = (int32_t)(b->keys[k] >> 32), j = (int32_t)(b->keys[k] & 0xffffffffu);
+			out->cols[k] = j;
+			out->row_start[i + 1]++;
+			if (i == j) out->diag[i] = (int32_t)k;
+		}
+		for (int32_t i = 0; i < b->n; ++i) out->row_start[i + 1] += out->row_start[i];
+	}
+	free(b->keys);
+	memset(b, 0, sizeof *b);
+	if (!ok) bsr_free(out);
+	return ok;
+}
+
+void bsr_free(bsr* m)
+{
+	free(m->row_start);
+	free(m->cols);
+	free(m->diag);
+	free(m->blocks);
+	memset(m, 0, sizeof *m);
+}
+
+int32_t bsr_find(const bsr* m, int32_t i, int32_t j)
+{
+	int32_t lo = m->row_start[i], hi = m->row_start[i + 1] - 1;
+	while (lo <= hi) {
+		int32_t mid = (lo + hi) / 2;
+		if (m->cols[mid] == j) return mid;
+		if (m->cols[mid] < j) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
+
+void bsr_zero(bsr* m, int threads)
+{
+	const int32_t nnz = m->nnz;
+	mat3* blocks = m->blocks;
+#pragma omp parallel for num_threads(threads) schedule(static) if (nnz > 4096)
+	for (int32_t k = 0; k < nnz; ++k) blocks[k] = m3_zero();
+}
+
+void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads)
+{
+	const int32_t n = m->n;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 512)
+	for (int32_t i = 0; i < n; ++i) {
+		double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+		for (int32_t k = m->row_start[i]; k < m->row_start[i + 1]; ++k) {
+			const mat3* a = &m->blocks[k];
+			const vec3 v = x[m->cols[k]];
+			s0 += a->m[0][0] * v.x + a->m[0][1] * v.y + a->m[0][2] * v.z;
+			s1 += a->m[1][0] * v.x + a->m[1][1] * v.y + a->m[1][2] * v.z;
+			s2 += a->m[2][0] * v.x + a->m[2][1] * v.y + a->m[2][2] * v.z;
+		}
+		y[i] = v3(s0, s1, s2);
+	}
+}

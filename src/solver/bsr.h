@@ -1,0 +1,41 @@
+/* Block-sparse symmetric matrix with 3x3 blocks (sec. 2.3), stored as full block-CSR so that each
+ * row of a product is computed by one thread in a fixed order (bit-identical for any thread count).
+ * The pattern is built once per topology change; assembly writes into precomputed slots. */
+#ifndef DRAPE_BSR_H
+#define DRAPE_BSR_H
+
+#include "../math/mat3.h"
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bsr {
+	int32_t n;          /* block rows */
+	int32_t nnz;        /* stored blocks */
+	int32_t* row_start; /* n + 1 */
+	int32_t* cols;      /* nnz, sorted within each row */
+	int32_t* diag;      /* n: slot of block (i, i) */
+	mat3* blocks;       /* nnz */
+} bsr;
+
+/* Builds the pattern of an n x n block matrix holding the diagonal and every (i, j) for i, j in
+ * the same element. elems lists elem_count elements of `arity` particle indices each; several
+ * element sets are merged by calling bsr_pattern_add for each before bsr_pattern_finish. */
+typedef struct bsr_builder {
+	int32_t n;
+	int64_t count, capacity;
+	uint64_t* keys; /* (row << 32) | col */
+} bsr_builder;
+
+bool bsr_builder_init(bsr_builder* b, int32_t n);
+/* Element e's particles are the `arity` int32 at (const char*)elems + e * stride_bytes. */
+bool bsr_builder_add_elements(bsr_builder* b, const void* elems, int32_t elem_count, int arity, size_t stride_bytes);
+bool bsr_builder_finish(bsr_builder* b, bsr* out);
+void bsr_free(bsr* m);
+
+/* Slot of block (i, j), or -1 if it is not in the pattern. */
+int32_t bsr_find(const bsr* m, int32_t i, int32_t j);
+void bsr_zero(bsr* m, int threads);
+/* y = A x */
+void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads);
+
+#endif

@@ -1,0 +1,123 @@
+/* Constraints on single particles (sec. 5.1). Each active constraint contributes orthonormal
+ * constrained directions d; a particle's filter is S = I - sum d d^T (eq. 13), its velocity change
+ * along d is z = d (d . (p'(t+h) - v0)), and the position alteration y = d (d . (p(t+h) - x0 -
+ * h p'(t+h))) of eq. 17 removes any drift, so pinned particles never creep. Several constraints on
+ * one particle merge: a direction already constrained by an earlier one is skipped. */
+#include "constraints.h"
+
+#include <math.h>
+
+static void keyframe_target(const constraint_data* c, double t, vec3* p, vec3* pv)
+{
+	const drape_keyframe* k = c->keyframes;
+	int32_t n = c->keyframe_count;
+	*pv = v3_zero();
+	if (t <= k[0].time) {
+		*p = v3_load(k[0].position);
+		return;
+	}
+	if (t > k[n - 1].time) {
+		*p = v3_load(k[n - 1].position);
+		return;
+	}
+	/* The segment (t_j, t_j+1] holding t: the velocity at the end of a step is the slope of the
+	 * segment the step ends in. */
+	int32_t j = 0;
+	while (j + 1 < n && k[j + 1].time < t) ++j;
+	vec3 a = v3_load(k[j].position), b = v3_load(k[j + 1].position);
+	double span = k[j + 1].time - k[j].time;
+	double s = (t - k[j].time) / span;
+	*p = v3_add(a, v3_scale(v3_sub(b, a), s));
+	*pv = v3_scale(v3_sub(b, a), 1.0 / span);
+}
+
+void constraint_target(const constraint_data* c, double t, vec3* p, vec3* pv)
+{
+	switch (c->motion) {
+	case DRAPE_MOTION_KEYFRAMES:
+		keyframe_target(c, t, p, pv);
+		return;
+	case DRAPE_MOTION_VELOCITY:
+		*pv = c->velocity;
+		*p = v3_madd(c->origin, t - c->origin_time, c->velocity);
+		return;
+	case DRAPE_MOTION_FIXED:
+	default:
+		*pv = v3_zero();
+		*p = c->origin;
+		return;
+	}
+}
+
+/* Two unit vectors perpendicular to the unit vector a. */
+static void perpendiculars(vec3 a, vec3* p, vec3* q)
+{
+	vec3 t = fabs(a.x) < 0.6 ? v3(1.0, 0.0, 0.0) : (fabs(a.y) < 0.6 ? v3(0.0, 1.0, 0.0) : v3(0.0, 0.0, 1.0));
+	*p = v3_normalize(v3_cross(a, t));
+	*q = v3_cross(a, *p);
+}
+
+static void add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 pv, double h)
+{
+	vec3 r = w->constrained[i] ? m3_mulv(w->S[i], d) : d;
+	double len = v3_len(r);
+	if (len < 1e-6) return; /* already constrained by an earlier constraint */
+	if (len != 1.0) r = v3_scale(r, 1.0 / len);
+	w->S[i] = m3_sub(w->S[i], m3_outer(r, r));
+	w->constrained[i] = 1;
+	w->z[i] = v3_madd(w->z[i], v3_dot(r, v3_sub(pv, w->v[i])), r);
+	vec3 drift = v3_sub(v3_sub(p, w->x[i]), v3_scale(pv, h));
+	w->y[i] = v3_madd(w->y[i], v3_dot(r, drift), r);
+}
+
+void constraints_prepare(drape_world* w, double t, double h)
+{
+	const int32_t n = w->particle_count;
+	for (int32_t i = 0; i < n; ++i) {
+		w->constrained[i] = 0;
+		w->S[i] = m3_identity();
+		w->z[i] = v3_zero();
+		w->y[i] = v3_zero();
+	}
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		constraint_data* c = &w->constraints[k];
+		if (!c->alive) continue;
+		bool active = t >= c->start_time && t < c->end_time;
+		if (!active) {
+			c->active = false;
+			c->force = v3_zero();
+			continue;
+		}
+		if (!c->active) {
+			/* Becoming active: the reference point starts at the given position (moving from
+			 * start_time) or where the particle is now. */
+			c->active = true;
+			c->origin = c->use_position ? c->position : w->x[c->particle];
+			c->origin_time = c->use_position ? c->start_time : t;
+		}
+		vec3 p, pv;
+		constraint_target(c, t + h, &p, &pv);
+		int32_t i = c->particle;
+		if (c->kind == DRAPE_CONSTRAINT_POINT) {
+			/* The coordinate axes, so that S becomes exactly zero and dv exactly z. */
+			add_direction(w, i, v3(1.0, 0.0, 0.0), p, pv, h);
+			add_direction(w, i, v3(0.0, 1.0, 0.0), p, pv, h);
+			add_direction(w, i, v3(0.0, 0.0, 1.0), p, pv, h);
+		} else if (c->kind == DRAPE_CONSTRAINT_LINE) {
+			vec3 a, b;
+			perpendiculars(c->axis, &a, &b);
+			add_direction(w, i, a, p, pv, h);
+			add_direction(w, i, b, p, pv, h);
+		} else {
+			add_direction(w, i, c->axis, p, pv, h);
+		}
+	}
+}
+
+void constraints_store_forces(drape_world* w, double h)
+{
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		constraint_data* c = &w->constraints[k];
+		if (c->alive && c->active) c->force = v3_scale(w->e[c->particle], 1.0 / h);
+	}
+}

@@ -1,0 +1,19 @@
+/* Per-step constraint setup (sec. 5.1, eq. 13) and position alteration for constrained particles
+ * (sec. 6.2, eq. 17), and the readback of constraint forces (sec. 5.4). */
+#ifndef DRAPE_CONSTRAINTS_H
+#define DRAPE_CONSTRAINTS_H
+
+#include "../world.h"
+
+/* For a step from t to t + h: fills w->S (the filter of eq. 13), w->constrained, w->z (the
+ * velocity change along constrained directions) and w->y (the position correction of eq. 17),
+ * so that each constrained particle ends the step exactly on its target along those directions. */
+void constraints_prepare(drape_world* w, double t, double h);
+
+/* Reference point p and its velocity at time t. */
+void constraint_target(const constraint_data* c, double t, vec3* p, vec3* pv);
+
+/* Stores each active constraint's force e / h, e = A dv - b (sec. 5.4), after a solve. */
+void constraints_store_forces(drape_world* w, double h);
+
+#endif

@@ -1,0 +1,34 @@
+/* One backward-Euler step (sec. 3) with constraints (sec. 5) and position alteration (eq. 18):
+ * assemble A dv = b, solve it with the modified PCG, and propose the new state. */
+#ifndef DRAPE_IMPLICIT_H
+#define DRAPE_IMPLICIT_H
+
+#include "../world.h"
+
+typedef enum step_outcome {
+	STEP_ACCEPTED = 0,
+	STEP_CG_BREAKDOWN,   /* A was not positive definite along a search direction */
+	STEP_NONFINITE,      /* the proposal holds NaN or Inf */
+	STEP_STRETCH_CHANGE, /* sec. 7: some triangle's stretch changed drastically */
+	STEP_FORCED,         /* rejected by the test hook */
+} step_outcome;
+
+typedef struct step_report {
+	step_outcome outcome;
+	int cg_iterations;
+	bool cg_converged;
+	double eval_ms;
+	double cg_ms;
+	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
+	int32_t worst_triangle;
+} step_report;
+
+/* Assembles eq. 18 for the state (w->x, w->v) at time t and step h into w->A and w->b, using the
+ * constraint data (w->y) already prepared. Exposed for tests (symmetry, free fall). */
+void implicit_assemble(drape_world* w, double t, double h);
+
+/* Takes the step from t to t + h: constraints, assembly, solve, constraint forces (w->e), and the
+ * proposal in w->x1, w->v1, judged as sec. 7 says. Does not change w->x or w->v. */
+void implicit_step(drape_world* w, double t, double h, step_report* report);
+
+#endif

@@ -1,0 +1,41 @@
+/* The modified preconditioned conjugate gradient method of sec. 5.3, which solves A dv = b while
+ * holding each constrained particle's velocity change in its constrained directions exactly at z,
+ * and the constraint-force readback e = A dv - b of sec. 5.4. */
+#ifndef DRAPE_PCG_H
+#define DRAPE_PCG_H
+
+#include "bsr.h"
+
+typedef struct pcg_workspace {
+	int32_t n;
+	vec3* r;
+	vec3* c;
+	vec3* q;
+	vec3* s;
+	mat3* pinv;      /* inverses of A's diagonal blocks (the preconditioner P of sec. 5.3) */
+	double* partial; /* one per reduction chunk */
+} pcg_workspace;
+
+bool pcg_workspace_init(pcg_workspace* w, int32_t n);
+void pcg_workspace_free(pcg_workspace* w);
+
+typedef struct pcg_result {
+	int iterations;
+	bool converged;
+	/* c^T A c <= 0: A is not positive definite along the search direction (the step is too
+	 * large for the current state); the caller rejects the step. */
+	bool breakdown;
+} pcg_result;
+
+/* The filter of sec. 5.3: S[i] (eq. 13) for particles with constrained[i] != 0, identity for the
+ * others. dv receives the solution. The iteration starts from dv = z (the paper's line 2) or, if
+ * guess is given, from filter(guess) + z, which keeps the invariant and starts closer to the
+ * answer when the guess is good (the previous step's dv, scaled to this step's size). */
+pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
+		     const uint8_t* constrained, double tolerance, int max_iterations, int threads, pcg_workspace* w,
+		     vec3* dv);
+
+/* e = A dv - b: for a constrained particle, the impulse its constraint supplied (sec. 5.4). */
+void pcg_residual(const bsr* A, const vec3* dv, const vec3* b, vec3* e, int threads);
+
+#endif

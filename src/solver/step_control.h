@@ -1,0 +1,26 @@
+/* Adaptive step-size control of sec. 7: halve on a rejected step, try doubling after two
+ * successes, and back off (up to one try every 40 steps) when growth attempts keep failing. */
+#ifndef DRAPE_STEP_CONTROL_H
+#define DRAPE_STEP_CONTROL_H
+
+#include <stdbool.h>
+
+#define STEP_CONTROL_FIRST_WAIT 2
+#define STEP_CONTROL_MAX_WAIT 40
+
+typedef struct step_control {
+	double dt;        /* the step to propose next */
+	double max_dt;
+	double min_dt;
+	int successes;    /* accepted steps since the last change of dt */
+	int wait;         /* successes required before the next attempt to grow */
+	bool just_grew;   /* the current dt is an attempt to grow */
+} step_control;
+
+void step_control_init(step_control* c, double max_dt, double min_dt);
+/* An accepted step of the proposed size (not one shortened to land on a frame boundary). */
+void step_control_accept(step_control* c);
+/* A rejected step: returns false if the halved step would fall below min_dt. */
+bool step_control_reject(step_control* c);
+
+#endif

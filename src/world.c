@@ -1,0 +1,250 @@
+/* The world: creation, the buffers built per topology change, and the stepping loop with
+ * adaptive step control (sec. 7) around the implicit step of solver/implicit.c. */
+#include "world.h"
+
+#include "core.h"
+#include "solver/constraints.h"
+#include "solver/implicit.h"
+#include "solver/reduce.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+drape_world_def drape_default_world_def(void)
+{
+	drape_world_def d;
+	memset(&d, 0, sizeof d);
+	d.gravity[2] = -9.81;
+	d.max_dt = 1.0 / 30.0;
+	d.min_dt = 1e-6;
+	d.cg_tolerance = 1e-3;
+	d.cg_max_iterations = 1000;
+	d.warm_start = true;
+	d.adaptive = true;
+	d.stretch_change_limit = 0.1;
+	d.threads = 0;
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+drape_status world_fail(drape_world* w, const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->error, sizeof w->error, fmt, ap);
+	va_end(ap);
+	return DRAPE_ERROR_INVALID;
+}
+
+const char* drape_world_error(const drape_world* w) { return w ? w->error : "no world"; }
+
+static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
+
+/* NULL for an invalid def; the reason goes to stderr since there is no world to hold it. */
+drape_world* drape_world_create(const drape_world_def* def)
+{
+	const char* why = NULL;
+	if (!def || def->cookie != DRAPE_COOKIE) why = "world def not initialised with drape_default_world_def()";
+	else if (!finite3(def->gravity) || !finite3(def->air_velocity) || !finite3(def->gust_amplitude) ||
+		 !isfinite(def->gust_frequency))
+		why = "gravity, air velocity and gusts must be finite";
+	else if (!(isfinite(def->max_dt) && def->max_dt > 0.0)) why = "max_dt must be finite and > 0";
+	else if (!(isfinite(def->min_dt) && def->min_dt > 0.0 && def->min_dt <= def->max_dt))
+		why = "min_dt must be > 0 and <= max_dt";
+	else if (!(def->cg_tolerance > 0.0 && def->cg_tolerance < 1.0)) why = "cg_tolerance must lie in (0, 1)";
+	else if (def->cg_max_iterations < 1) why = "cg_max_iterations must be >= 1";
+	else if (!(def->stretch_change_limit > 0.0)) why = "stretch_change_limit must be > 0";
+	else if (def->threads < 0) why = "threads must be >= 0";
+	if (why) {
+		fprintf(stderr, "drape_world_create: %s\n", why);
+		return NULL;
+	}
+	drape_world* w = calloc(1, sizeof *w);
+	if (!w) return NULL;
+	w->def = *def;
+	w->threads = def->threads > 0 ? def->threads : omp_get_max_threads();
+	step_control_init(&w->control, def->max_dt, def->min_dt);
+	w->dirty = true;
+	return w;
+}
+
+static void free_solver(drape_world* w)
+{
+	colouring_free(&w->triangle_colours);
+	colouring_free(&w->hinge_colours);
+	bsr_free(&w->A);
+	pcg_workspace_free(&w->pcg);
+	free(w->b);
+	free(w->dv);
+	free(w->dv_last);
+	free(w->z);
+	free(w->y);
+	free(w->e);
+	free(w->x1);
+	free(w->v1);
+	free(w->S);
+	free(w->constrained);
+	free(w->partial);
+	w->b = w->dv = w->dv_last = w->z = w->y = w->e = w->x1 = w->v1 = NULL;
+	w->S = NULL;
+	w->constrained = NULL;
+	w->partial = NULL;
+}
+
+void drape_world_destroy(drape_world* w)
+{
+	if (!w) return;
+	free_solver(w);
+	for (int32_t i = 0; i < w->cloth_count; ++i) {
+		free(w->cloths[i].name);
+		drape_mesh_free(&w->cloths[i].mesh);
+	}
+	for (int32_t i = 0; i < w->constraint_count; ++i) free(w->constraints[i].keyframes);
+	free(w->cloths);
+	free(w->constraints);
+	free(w->springs);
+	free(w->triangles);
+	free(w->hinges);
+	free(w->x);
+	free(w->v);
+	free(w->mass);
+	free(w);
+}
+
+drape_status world_prepare(drape_world* w)
+{
+	free_solver(w);
+	const int32_t n = w->particle_count;
+	size_t m = (size_t)(n > 0 ? n : 1);
+	int32_t longest = n > w->triangle_count ? n : w->triangle_count;
+	bsr_builder bb;
+	bool ok = colouring_build(&w->triangle_colours, w->triangles, w->triangle_count, 3, sizeof(triangle_elem), n) &&
+		  colouring_build(&w->hinge_colours, w->hinges, w->hinge_count, 4, sizeof(hinge_elem), n) &&
+		  bsr_builder_init(&bb, n) &&
+		  bsr_builder_add_elements(&bb, w->triangles, w->triangle_count, 3, sizeof(triangle_elem)) &&
+		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) && bsr_builder_finish(&bb, &w->A) &&
+		  pcg_workspace_init(&w->pcg, n);
+	if (ok) {
+		w->b = malloc(m * sizeof(vec3));
+		w->dv = malloc(m * sizeof(vec3));
+		w->dv_last = malloc(m * sizeof(vec3));
+		w->h_last = 0.0;
+		w->z = malloc(m * sizeof(vec3));
+		w->y = malloc(m * sizeof(vec3));
+		w->e = calloc(m, sizeof(vec3));
+		w->x1 = malloc(m * sizeof(vec3));
+		w->v1 = malloc(m * sizeof(vec3));
+		w->S = malloc(m * sizeof(mat3));
+		w->constrained = calloc(m, 1);
+		w->partial = malloc((size_t)(2 * reduce_chunks(longest) + 2) * sizeof(double));
+		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial;
+	}
+	if (!ok) {
+		free_solver(w);
+		world_fail(w, "out of memory preparing the solver for %d particles", n);
+		return DRAPE_ERROR_MEMORY;
+	}
+	for (int32_t t = 0; t < w->triangle_count; ++t)
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < 3; ++c) w->triangles[t].slot[3 * a + c] = bsr_find(&w->A, w->triangles[t].v[a], w->triangles[t].v[c]);
+	for (int32_t k = 0; k < w->hinge_count; ++k)
+		for (int a = 0; a < 4; ++a)
+			for (int c = 0; c < 4; ++c) w->hinges[k].slot[4 * a + c] = bsr_find(&w->A, w->hinges[k].v[a], w->hinges[k].v[c]);
+	w->dirty = false;
+	return DRAPE_OK;
+}
+
+vec3 world_wind(const drape_world* w, double t)
+{
+	double s = sin(2.0 * 3.14159265358979323846 * w->def.gust_frequency * t);
+	return v3_madd(v3_load(w->def.air_velocity), s, v3_load(w->def.gust_amplitude));
+}
+
+static const char* outcome_text(step_outcome o)
+{
+	switch (o) {
+	case STEP_CG_BREAKDOWN:
+		return "the linear system lost positive definiteness (CG breakdown)";
+	case STEP_NONFINITE:
+		return "the proposed state held NaN or Inf";
+	case STEP_STRETCH_CHANGE:
+		return "a triangle's stretch changed drastically";
+	case STEP_FORCED:
+		return "forced rejection";
+	default:
+		return "accepted";
+	}
+}
+
+drape_status drape_world_step(drape_world* w, double duration)
+{
+	if (!(isfinite(duration) && duration >= 0.0)) return world_fail(w, "step duration must be finite and >= 0");
+	if (w->particle_count == 0 || duration == 0.0) {
+		w->time += duration;
+		return DRAPE_OK;
+	}
+	if (w->dirty) {
+		drape_status s = world_prepare(w);
+		if (s != DRAPE_OK) return s;
+	}
+	const double t_end = w->time + duration;
+	while (w->time < t_end) {
+		double proposed = w->control.dt;
+		double remaining = t_end - w->time;
+		/* Land exactly on t_end; a sliver left by rounding is absorbed into this step. */
+		bool to_end = remaining <= proposed * (1.0 + 1e-6);
+		double h = to_end ? remaining : proposed;
+		step_report r;
+		implicit_step(w, w->time, h, &r);
+		w->stats.eval_ms += r.eval_ms;
+		w->stats.cg_ms += r.cg_ms;
+		w->stats.cg_iterations += r.cg_iterations;
+		if (r.outcome != STEP_ACCEPTED) {
+			w->stats.rejected++;
+			/* A failure at a step shortened to reach t_end is judged at that size. */
+			if (h < w->control.dt) w->control.dt = h;
+			if (!step_control_reject(&w->control)) {
+				char where[96] = "";
+				if (r.outcome == STEP_STRETCH_CHANGE)
+					snprintf(where, sizeof where, " (|w| of triangle %d changed by %.3g)", r.worst_triangle,
+						 r.stretch_change);
+				world_fail(w,
+					   "simulation cannot continue at t = %.6g s: the step size fell below min_dt = %g s; "
+					   "last rejection: %s%s",
+					   w->time, w->def.min_dt, outcome_text(r.outcome), where);
+				step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+				return DRAPE_ERROR_DIVERGED;
+			}
+			continue;
+		}
+		vec3* t;
+		t = w->x, w->x = w->x1, w->x1 = t;
+		t = w->v, w->v = w->v1, w->v1 = t;
+		t = w->dv, w->dv = w->dv_last, w->dv_last = t;
+		w->h_last = h;
+		w->time = to_end ? t_end : w->time + h;
+		constraints_store_forces(w, h);
+		w->stats.steps++;
+		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
+		if (h > w->stats.max_dt) w->stats.max_dt = h;
+		if (!(to_end && h < proposed * (1.0 - 1e-6))) step_control_accept(&w->control);
+	}
+	return DRAPE_OK;
+}
+
+double drape_world_time(const drape_world* w) { return w->time; }
+
+drape_stats drape_world_get_stats(const drape_world* w) { return w->stats; }
+
+void drape_world_reset_stats(drape_world* w) { memset(&w->stats, 0, sizeof w->stats); }
+
+double drape_world_kinetic_energy(const drape_world* w)
+{
+	double e = 0.0;
+	for (int32_t i = 0; i < w->particle_count; ++i) e += 0.5 * w->mass[i] * v3_len2(w->v[i]);
+	return e;
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Tests of the `drape` command: outputs and their format, refusal to overwrite, every kind of bad
+# input (message and exit status 2, no output directory), a run that cannot continue (exit 3),
+# an interrupted run, and thread-count invariance of the frames.
+# usage: cli_test.sh path/to/drape repo_root
+set -u
+drape=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "ok      $1"; }
+bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+
+# expect_fail NAME STATUS PATTERN -- ARGS...: the command exits with STATUS, stderr matches the
+# extended regex PATTERN, and no output directory was created.
+expect_fail() {
+	local name=$1 want=$2 pattern=$3
+	shift 4
+	local out="$tmp/out_$name"
+	"$drape" "$@" --out "$out" --quiet >"$tmp/stdout" 2>"$tmp/stderr"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name" "exit $got, want $want; stderr: $(cat "$tmp/stderr")"
+	elif ! grep -Eq -- "$pattern" "$tmp/stderr"; then
+		bad "$name" "stderr does not match /$pattern/: $(cat "$tmp/stderr")"
+	elif [ "$want" -eq 2 ] && [ -e "$out" ]; then
+		bad "$name" "bad input left an output directory behind"
+	else
+		ok "$name"
+	fi
+}
+
+scene() { # scene NAME JSON: writes $tmp/NAME.json
+	printf '%s\n' "$2" >"$tmp/$1.json"
+	echo "$tmp/$1.json"
+}
+
+small='"cloths": [{"grid": {"size": [0.5, 0.5], "resolution": [6, 6]}, "pins": [{"corner": "top_left"}]}]'
+
+# --- help and version
+"$drape" --help | grep -q "usage: drape" && ok help || bad help "no usage text"
+"$drape" run --help | grep -q -- "--frames" && ok run_help || bad run_help "no options listed"
+"$drape" --version | grep -Eq "^drape [0-9]+\.[0-9]+\.[0-9]+" && ok version || bad version "no version"
+"$drape" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok unknown_command || bad unknown_command "exit not 2"
+"$drape" >/dev/null 2>&1; [ $? -eq 2 ] && ok no_command || bad no_command "exit not 2"
+
+# --- the default scene: files, columns, formats
+out="$tmp/default"
+if "$drape" run --out "$out" --frames 3 --quiet; then
+	frames=$(ls "$out"/frame_*.obj | wc -l)
+	header=$(head -1 "$out/stats.csv")
+	rows=$(($(wc -l <"$out/stats.csv") - 1))
+	v=$(grep -c '^v ' "$out/frame_0003.obj")
+	vt=$(grep -c '^vt ' "$out/frame_0003.obj")
+	f=$(grep -c '^f ' "$out/frame_0003.obj")
+	if [ "$frames" -ne 4 ]; then bad default_frames "$frames frame files, want 4"
+	elif [ "$rows" -ne 4 ]; then bad default_stats "$rows rows, want 4"
+	elif ! echo "$header" | grep -q '^frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt'; then
+		bad default_stats "header: $header"
+	elif [ "$v" -ne 2601 ] || [ "$vt" -ne 2601 ] || [ "$f" -ne 5000 ]; then
+		bad default_obj "v=$v vt=$vt f=$f, want 2601 2601 5000"
+	elif ! grep -Eq '^f [0-9]+/[0-9]+ [0-9]+/[0-9]+ [0-9]+/[0-9]+$' "$out/frame_0001.obj"; then
+		bad default_obj "faces are not f v/vt"
+	elif ! grep -q '"status":[[:space:]]*"ok"' "$out/summary.json" || ! grep -q '"cg_tolerance"' "$out/summary.json"; then
+		bad default_summary "$(cat "$out/summary.json")"
+	elif ls "$out" | grep -q '\.tmp$'; then
+		bad default_tmp "temporary files left"
+	elif cmp -s "$out/frame_0000.obj" "$out/frame_0003.obj"; then
+		bad default_moves "the sheet did not move"
+	else
+		ok default_run
+	fi
+	# frame times advance by 1/30 s
+	t3=$(awk -F, 'NR==5{print $2}' "$out/stats.csv")
+	awk -v t="$t3" 'BEGIN{exit !(t > 0.0999 && t < 0.1001)}' && ok frame_times || bad frame_times "t3 = $t3"
+else
+	bad default_run "exit $?"
+fi
+
+# --- an existing output directory is never half-overwritten
+before=$(ls "$out" | wc -l)
+"$drape" run --out "$out" --frames 1 --quiet 2>"$tmp/stderr"
+status=$?
+if [ $status -eq 2 ] && grep -q "already exists" "$tmp/stderr" && [ "$(ls "$out" | wc -l)" -eq "$before" ]; then
+	ok refuse_existing_dir
+else
+	bad refuse_existing_dir "exit $status: $(cat "$tmp/stderr")"
+fi
+touch "$out/notes.txt"
+if "$drape" run --out "$out" --frames 1 --force --quiet && [ ! -e "$out/frame_0003.obj" ] && [ -e "$out/notes.txt" ] &&
+	[ -e "$out/frame_0001.obj" ]; then
+	ok force_replaces_own_files
+else
+	bad force_replaces_own_files "old frames kept or foreign file removed"
+fi
+echo x >"$tmp/plainfile"
+"$drape" run --out "$tmp/plainfile" --frames 1 --quiet 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "not a directory" "$tmp/stderr" && ok out_is_file || bad out_is_file "$(cat "$tmp/stderr")"
+
+# --- command-line mistakes
+expect_fail bad_frames 2 "--frames needs a whole number" -- run --frames abc
+expect_fail bad_threads 2 "--threads needs" -- run --threads 0
+expect_fail unknown_option 2 "unknown option" -- run --fast
+expect_fail missing_scene 2 "nope.json" -- run "$tmp/nope.json"
+
+# --- malformed and invalid scenes
+expect_fail json_syntax 2 "syntax.json:3:[0-9]+: " -- run "$(scene syntax '{
+  "gravity": [0, 0, -9.81],
+  "cloths": [ {"grid": {"size": [1, 1],, "resolution": [5, 5]}} ]
+}')"
+expect_fail unknown_key 2 "materal.*unknown key.*did you mean .material." -- run "$(scene unknown '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5, 5]}, "materal": {}}]}')"
+expect_fail unknown_top_key 2 "gravty.*unknown key" -- run "$(scene unknown_top '{"gravty": [0, 0, -9.8], '"$small"'}')"
+expect_fail wrong_type 2 "density.*number" -- run "$(scene wrong_type '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5, 5]}, "material": {"density": "heavy"}}]}')"
+expect_fail negative_density 2 "density.*> 0" -- run "$(scene negative '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5, 5]}, "material": {"density": -0.1}}]}')"
+expect_fail non_finite 2 "stretch.*finite" -- run "$(scene nonfinite '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5, 5]}, "material": {"stretch": 1e400}}]}')"
+expect_fail fractional_resolution 2 "resolution.*(integer|whole)" -- run "$(scene fractional '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5.5, 5]}}]}')"
+expect_fail pin_out_of_range 2 "pins\[0\].*999.*out of range" -- run "$(scene pin_range '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5, 5]}, "pins": [{"vertex": 999}]}]}')"
+expect_fail unknown_corner 2 "top_middle" -- run "$(scene corner '{"cloths": [{"grid": {"size": [1, 1], "resolution": [5, 5]}, "pins": [{"corner": "top_middle"}]}]}')"
+expect_fail max_dt_above_frame 2 "max_dt" -- run "$(scene maxdt '{"solver": {"max_dt": 0.1}, "output": {"fps": 30}, '"$small"'}')"
+expect_fail no_cloths 2 "cloths" -- run "$(scene nocloths '{"gravity": [0, 0, -9.81]}')"
+
+# --- malformed and degenerate meshes
+cat >"$tmp/missing_vertex.obj" <<'OBJ'
+v 0 0 0
+v 1 0 0
+v 0 1 0
+vt 0 0
+vt 1 0
+vt 0 1
+f 1/1 2/2 3/3
+f 2/2 4/3 3/3
+OBJ
+expect_fail obj_missing_vertex 2 "missing_vertex.obj:8: .*vertex 4" -- run "$(scene objmiss '{"cloths": [{"mesh": {"file": "missing_vertex.obj"}}]}')"
+cat >"$tmp/garbage.obj" <<'OBJ'
+v 0 0 0
+v 1 0 zero
+OBJ
+expect_fail obj_malformed_number 2 "garbage.obj:2: " -- run "$(scene objgarbage '{"cloths": [{"mesh": {"file": "garbage.obj"}}]}')"
+cat >"$tmp/flat.obj" <<'OBJ'
+v 0 0 0
+v 1 0 0
+v 0 1 0
+v 1 1 0
+vt 0 0
+vt 1 0
+vt 0 1
+vt 2 -1
+f 1/1 2/2 3/3
+f 2/2 4/4 3/3
+OBJ
+expect_fail degenerate_triangle 2 "triangle 1.*zero rest \(uv\) area" -- run "$(scene flat '{"cloths": [{"mesh": {"file": "flat.obj"}}]}')"
+cat >"$tmp/edge.obj" <<'OBJ'
+v 0 0 0
+v 1 0 0
+v 0 1 0
+vt 0 0
+vt 0 0
+vt 0 1
+f 1/1 2/2 3/3
+OBJ
+expect_fail zero_rest_edge 2 "triangle 0.*zero-length rest edge" -- run "$(scene edge '{"cloths": [{"mesh": {"file": "edge.obj"}}]}')"
+
+# --- a simulation that cannot continue stops with exit 3 and a clear report
+cat >"$tmp/diverge.json" <<EOF2
+{"solver": {"min_dt": 0.03, "stretch_change_limit": 1e-12}, $small}
+EOF2
+out="$tmp/diverge_out"
+"$drape" run "$tmp/diverge.json" --out "$out" --frames 5 --quiet 2>"$tmp/stderr"
+status=$?
+if [ $status -eq 3 ] && grep -q "cannot continue" "$tmp/stderr" && grep -q '"status":[[:space:]]*"failed"' "$out/summary.json" &&
+	[ ! -e "$out/frame_0001.obj" ] && ! grep -qi nan "$out"/frame_0000.obj; then
+	ok diverged_exit_3
+else
+	bad diverged_exit_3 "exit $status: $(cat "$tmp/stderr")"
+fi
+
+# --- an interrupted run leaves only complete frames
+out="$tmp/interrupted"
+"$drape" run --out "$out" --frames 100000 --quiet 2>/dev/null &
+pid=$!
+for _ in $(seq 50); do [ -e "$out/frame_0002.obj" ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+status=$?
+complete=1
+for frame in "$out"/frame_*.obj; do
+	[ "$(grep -c '^f ' "$frame")" -eq 5000 ] || complete=0
+done
+if [ $status -eq 130 ] && [ $complete -eq 1 ] && grep -q '"status":[[:space:]]*"interrupted"' "$out/summary.json" &&
+	! ls "$out" | grep -q '\.tmp$'; then
+	ok interrupted_run
+else
+	bad interrupted_run "exit $status, complete=$complete"
+fi
+
+# --- frames do not depend on the thread count
+"$drape" run --out "$tmp/t1" --frames 4 --threads 1 --quiet && "$drape" run --out "$tmp/t2" --frames 4 --threads 2 --quiet
+if cmp -s "$tmp/t1/frame_0004.obj" "$tmp/t2/frame_0004.obj"; then ok threads_identical_frames; else bad threads_identical_frames "frames differ"; fi
+
+# --- every shipped scene runs a few frames
+for s in "$root"/scenes/*.json; do
+	name=$(basename "$s" .json)
+	if "$drape" run "$s" --out "$tmp/scene_$name" --frames 3 --quiet 2>"$tmp/stderr"; then ok "scene_$name"; else bad "scene_$name" "$(cat "$tmp/stderr")"; fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

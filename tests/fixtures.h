@@ -1,0 +1,18 @@
+/* Small worlds shared by the solver, world and physics tests. */
+#ifndef DRAPE_TEST_FIXTURES_H
+#define DRAPE_TEST_FIXTURES_H
+
+#include "drape.h"
+
+/* A size x size m horizontal sheet of res x res particles centred at (0, 0, 1), optionally pinned
+ * (fixed points) at its two v = max corners, as in the paper's figure 2. */
+drape_world* make_sheet(const drape_world_def* wdef, const drape_material* mat, int res, double size, bool pin_corners,
+			drape_cloth_id* cloth);
+
+/* Deterministic pseudo-random numbers in [-1, 1). */
+double fixture_rand(uint64_t* state);
+
+/* Largest |a_i - b_i| over n doubles. */
+double max_abs_diff(const double* a, const double* b, int n);
+
+#endif

@@ -1,0 +1,52 @@
+/* Test runner: `drape_tests SUITE [FILTER]` runs the suite's cases whose names contain FILTER.
+ * CTest registers one test per suite (CMakeLists.txt). */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int test_failures = 0;
+int test_checks = 0;
+
+extern const test_case forces_tests[];
+extern const test_case mesh_tests[];
+extern const test_case solver_tests[];
+extern const test_case world_tests[];
+extern const test_case io_tests[];
+extern const test_case physics_tests[];
+
+typedef struct suite {
+	const char* name;
+	const test_case* cases;
+} suite;
+
+static const suite suites[] = {
+	{"forces", forces_tests}, {"mesh", mesh_tests}, {"solver", solver_tests},
+	{"world", world_tests},   {"io", io_tests},     {"physics", physics_tests},
+};
+
+int main(int argc, char** argv)
+{
+	const char* want = argc > 1 ? argv[1] : NULL;
+	const char* filter = argc > 2 ? argv[2] : NULL;
+	int ran = 0, failed_cases = 0;
+	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; ++s) {
+		if (want && strcmp(want, "all") != 0 && strcmp(want, suites[s].name) != 0) continue;
+		for (const test_case* t = suites[s].cases; t->name; ++t) {
+			if (filter && !strstr(t->name, filter)) continue;
+			int before = test_failures;
+			t->fn();
+			++ran;
+			int bad = test_failures - before;
+			if (bad) ++failed_cases;
+			printf("%-8s %-48s %s\n", suites[s].name, t->name, bad ? "FAILED" : "ok");
+			fflush(stdout);
+		}
+	}
+	if (ran == 0) {
+		fprintf(stderr, "no test matched '%s'%s%s\n", want ? want : "", filter ? " / " : "", filter ? filter : "");
+		return 1;
+	}
+	printf("%d passed, %d failed (%d checks)\n", ran - failed_cases, failed_cases, test_checks);
+	return failed_cases ? 1 : 0;
+}

@@ -1,0 +1,365 @@
+/* Solver tests: the block-sparse matrix, symmetry of A (eq. 16/18), the modified PCG's invariant
+ * and its equality with standard PCG (sec. 5.3), constraint force readback (sec. 5.4) and the
+ * adaptive step controller (sec. 7). */
+#include "fixtures.h"
+#include "test.h"
+
+#include "solver/bsr.h"
+#include "solver/constraints.h"
+#include "solver/implicit.h"
+#include "solver/pcg.h"
+#include "solver/step_control.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A sheet with random deformation and velocities, prepared and assembled for a step of h. */
+static drape_world* assembled_sheet(int res, double h, uint64_t seed, bool pins)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = make_sheet(&wd, NULL, res, 0.5, pins, NULL);
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		w->x[i] = v3_add(w->x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
+		w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	}
+	world_prepare(w);
+	constraints_prepare(w, 0.0, h);
+	implicit_assemble(w, 0.0, h);
+	return w;
+}
+
+static void test_bsr_pattern_and_product(void)
+{
+	/* Two triangles sharing an edge and one isolated particle. */
+	int32_t tris[6] = {0, 1, 2, 1, 3, 2};
+	bsr_builder b;
+	bsr m;
+	CHECK(bsr_builder_init(&b, 5));
+	CHECK(bsr_builder_add_elements(&b, tris, 2, 3, 3 * sizeof(int32_t)));
+	CHECK(bsr_builder_finish(&b, &m));
+	CHECK(m.nnz == 5 + 2 * 5); /* diagonal + edges 01 02 12 13 23, both ways */
+	CHECK(bsr_find(&m, 0, 3) == -1);
+	CHECK(bsr_find(&m, 3, 0) == -1);
+	CHECK(bsr_find(&m, 4, 4) == m.diag[4]);
+	CHECK(m.row_start[5] - m.row_start[4] == 1);
+	uint64_t seed = 7;
+	double dense[15][15] = {{0}};
+	for (int32_t i = 0; i < 5; ++i)
+		for (int32_t k = m.row_start[i]; k < m.row_start[i + 1]; ++k)
+			for (int a = 0; a < 3; ++a)
+				for (int c = 0; c < 3; ++c) {
+					double v = fixture_rand(&seed);
+					m.blocks[k].m[a][c] = v;
+					dense[3 * i + a][3 * m.cols[k] + c] = v;
+				}
+	vec3 x[5], y[5];
+	for (int i = 0; i < 5; ++i) x[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	bsr_mul(&m, x, y, 1);
+	for (int r = 0; r < 15; ++r) {
+		double s = 0.0;
+		for (int c = 0; c < 15; ++c) s += dense[r][c] * v3_get(x[c / 3], c % 3);
+		CHECK_NEAR(v3_get(y[r / 3], r % 3), s, 1e-14);
+	}
+	bsr_free(&m);
+}
+
+static void test_matrix_is_symmetric(void)
+{
+	drape_world* w = assembled_sheet(9, 1.0 / 30.0, 3, false);
+	double worst = 0.0, scale = 0.0;
+	for (int32_t i = 0; i < w->A.n; ++i)
+		for (int32_t k = w->A.row_start[i]; k < w->A.row_start[i + 1]; ++k) {
+			int32_t j = w->A.cols[k];
+			int32_t kt = bsr_find(&w->A, j, i);
+			CHECK(kt >= 0);
+			for (int a = 0; a < 3; ++a)
+				for (int c = 0; c < 3; ++c) {
+					worst = fmax(worst, fabs(w->A.blocks[k].m[a][c] - w->A.blocks[kt].m[c][a]));
+					scale = fmax(scale, fabs(w->A.blocks[k].m[a][c]));
+				}
+		}
+	CHECK(scale > 0.0);
+	CHECK(worst <= 1e-13 * scale);
+	drape_world_destroy(w);
+}
+
+/* The system is positive definite for the definite Jacobians: x^T A x > 0 for random x. */
+static void test_matrix_is_positive_definite(void)
+{
+	drape_world* w = assembled_sheet(9, 1.0 / 30.0, 5, false);
+	uint64_t seed = 11;
+	vec3* x = malloc((size_t)w->particle_count * sizeof *x);
+	vec3* y = malloc((size_t)w->particle_count * sizeof *y);
+	for (int trial = 0; trial < 20; ++trial) {
+		for (int32_t i = 0; i < w->particle_count; ++i)
+			x[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+		bsr_mul(&w->A, x, y, 1);
+		double q = 0.0;
+		for (int32_t i = 0; i < w->particle_count; ++i) q += v3_dot(x[i], y[i]);
+		CHECK(q > 0.0);
+	}
+	free(x);
+	free(y);
+	drape_world_destroy(w);
+}
+
+/* Gives particles constraints of all three kinds with random targets, as constraints_prepare
+ * would: S from eq. 13 and z in the constrained directions. */
+static void random_constraints(drape_world* w, uint64_t* seed)
+{
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		w->constrained[i] = 0;
+		w->S[i] = m3_identity();
+		w->z[i] = v3_zero();
+	}
+	for (int32_t i = 0; i < w->particle_count; i += 5) {
+		vec3 p = v3_normalize(v3(fixture_rand(seed), fixture_rand(seed), fixture_rand(seed)));
+		vec3 target = v3(fixture_rand(seed), fixture_rand(seed), fixture_rand(seed));
+		w->constrained[i] = 1;
+		switch ((i / 5) % 3) {
+		case 0: /* point: S = 0 */
+			w->S[i] = m3_zero();
+			w->z[i] = target;
+			break;
+		case 1: /* plane: one direction */
+			w->S[i] = m3_sub(m3_identity(), m3_outer(p, p));
+			w->z[i] = v3_scale(p, v3_dot(p, target));
+			break;
+		default: { /* line: two directions */
+			vec3 q = v3_normalize(v3_cross(p, v3(0.3, 0.5, 0.7)));
+			w->S[i] = m3_sub(m3_sub(m3_identity(), m3_outer(p, p)), m3_outer(q, q));
+			w->z[i] = v3_add(v3_scale(p, v3_dot(p, target)), v3_scale(q, v3_dot(q, target)));
+		}
+		}
+	}
+}
+
+static void test_pcg_holds_constraints_every_iteration(void)
+{
+	drape_world* w = assembled_sheet(11, 1.0 / 30.0, 17, false);
+	uint64_t seed = 23;
+	random_constraints(w, &seed);
+	int exact_points = 0;
+	for (int its = 1; its <= 6; ++its) {
+		pcg_result r = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-12, its, 1, &w->pcg, w->dv);
+		CHECK(r.iterations == its);
+		for (int32_t i = 0; i < w->particle_count; ++i) {
+			if (!w->constrained[i]) continue;
+			/* (I - S) dv == z: the constrained components are z's. */
+			vec3 c = v3_sub(w->dv[i], m3_mulv(w->S[i], w->dv[i]));
+			if (w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0) {
+				CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+				exact_points++;
+			} else {
+				CHECK(v3_len(v3_sub(c, w->z[i])) <= 1e-14 * (1.0 + v3_len(w->z[i])));
+			}
+		}
+	}
+	CHECK(exact_points > 0);
+	/* Converged: the residual vanishes in the free directions and the system holds there. */
+	pcg_result r = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 10000, 1, &w->pcg, w->dv);
+	CHECK(r.converged);
+	pcg_residual(&w->A, w->dv, w->b, w->e, 1);
+	double bn = 0.0, worst = 0.0;
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		bn = fmax(bn, v3_len(w->b[i]));
+		vec3 free_part = w->constrained[i] ? m3_mulv(w->S[i], w->e[i]) : w->e[i];
+		worst = fmax(worst, v3_len(free_part));
+	}
+	CHECK(worst <= 1e-6 * bn);
+	drape_world_destroy(w);
+}
+
+/* A warm start (sec. 5.3's dv = z replaced by filter(guess) + z) keeps the invariant exactly from
+ * the first iteration, converges to the same solution, and needs fewer iterations from a good
+ * guess. */
+static void test_pcg_warm_start(void)
+{
+	drape_world* w = assembled_sheet(11, 1.0 / 30.0, 41, false);
+	int32_t n = w->particle_count;
+	uint64_t seed = 43;
+	random_constraints(w, &seed);
+	vec3* cold = malloc((size_t)n * sizeof *cold);
+	vec3* guess = malloc((size_t)n * sizeof *guess);
+	pcg_result rc = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 10000, 1, &w->pcg, w->dv);
+	memcpy(cold, w->dv, (size_t)n * sizeof *cold);
+	for (int32_t i = 0; i < n; ++i) guess[i] = v3_madd(cold[i], 1e-3, v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed)));
+	pcg_result rw = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, 1e-10, 10000, 1, &w->pcg, w->dv);
+	CHECK(rc.converged && rw.converged);
+	CHECK(rw.iterations < rc.iterations);
+	double worst = 0.0, scale = 0.0;
+	for (int32_t i = 0; i < n; ++i) {
+		worst = fmax(worst, v3_len(v3_sub(cold[i], w->dv[i])));
+		scale = fmax(scale, v3_len(cold[i]));
+	}
+	CHECK(worst <= 1e-6 * scale);
+	/* one iteration from a wild guess: constrained components are still exactly z */
+	for (int32_t i = 0; i < n; ++i) guess[i] = v3(100.0 * fixture_rand(&seed), 0.0, -50.0);
+	pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, 1e-10, 1, 1, &w->pcg, w->dv);
+	for (int32_t i = 0; i < n; ++i) {
+		if (!w->constrained[i]) continue;
+		vec3 c = v3_sub(w->dv[i], m3_mulv(w->S[i], w->dv[i]));
+		CHECK(v3_len(v3_sub(c, w->z[i])) <= 1e-12 * (1.0 + v3_len(w->z[i])));
+	}
+	free(cold);
+	free(guess);
+	drape_world_destroy(w);
+}
+
+/* Inverse of a symmetric positive definite 3x3 block by Gaussian elimination (independent of the
+ * library's cofactor formula). */
+static mat3 spd_inverse(mat3 a)
+{
+	mat3 r = m3_identity();
+	for (int c = 0; c < 3; ++c) {
+		double p = a.m[c][c];
+		for (int j = 0; j < 3; ++j) {
+			a.m[c][j] /= p;
+			r.m[c][j] /= p;
+		}
+		for (int i = 0; i < 3; ++i) {
+			if (i == c) continue;
+			double f = a.m[i][c];
+			for (int j = 0; j < 3; ++j) {
+				a.m[i][j] -= f * a.m[c][j];
+				r.m[i][j] -= f * r.m[c][j];
+			}
+		}
+	}
+	return r;
+}
+
+/* Standard block-Jacobi preconditioned CG (Shewchuk's PCG with P = block-diag(A)^-1), written
+ * independently of the library. */
+static int plain_pcg(const bsr* A, const vec3* b, vec3* x, double tol, int max_it)
+{
+	int32_t n = A->n;
+	vec3* r = malloc((size_t)n * sizeof *r);
+	vec3* d = malloc((size_t)n * sizeof *d);
+	vec3* q = malloc((size_t)n * sizeof *q);
+	mat3* minv = malloc((size_t)n * sizeof *minv);
+	double delta = 0.0, delta0 = 0.0;
+	for (int32_t i = 0; i < n; ++i) {
+		minv[i] = spd_inverse(A->blocks[A->diag[i]]);
+		x[i] = v3_zero();
+		r[i] = b[i];
+		d[i] = m3_mulv(minv[i], r[i]);
+		delta += v3_dot(r[i], d[i]);
+	}
+	delta0 = delta;
+	int it = 0;
+	while (it < max_it && delta > tol * tol * delta0) {
+		bsr_mul(A, d, q, 1);
+		double dq = 0.0;
+		for (int32_t i = 0; i < n; ++i) dq += v3_dot(d[i], q[i]);
+		double alpha = delta / dq, dn = 0.0;
+		for (int32_t i = 0; i < n; ++i) {
+			x[i] = v3_madd(x[i], alpha, d[i]);
+			r[i] = v3_madd(r[i], -alpha, q[i]);
+			dn += v3_dot(r[i], m3_mulv(minv[i], r[i]));
+		}
+		double beta = dn / delta;
+		delta = dn;
+		for (int32_t i = 0; i < n; ++i) d[i] = v3_madd(m3_mulv(minv[i], r[i]), beta, d[i]);
+		++it;
+	}
+	free(r);
+	free(d);
+	free(q);
+	free(minv);
+	return it;
+}
+
+static void test_pcg_without_constraints_is_standard_pcg(void)
+{
+	drape_world* w = assembled_sheet(11, 1.0 / 30.0, 29, false);
+	int32_t n = w->particle_count;
+	for (int32_t i = 0; i < n; ++i) {
+		w->constrained[i] = 0;
+		w->S[i] = m3_identity();
+		w->z[i] = v3_zero();
+	}
+	vec3* x = malloc((size_t)n * sizeof *x);
+	for (int its = 1; its <= 40; its += 13) {
+		pcg_result r = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-9, its, 1, &w->pcg, w->dv);
+		int pit = plain_pcg(&w->A, w->b, x, 1e-9, its);
+		CHECK(r.iterations == pit);
+		double worst = 0.0, scale = 0.0;
+		for (int32_t i = 0; i < n; ++i) {
+			worst = fmax(worst, v3_len(v3_sub(x[i], w->dv[i])));
+			scale = fmax(scale, v3_len(x[i]));
+		}
+		CHECK(worst <= 1e-10 * scale);
+	}
+	free(x);
+	drape_world_destroy(w);
+}
+
+/* Threads change nothing: the solve on 1 and 2 threads agrees bit for bit. */
+static void test_pcg_thread_count_invariant(void)
+{
+	drape_world* w = assembled_sheet(41, 1.0 / 30.0, 31, true);
+	int32_t n = w->particle_count;
+	vec3* one = malloc((size_t)n * sizeof *one);
+	pcg_result r1 = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-6, 500, 1, &w->pcg, w->dv);
+	memcpy(one, w->dv, (size_t)n * sizeof *one);
+	pcg_result r2 = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-6, 500, 2, &w->pcg, w->dv);
+	CHECK(r1.iterations == r2.iterations);
+	CHECK(memcmp(one, w->dv, (size_t)n * sizeof *one) == 0);
+	free(one);
+	drape_world_destroy(w);
+}
+
+static void test_step_control_sequence(void)
+{
+	step_control c;
+	step_control_init(&c, 0.04, 1e-3);
+	CHECK(c.dt == 0.04);
+	CHECK(step_control_reject(&c));
+	CHECK(c.dt == 0.02);
+	step_control_accept(&c);
+	CHECK(c.dt == 0.02); /* one success: wait */
+	step_control_accept(&c);
+	CHECK(c.dt == 0.04); /* two successes: try the larger step */
+	CHECK(step_control_reject(&c)); /* it fails: back to 0.02, wait longer */
+	CHECK(c.dt == 0.02);
+	for (int k = 0; k < 3; ++k) step_control_accept(&c);
+	CHECK(c.dt == 0.02);
+	step_control_accept(&c);
+	CHECK(c.dt == 0.04); /* after 4 */
+	/* Repeated failures at the larger step stretch the wait to at most 40 steps. */
+	int waits[8];
+	for (int k = 0; k < 8; ++k) {
+		CHECK(step_control_reject(&c));
+		int count = 0;
+		while (c.dt < 0.04) {
+			step_control_accept(&c);
+			++count;
+		}
+		waits[k] = count;
+	}
+	CHECK(waits[0] == 8 && waits[1] == 16 && waits[2] == 32);
+	CHECK(waits[3] == 40 && waits[7] == 40);
+	/* A growth that holds resets the wait. */
+	step_control_accept(&c);
+	CHECK(c.wait == STEP_CONTROL_FIRST_WAIT);
+	/* Below min_dt the controller gives up. */
+	step_control_init(&c, 0.004, 1e-3);
+	CHECK(step_control_reject(&c));
+	CHECK(step_control_reject(&c));
+	CHECK(!step_control_reject(&c));
+}
+
+const test_case solver_tests[] = {
+	{"bsr_pattern_and_product", test_bsr_pattern_and_product},
+	{"matrix_is_symmetric", test_matrix_is_symmetric},
+	{"matrix_is_positive_definite", test_matrix_is_positive_definite},
+	{"pcg_holds_constraints_every_iteration", test_pcg_holds_constraints_every_iteration},
+	{"pcg_warm_start", test_pcg_warm_start},
+	{"pcg_without_constraints_is_standard_pcg", test_pcg_without_constraints_is_standard_pcg},
+	{"pcg_thread_count_invariant", test_pcg_thread_count_invariant},
+	{"step_control_sequence", test_step_control_sequence},
+	{NULL, NULL},
+};

@@ -1,0 +1,319 @@
+/* World-level tests through the public API: constraints of every kind and motion (sec. 5.1),
+ * their active intervals, the user spring (sec. 4.4), stats, error reporting, and the adaptive
+ * stepper's reaction to rejected steps (sec. 7). */
+#include "fixtures.h"
+#include "test.h"
+
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static drape_world_def quiet_world(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	return wd;
+}
+
+static void vertex_position(drape_world* w, drape_cloth_id c, int v, double out[3])
+{
+	int n = drape_cloth_vertex_count(w, c);
+	double* x = malloc(3 * (size_t)n * sizeof *x);
+	drape_cloth_get_positions(w, c, x);
+	memcpy(out, &x[3 * v], 3 * sizeof(double));
+	free(x);
+}
+
+static void test_moving_pin_velocity(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 7, 0.3, false, &c);
+	double p0[3];
+	vertex_position(w, c, 0, p0);
+	drape_constraint_def d = drape_default_constraint_def();
+	d.cloth = c;
+	d.vertex = 0;
+	d.motion = DRAPE_MOTION_VELOCITY;
+	d.velocity[0] = 0.5;
+	d.velocity[2] = 0.25;
+	drape_constraint_add(w, &d);
+	for (int f = 1; f <= 30; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+	double p[3];
+	vertex_position(w, c, 0, p);
+	CHECK_NEAR(p[0], p0[0] + 0.5, 1e-12);
+	CHECK_NEAR(p[1], p0[1], 1e-12);
+	CHECK_NEAR(p[2], p0[2] + 0.25, 1e-12);
+	double v[3 * 49];
+	drape_cloth_get_velocities(w, c, v);
+	CHECK_NEAR(v[0], 0.5, 1e-12);
+	CHECK_NEAR(v[2], 0.25, 1e-12);
+	drape_world_destroy(w);
+}
+
+static void test_keyframed_pin(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 7, 0.3, false, &c);
+	drape_keyframe keys[3] = {{0.0, {0.0, 0.0, 1.0}}, {0.5, {0.2, 0.0, 1.1}}, {1.0, {0.2, 0.3, 1.1}}};
+	drape_constraint_def d = drape_default_constraint_def();
+	d.cloth = c;
+	d.vertex = 24; /* the centre */
+	d.motion = DRAPE_MOTION_KEYFRAMES;
+	d.keyframes = keys;
+	d.keyframe_count = 3;
+	drape_constraint_add(w, &d);
+	double p[3];
+	const double times[3] = {0.5, 0.75, 1.2};
+	const double want[3][3] = {{0.2, 0.0, 1.1}, {0.2, 0.15, 1.1}, {0.2, 0.3, 1.1}};
+	for (int k = 0; k < 3; ++k) {
+		CHECK(drape_world_step(w, times[k] - drape_world_time(w)) == DRAPE_OK);
+		vertex_position(w, c, 24, p);
+		for (int a = 0; a < 3; ++a) CHECK_NEAR(p[a], want[k][a], 1e-12);
+	}
+	drape_world_destroy(w);
+}
+
+static void test_plane_and_line_constraints(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 7, 0.3, true, &c);
+	/* Vertex 0 (a free corner) may only slide in the tilted plane through its start, vertex 6 only
+	 * along a line. */
+	double p0[3], q0[3];
+	vertex_position(w, c, 0, p0);
+	vertex_position(w, c, 6, q0);
+	const double n[3] = {0.3, 0.2, 0.9};
+	drape_constraint_def d = drape_default_constraint_def();
+	d.cloth = c;
+	d.vertex = 0;
+	d.kind = DRAPE_CONSTRAINT_PLANE;
+	memcpy(d.axis, n, sizeof n);
+	drape_constraint_add(w, &d);
+	const double dir[3] = {1.0, 0.0, -1.0};
+	d.vertex = 6;
+	d.kind = DRAPE_CONSTRAINT_LINE;
+	memcpy(d.axis, dir, sizeof dir);
+	drape_constraint_add(w, &d);
+	double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	double moved = 0.0;
+	for (int f = 1; f <= 30; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		double p[3], q[3];
+		vertex_position(w, c, 0, p);
+		vertex_position(w, c, 6, q);
+		double off = ((p[0] - p0[0]) * n[0] + (p[1] - p0[1]) * n[1] + (p[2] - p0[2]) * n[2]) / nl;
+		CHECK_NEAR(off, 0.0, 1e-9);
+		/* distance of q from the line through q0 along dir */
+		double d0 = q[0] - q0[0], d1 = q[1] - q0[1], d2 = q[2] - q0[2];
+		double t = (d0 * dir[0] + d2 * dir[2]) / 2.0;
+		double r = sqrt(pow(d0 - t * dir[0], 2) + d1 * d1 + pow(d2 - t * dir[2], 2));
+		CHECK_NEAR(r, 0.0, 1e-9);
+		moved = fmax(moved, fabs(p[0] - p0[0]) + fabs(p[1] - p0[1]) + fabs(p[2] - p0[2]));
+	}
+	CHECK(moved > 0.01); /* the constrained particle did move, within its plane */
+	drape_world_destroy(w);
+}
+
+static void test_pin_active_interval(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 7, 0.3, false, &c);
+	for (int v = 42; v < 49; ++v) { /* the v = max edge, held until t = 0.5 */
+		drape_constraint_def d = drape_default_constraint_def();
+		d.cloth = c;
+		d.vertex = v;
+		d.end_time = 0.5;
+		drape_constraint_add(w, &d);
+	}
+	double p0[3], p[3];
+	vertex_position(w, c, 45, p0);
+	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
+	vertex_position(w, c, 45, p);
+	CHECK_NEAR(p[2], p0[2], 1e-12);
+	CHECK(drape_world_step(w, 0.3) == DRAPE_OK);
+	vertex_position(w, c, 45, p);
+	CHECK(p[2] < p0[2] - 0.2); /* released: free fall for 0.3 s drops ~0.44 m */
+	drape_world_destroy(w);
+}
+
+/* The interactive spring with a huge stiffness stays stable at whole-frame steps (its gradient is
+ * in the implicit system) and pulls its particle to the target. */
+static void test_stiff_user_spring(void)
+{
+	drape_world_def wd = quiet_world();
+	wd.gravity[2] = 0.0;
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 9, 0.4, false, &c);
+	double p0[3];
+	vertex_position(w, c, 0, p0);
+	drape_spring_def s = drape_default_spring_def();
+	s.cloth = c;
+	s.vertex = 0;
+	s.target[0] = p0[0] - 0.3;
+	s.target[1] = p0[1];
+	s.target[2] = p0[2] + 0.3;
+	s.stiffness = 1e5;
+	s.damping = 10.0;
+	drape_spring_id id = drape_spring_add(w, &s);
+	CHECK(id.index >= 0);
+	for (int f = 1; f <= 60; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+	double p[3];
+	vertex_position(w, c, 0, p);
+	double dist = sqrt(pow(p[0] - s.target[0], 2) + pow(p[1] - s.target[1], 2) + pow(p[2] - s.target[2], 2));
+	CHECK(dist < 0.01);
+	CHECK(drape_world_kinetic_energy(w) < 1e-3);
+	/* Moving the target moves the particle. */
+	double t2[3] = {s.target[0], s.target[1] + 0.2, s.target[2]};
+	drape_spring_set_target(w, id, t2);
+	CHECK(drape_world_step(w, 1.0) == DRAPE_OK);
+	vertex_position(w, c, 0, p);
+	CHECK(p[1] > p0[1] + 0.15);
+	drape_spring_remove(w, id);
+	drape_world_destroy(w);
+}
+
+static void test_stats(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_world* w = make_sheet(&wd, NULL, 9, 0.4, true, NULL);
+	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
+	drape_stats s = drape_world_get_stats(w);
+	CHECK(s.steps >= 6);
+	CHECK(s.cg_iterations > 0);
+	CHECK(s.eval_ms > 0.0 && s.cg_ms > 0.0);
+	CHECK(s.cc_ms == 0.0 && s.cs_ms == 0.0);
+	CHECK(s.min_dt > 0.0 && s.max_dt <= 1.0 / 30.0 + 1e-15);
+	CHECK_NEAR(drape_world_time(w), 0.2, 1e-15);
+	drape_world_reset_stats(w);
+	s = drape_world_get_stats(w);
+	CHECK(s.steps == 0 && s.cg_iterations == 0 && s.min_dt == 0.0);
+	drape_world_destroy(w);
+}
+
+/* sec. 7: rejected steps halve the step; two successes later it doubles again. */
+static void test_forced_rejections_recover(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_world* w = make_sheet(&wd, NULL, 9, 0.4, true, NULL);
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
+	drape_world_reset_stats(w);
+	w->fail_next_steps = 3;
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
+	drape_stats s = drape_world_get_stats(w);
+	CHECK(s.rejected == 3);
+	CHECK_NEAR(s.min_dt, 1.0 / 240.0, 1e-15);
+	/* 1/240 twice, 1/120 twice, then the 1/120 left to the frame's end: 5 steps */
+	CHECK(s.steps == 5);
+	CHECK_NEAR(drape_world_time(w), 2.0 / 30.0, 1e-15);
+	CHECK(drape_world_step(w, 2.0 / 30.0) == DRAPE_OK);
+	s = drape_world_get_stats(w);
+	CHECK_NEAR(s.max_dt, 1.0 / 30.0, 1e-15); /* back to full frames */
+	drape_world_destroy(w);
+}
+
+static void test_diverged_run_stops_cleanly(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 9, 0.4, true, &c);
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
+	double before[3 * 81], after[3 * 81];
+	drape_cloth_get_positions(w, c, before);
+	double t = drape_world_time(w);
+	w->fail_next_steps = 1000000;
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_ERROR_DIVERGED);
+	CHECK(strstr(drape_world_error(w), "min_dt") != NULL);
+	CHECK(strstr(drape_world_error(w), "cannot continue") != NULL);
+	drape_cloth_get_positions(w, c, after);
+	CHECK(memcmp(before, after, sizeof before) == 0);
+	CHECK(drape_world_time(w) == t);
+	drape_world_destroy(w);
+}
+
+static void test_invalid_input_is_named(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	double pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+	double uv[8] = {0, 0, 1, 0, 0, 1, 2, 2};
+	int32_t tris[6] = {0, 1, 2, 1, 3, 2};
+	int32_t tuv[6] = {0, 1, 2, 1, 1, 2}; /* triangle 1 repeats uv 1: zero-length rest edge */
+	drape_mesh m = {4, pos, 4, uv, 2, tris, tuv};
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "triangle 1") && strstr(drape_world_error(w), "zero-length rest edge"));
+	int32_t tuv2[6] = {0, 1, 2, 1, 3, 2};
+	uv[6] = 0.5; /* uv 3 on the line through uv 1 and uv 2: zero area */
+	uv[7] = 0.5;
+	m.triangle_uvs = tuv2;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "triangle 1") && strstr(drape_world_error(w), "zero rest (uv) area"));
+	uv[6] = 1.0;
+	uv[7] = 1.0;
+	tris[4] = 7;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "triangle 1 refers to vertex 7"));
+	tris[4] = 3;
+	pos[4] = NAN;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "vertex 1 has a non-finite position"));
+	pos[4] = 0.0;
+	cd.material.density = -1.0;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "density"));
+	cd.material = drape_default_material();
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	CHECK(id.index == 0);
+	drape_constraint_def k = drape_default_constraint_def();
+	k.cloth = id;
+	k.vertex = 4;
+	CHECK(drape_constraint_add(w, &k).index < 0);
+	CHECK(strstr(drape_world_error(w), "vertex 4") && strstr(drape_world_error(w), "has 4 vertices"));
+	drape_constraint_def raw;
+	memset(&raw, 0, sizeof raw);
+	CHECK(drape_constraint_add(w, &raw).index < 0);
+	CHECK(strstr(drape_world_error(w), "drape_default_constraint_def"));
+	double bad[12] = {0};
+	bad[5] = INFINITY;
+	CHECK(drape_cloth_set_positions(w, id, bad) == DRAPE_ERROR_INVALID);
+	CHECK(strstr(drape_world_error(w), "vertex 1 has a non-finite position"));
+	drape_world_destroy(w);
+	/* Impossible world settings are refused. */
+	wd.max_dt = -1.0;
+	CHECK(drape_world_create(&wd) == NULL);
+}
+
+static void test_non_manifold_mesh_is_refused(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	double pos[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1};
+	double uv[10] = {0, 0, 1, 0, 0, 1, 0, -1, 0.5, 0.5};
+	int32_t tris[9] = {0, 1, 2, 1, 0, 3, 0, 1, 4}; /* edge 0-1 in three triangles */
+	drape_mesh m = {5, pos, 5, uv, 3, tris, tris};
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "vertices 0 and 1") && strstr(drape_world_error(w), "manifold"));
+	drape_world_destroy(w);
+}
+
+const test_case world_tests[] = {
+	{"moving_pin_velocity", test_moving_pin_velocity},
+	{"keyframed_pin", test_keyframed_pin},
+	{"plane_and_line_constraints", test_plane_and_line_constraints},
+	{"pin_active_interval", test_pin_active_interval},
+	{"stiff_user_spring", test_stiff_user_spring},
+	{"stats", test_stats},
+	{"forced_rejections_recover", test_forced_rejections_recover},
+	{"diverged_run_stops_cleanly", test_diverged_run_stops_cleanly},
+	{"invalid_input_is_named", test_invalid_input_is_named},
+	{"non_manifold_mesh_is_refused", test_non_manifold_mesh_is_refused},
+	{NULL, NULL},
+};
