@@ -195,8 +195,9 @@ drape_status drape_world_step(drape_world* w, double duration)
 	while (w->time < t_end) {
 		double proposed = w->control.dt;
 		double remaining = t_end - w->time;
-		/* Land exactly on t_end; a sliver left by rounding is absorbed into this step. */
-		bool to_end = remaining <= proposed * (1.0 + 1e-6);
+		/* Land exactly on t_end; a sliver left by rounding (or by a max_dt written as a short
+		 * decimal of one frame) is absorbed into this step rather than taken on its own. */
+		bool to_end = remaining <= proposed * (1.0 + 1e-4);
 		double h = to_end ? remaining : proposed;
 		step_report r;
 		implicit_step(w, w->time, h, &r);
@@ -231,7 +232,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->stats.steps++;
 		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
 		if (h > w->stats.max_dt) w->stats.max_dt = h;
-		if (!(to_end && h < proposed * (1.0 - 1e-6))) step_control_accept(&w->control);
+		if (!(to_end && h < proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
 	}
 	return DRAPE_OK;
 }

@@ -349,6 +349,8 @@ static const scene_case scene_cases[] = {
 	 {"gravity[2]: expected a number, got a string (\"1\")", NULL}},
 	{"{'solver': {'adaptive': 1}, 'cloths': [{" GRID "}]}",
 	 {"solver.adaptive: expected true or false, got a number", NULL}},
+	{"{'solver': {'warm_start': 'yes'}, 'cloths': [{" GRID "}]}",
+	 {"solver.warm_start: expected true or false, got a string", NULL}},
 	{"{'output': {'fps': 30}, 'solver': {'max_dt': 0.05}, 'cloths': [{" GRID "}]}",
 	 {"solver.max_dt: must be <= one frame (1/fps = 0.0333333 s), got 0.05", NULL}},
 	{"{'output': {'fps': 10}, 'cloths': [{" GRID "}]}", {NULL, NULL}}, /* max_dt follows fps: fine */

@@ -79,8 +79,8 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 	jnode n = json_node(root, item);
 	if (item) {
 		static const char* const keys[] = {
-			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "adaptive", "stretch_change_limit",
-			"threads", NULL};
+			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
+			"stretch_change_limit", "threads", NULL};
 		if (!json_check_object(c, &n, keys)) return false;
 		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
 		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
@@ -101,6 +101,11 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 		if (it) {
 			jnode m = json_node(&n, it);
 			if (!json_integer(c, &m, 1, INT32_MAX, &w->cg_max_iterations)) return false;
+		}
+		const cJSON* ws = json_get(&n, "warm_start");
+		if (ws) {
+			jnode m = json_node(&n, ws);
+			if (!json_bool(c, &m, &w->warm_start)) return false;
 		}
 		const cJSON* ad = json_get(&n, "adaptive");
 		if (ad) {
