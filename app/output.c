@@ -177,6 +177,7 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 	cJSON_AddNumberToObject(tot, "ms_per_frame", frames ? 1e3 * t->wall_seconds / frames : 0.0);
 	cJSON_AddNumberToObject(tot, "steps_per_frame", frames ? (double)st->steps / frames : 0.0);
 	cJSON_AddNumberToObject(tot, "cg_iterations_per_step", st->steps ? (double)st->cg_iterations / (double)st->steps : 0.0);
+	cJSON_AddNumberToObject(tot, "final_kinetic_energy", drape_world_kinetic_energy(world));
 
 	cJSON* set = cJSON_AddObjectToObject(root, "settings");
 	const drape_world_def* w = &s->world;
@@ -209,7 +210,6 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 		cJSON_AddNumberToObject(o, "pinned_particles", pins);
 		cJSON_AddItemToArray(cloths, o);
 	}
-	(void)world;
 
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);

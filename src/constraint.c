@@ -4,6 +4,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,22 @@ drape_spring_def drape_default_spring_def(void)
 }
 
 static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
+
+/* Index of a free entry in an array of constraint_data or spring_data (both start with their
+ * `alive` flag): a dead one to reuse, or a new one at the end. -1 if out of memory. */
+static int32_t free_slot(void** items, int32_t* count, int32_t* capacity, size_t size)
+{
+	for (int32_t i = 0; i < *count; ++i)
+		if (!*(const bool*)((const char*)*items + (size_t)i * size)) return i;
+	if (*count == *capacity) {
+		int32_t cap = *capacity ? 2 * *capacity : 16;
+		void* p = realloc(*items, (size_t)cap * size);
+		if (!p) return -1;
+		*items = p;
+		*capacity = cap;
+	}
+	return (*count)++;
+}
 
 /* Global particle index of (cloth, vertex), or -1 after setting the error. */
 static int32_t particle_of(drape_world* w, drape_cloth_id cloth, int32_t vertex, const char* what)
@@ -88,24 +105,11 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 		return none;
 	}
 
-	int32_t slot = -1;
-	for (int32_t i = 0; i < w->constraint_count; ++i)
-		if (!w->constraints[i].alive) {
-			slot = i;
-			break;
-		}
+	_Static_assert(offsetof(constraint_data, alive) == 0, "free_slot reads alive first");
+	int32_t slot = free_slot((void**)&w->constraints, &w->constraint_count, &w->constraint_capacity, sizeof(constraint_data));
 	if (slot < 0) {
-		if (w->constraint_count == w->constraint_capacity) {
-			int32_t cap = w->constraint_capacity ? 2 * w->constraint_capacity : 16;
-			constraint_data* c = realloc(w->constraints, (size_t)cap * sizeof *c);
-			if (!c) {
-				world_fail(w, "out of memory adding a constraint");
-				return none;
-			}
-			w->constraints = c;
-			w->constraint_capacity = cap;
-		}
-		slot = w->constraint_count++;
+		world_fail(w, "out of memory adding a constraint");
+		return none;
 	}
 	constraint_data* c = &w->constraints[slot];
 	memset(c, 0, sizeof *c);
@@ -161,24 +165,11 @@ drape_spring_id drape_spring_add(drape_world* w, const drape_spring_def* def)
 			   def->vertex);
 		return none;
 	}
-	int32_t slot = -1;
-	for (int32_t i = 0; i < w->spring_count; ++i)
-		if (!w->springs[i].alive) {
-			slot = i;
-			break;
-		}
+	_Static_assert(offsetof(spring_data, alive) == 0, "free_slot reads alive first");
+	int32_t slot = free_slot((void**)&w->springs, &w->spring_count, &w->spring_capacity, sizeof(spring_data));
 	if (slot < 0) {
-		if (w->spring_count == w->spring_capacity) {
-			int32_t cap = w->spring_capacity ? 2 * w->spring_capacity : 4;
-			spring_data* s = realloc(w->springs, (size_t)cap * sizeof *s);
-			if (!s) {
-				world_fail(w, "out of memory adding a spring");
-				return none;
-			}
-			w->springs = s;
-			w->spring_capacity = cap;
-		}
-		slot = w->spring_count++;
+		world_fail(w, "out of memory adding a spring");
+		return none;
 	}
 	spring_data* s = &w->springs[slot];
 	s->alive = true;

@@ -304,6 +304,83 @@ static void test_non_manifold_mesh_is_refused(void)
 	drape_world_destroy(w);
 }
 
+/* Several cloths step together in one system without affecting each other: a pinned sheet hangs
+ * while a free one, far away, falls exactly as backward Euler says. */
+static void test_two_cloths_one_world(void)
+{
+	drape_world_def wd = quiet_world();
+	wd.cg_tolerance = 1e-10;
+	drape_material m = drape_default_material();
+	m.drag = 0.0;
+	drape_cloth_id a;
+	drape_world* w = make_sheet(&wd, &m, 7, 0.3, true, &a);
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = 0.2;
+	g.resolution[0] = g.resolution[1] = 5;
+	g.center[0] = 5.0;
+	drape_mesh mesh;
+	char err[128];
+	CHECK(drape_mesh_make_grid(&g, &mesh, err, sizeof err) == DRAPE_OK);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.material = m;
+	cd.name = "falling";
+	drape_cloth_id b = drape_cloth_add(w, &cd);
+	CHECK(b.index == 1);
+	CHECK(drape_cloth_count(w) == 2);
+	CHECK(strcmp(drape_cloth_name(w, b), "falling") == 0);
+	CHECK(drape_cloth_vertex_count(w, b) == 25 && drape_cloth_triangle_count(w, b) == 32);
+	drape_mesh_free(&mesh);
+	/* pins refer to vertices of their own cloth */
+	drape_constraint_def k = drape_default_constraint_def();
+	k.cloth = b;
+	k.vertex = 30;
+	CHECK(drape_constraint_add(w, &k).index < 0);
+	CHECK(strstr(drape_world_error(w), "cloth 'falling' has 25 vertices") != NULL);
+	const int steps = 15;
+	CHECK(drape_world_step(w, steps / 30.0) == DRAPE_OK);
+	double x[3 * 25];
+	drape_cloth_get_positions(w, b, x);
+	double h = 1.0 / 30.0, drop = 9.81 * h * h * steps * (steps + 1) / 2.0;
+	for (int i = 0; i < 25; ++i) CHECK_NEAR(x[3 * i + 2], 0.0 - drop, 1e-9); /* the grid starts at z = 0 */
+	double p[3];
+	vertex_position(w, a, 48, p); /* a pinned corner of the first sheet */
+	CHECK_NEAR(p[2], 1.0, 1e-12);
+	drape_world_destroy(w);
+}
+
+/* Removed constraints stop acting; their slots are reused by later ones. */
+static void test_constraint_remove_and_reuse(void)
+{
+	drape_world_def wd = quiet_world();
+	drape_cloth_id c;
+	drape_world* w = make_sheet(&wd, NULL, 7, 0.3, false, &c);
+	drape_constraint_def d = drape_default_constraint_def();
+	d.cloth = c;
+	d.vertex = 24;
+	drape_constraint_id first = drape_constraint_add(w, &d);
+	d.vertex = 0;
+	drape_constraint_id second = drape_constraint_add(w, &d);
+	CHECK(first.index == 0 && second.index == 1);
+	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
+	double p[3];
+	vertex_position(w, c, 24, p);
+	CHECK_NEAR(p[2], 1.0, 1e-12);
+	double f[3];
+	drape_constraint_get_force(w, first, f);
+	CHECK(f[2] > 0.0); /* holding the sheet up */
+	drape_constraint_remove(w, first);
+	drape_constraint_remove(w, second);
+	drape_constraint_get_force(w, first, f);
+	CHECK(f[0] == 0.0 && f[1] == 0.0 && f[2] == 0.0);
+	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
+	vertex_position(w, c, 24, p);
+	CHECK(p[2] < 0.9); /* falling freely now */
+	d.vertex = 10;
+	CHECK(drape_constraint_add(w, &d).index == 0);
+	drape_world_destroy(w);
+}
+
 const test_case world_tests[] = {
 	{"moving_pin_velocity", test_moving_pin_velocity},
 	{"keyframed_pin", test_keyframed_pin},
@@ -315,5 +392,7 @@ const test_case world_tests[] = {
 	{"diverged_run_stops_cleanly", test_diverged_run_stops_cleanly},
 	{"invalid_input_is_named", test_invalid_input_is_named},
 	{"non_manifold_mesh_is_refused", test_non_manifold_mesh_is_refused},
+	{"two_cloths_one_world", test_two_cloths_one_world},
+	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},
 	{NULL, NULL},
 };
