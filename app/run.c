@@ -93,6 +93,13 @@ int command_run(int argc, char** argv)
 		scene_free(&s);
 		return EXIT_BAD_INPUT;
 	}
+	/* Doubtful but accepted input (an open collider mesh, say): say so once, even with --quiet. */
+	for (const char* p = drape_world_warnings(world); *p;) {
+		const char* end = strchr(p, '\n');
+		int len = end ? (int)(end - p) : (int)strlen(p);
+		fprintf(stderr, "drape: warning: %.*s\n", len, p);
+		p += len + (end ? 1 : 0);
+	}
 	if (!output_prepare_dir(out_dir, force, err, sizeof err)) {
 		fprintf(stderr, "drape: %s\n", err);
 		drape_world_destroy(world);

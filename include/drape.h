@@ -156,6 +156,61 @@ typedef struct drape_spring_def {
 drape_spring_def drape_default_spring_def(void);
 
 /* ---------------------------------------------------------------------------------------------
+ * Solids (sec. 2.1, 6): bodies the cloth collides with. Each is an analytic shape in its own
+ * frame, or a triangle mesh; each has a thickness (particles keep at least this far outside) and
+ * a friction coefficient. A solid is static, moves rigidly through keyframed poses, or, for a
+ * mesh, deforms through a sequence of vertex positions with fixed topology. */
+typedef struct drape_solid_id {
+	int32_t index;
+} drape_solid_id;
+
+typedef enum drape_solid_shape {
+	DRAPE_SOLID_MESH = 0,
+	DRAPE_SOLID_PLANE = 1,    /* the plane z = 0 of its frame, outside towards +z */
+	DRAPE_SOLID_SPHERE = 2,   /* radius, centred at its frame's origin */
+	DRAPE_SOLID_CAPSULE = 3,  /* radius around the segment z in [-half_height, half_height] */
+	DRAPE_SOLID_CYLINDER = 4, /* radius around z, capped at z = +-half_height */
+	DRAPE_SOLID_BOX = 5,      /* half_extents */
+} drape_solid_shape;
+
+/* A rigid pose: the solid's frame at `time` (seconds); rotation is a unit quaternion (w, x, y, z).
+ * Between poses the motion is interpolated (position linearly, rotation by normalised lerp). */
+typedef struct drape_pose {
+	double time;
+	double position[3];
+	double rotation[4];
+} drape_pose;
+
+typedef struct drape_solid_def {
+	drape_solid_shape shape;
+	double radius;
+	double half_height;
+	double half_extents[3];
+	/* DRAPE_SOLID_MESH: positions and triangles in the solid's frame (uv unused); copied. The
+	 * outside is where the triangles' normals (counter-clockwise winding) point, unless
+	 * flip_normals. */
+	const drape_mesh* mesh;
+	bool flip_normals;
+	/* A deforming mesh: frame_count arrays of 3 * vertex_count positions at increasing
+	 * frame_times (held before the first and after the last); copied. */
+	const double* const* mesh_frames;
+	const double* frame_times;
+	int32_t frame_count;
+	double position[3]; /* the frame's pose when there are no poses */
+	double rotation[4];
+	const drape_pose* poses; /* keyframed rigid motion, increasing times; copied */
+	int32_t pose_count;
+	double thickness; /* m, > 0 */
+	double friction;  /* Coulomb coefficient mu >= 0 */
+	const char* name;
+	int32_t cookie;
+} drape_solid_def;
+
+drape_solid_def drape_default_solid_def(void);
+drape_solid_id drape_solid_add(drape_world* world, const drape_solid_def* def);
+int32_t drape_solid_count(const drape_world* world);
+
+/* ---------------------------------------------------------------------------------------------
  * The world: all cloths step together in one implicit system (sec. 3). */
 typedef struct drape_world_def {
 	double gravity[3];          /* m/s^2 */
@@ -182,6 +237,9 @@ void drape_world_destroy(drape_world* world);
 
 /* Message for the last failed call on this world ("" if none). */
 const char* drape_world_error(const drape_world* world);
+/* Warnings about accepted but doubtful input so far (one per line; "" if none), e.g. a collider
+ * mesh that is open or inconsistently oriented. */
+const char* drape_world_warnings(const drape_world* world);
 
 drape_cloth_id drape_cloth_add(drape_world* world, const drape_cloth_def* def);
 int32_t drape_cloth_count(const drape_world* world);

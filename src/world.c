@@ -3,6 +3,7 @@
 #include "world.h"
 
 #include "core.h"
+#include "collide/solid.h"
 #include "solver/constraints.h"
 #include "solver/implicit.h"
 #include "solver/reduce.h"
@@ -41,6 +42,24 @@ drape_status world_fail(drape_world* w, const char* fmt, ...)
 }
 
 const char* drape_world_error(const drape_world* w) { return w ? w->error : "no world"; }
+
+void world_warn(drape_world* w, const char* fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	size_t old = w->warnings ? strlen(w->warnings) : 0;
+	char* grown = realloc(w->warnings, old + strlen(line) + 2);
+	if (!grown) return; /* a lost warning is better than a failed call */
+	memcpy(grown + old, line, strlen(line));
+	grown[old + strlen(line)] = '\n';
+	grown[old + strlen(line) + 1] = '\0';
+	w->warnings = grown;
+}
+
+const char* drape_world_warnings(const drape_world* w) { return w && w->warnings ? w->warnings : ""; }
 
 static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
 
@@ -89,6 +108,8 @@ static void free_solver(drape_world* w)
 	free(w->S);
 	free(w->constrained);
 	free(w->partial);
+	free(w->contacts);
+	w->contacts = NULL;
 	w->b = w->dv = w->dv_last = w->z = w->y = w->e = w->x1 = w->v1 = NULL;
 	w->S = NULL;
 	w->constrained = NULL;
@@ -104,6 +125,10 @@ void drape_world_destroy(drape_world* w)
 		drape_mesh_free(&w->cloths[i].mesh);
 	}
 	for (int32_t i = 0; i < w->constraint_count; ++i) free(w->constraints[i].keyframes);
+	for (int32_t i = 0; i < w->solid_count; ++i) solid_free(&w->solids[i]);
+	free(w->solids);
+	free(w->query_hits);
+	free(w->query_stack);
 	free(w->cloths);
 	free(w->constraints);
 	free(w->springs);
@@ -112,6 +137,7 @@ void drape_world_destroy(drape_world* w)
 	free(w->x);
 	free(w->v);
 	free(w->mass);
+	free(w->warnings);
 	free(w);
 }
 
@@ -141,7 +167,10 @@ drape_status world_prepare(drape_world* w)
 		w->S = malloc(m * sizeof(mat3));
 		w->constrained = calloc(m, 1);
 		w->partial = malloc((size_t)(2 * reduce_chunks(longest) + 2) * sizeof(double));
-		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial;
+		w->contacts = malloc(m * sizeof(contact));
+		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
+		     w->contacts;
+		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
 	}
 	if (!ok) {
 		free_solver(w);
@@ -173,6 +202,8 @@ static const char* outcome_text(step_outcome o)
 		return "the proposed state held NaN or Inf";
 	case STEP_STRETCH_CHANGE:
 		return "a triangle's stretch changed drastically";
+	case STEP_PENETRATION:
+		return "particles kept crossing into solids";
 	case STEP_FORCED:
 		return "forced rejection";
 	default:
@@ -203,6 +234,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		implicit_step(w, w->time, h, &r);
 		w->stats.eval_ms += r.eval_ms;
 		w->stats.cg_ms += r.cg_ms;
+		w->stats.cs_ms += r.cs_ms;
 		w->stats.cg_iterations += r.cg_iterations;
 		if (r.outcome != STEP_ACCEPTED) {
 			w->stats.rejected++;
@@ -229,6 +261,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->h_last = h;
 		w->time = to_end ? t_end : w->time + h;
 		constraints_store_forces(w, h);
+		contacts_commit(w, h);
 		w->stats.steps++;
 		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
 		if (h > w->stats.max_dt) w->stats.max_dt = h;

@@ -5,6 +5,7 @@
 #define DRAPE_WORLD_H
 
 #include "drape.h"
+#include "collide/contact.h"
 #include "forces/forces.h"
 #include "mesh/colouring.h"
 #include "solver/bsr.h"
@@ -29,6 +30,8 @@ typedef struct hinge_elem {
 	double k, kd;
 	int32_t slot[16];
 } hinge_elem;
+
+typedef struct solid_data solid_data; /* collide/solid.h */
 
 typedef struct cloth_data {
 	char* name;
@@ -67,6 +70,7 @@ struct drape_world {
 	drape_world_def def;
 	int threads;
 	char error[512];
+	char* warnings; /* accumulated, newline-separated */
 	double time;
 
 	int32_t particle_count, particle_capacity;
@@ -85,6 +89,15 @@ struct drape_world {
 	int32_t constraint_count, constraint_capacity;
 	spring_data* springs;
 	int32_t spring_count, spring_capacity;
+	solid_data* solids;
+	int32_t solid_count, solid_capacity;
+
+	/* Cloth/solid contact state per particle (kept from step to step), and BVH query scratch. */
+	contact* contacts;
+	int32_t* query_hits;
+	int32_t query_capacity;
+	int32_t* query_stack;
+	int32_t query_stack_size;
 
 	/* Built from the topology by world_prepare; valid while !dirty. */
 	bool dirty;
@@ -112,6 +125,9 @@ struct drape_world {
 
 /* Sets the world's error message (printf-style) and returns DRAPE_ERROR_INVALID. */
 drape_status world_fail(drape_world* w, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends a line to the world's warnings (printf-style). */
+void world_warn(drape_world* w, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* (Re)builds colourings, the matrix pattern and all solver buffers after a topology change. */
 drape_status world_prepare(drape_world* w);

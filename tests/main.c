@@ -14,6 +14,9 @@ extern const test_case solver_tests[];
 extern const test_case world_tests[];
 extern const test_case io_tests[];
 extern const test_case physics_tests[];
+extern const test_case bvh_tests[];
+extern const test_case contact_tests[];
+extern const test_case collide_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -23,6 +26,9 @@ typedef struct suite {
 static const suite suites[] = {
 	{"forces", forces_tests}, {"mesh", mesh_tests}, {"solver", solver_tests},
 	{"world", world_tests},   {"io", io_tests},     {"physics", physics_tests},
+	{"bvh", bvh_tests},
+	{"contact", contact_tests},
+	{"collide", collide_tests},
 };
 
 int main(int argc, char** argv)

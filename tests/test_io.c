@@ -1,9 +1,10 @@
 /* The io suite: grid meshes, the OBJ reader and writer (this file) and scene files
- * (test_scene.c), including every error a user can reach with a bad file and the wording and
- * location of its message. */
+ * (test_scene.c, test_scene_solids.c), including every error a user can reach with a bad file
+ * and the wording and location of its message. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_io.h"
 
+#include "io/obj_read.h"
 #include "io/obj_write.h"
 
 #include <dirent.h>
@@ -395,6 +396,64 @@ static void test_obj_read_errors(void)
 	scratch_close(&s);
 }
 
+/* Solids need only geometry: every corner style, vt optional (and dropped), the same errors. */
+static void test_obj_read_geometry(void)
+{
+	scratch s;
+	scratch_open(&s);
+	const char* path = scratch_path(&s, "solid.obj");
+	write_text(path, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nvt 0 0\nvt 1 0\nvn 0 0 1\n"
+			 "f 1 2 3\nf 1//1 3//1 4//1\nf 1/1 2/2 5/1\nf 2/1/1 3/2/1 -1/2/1 -5/1/1\n");
+	drape_mesh m;
+	char err[512] = "";
+	CHECK(obj_read_geometry(path, &m, err, sizeof err));
+	if (err[0]) fprintf(stderr, "%s\n", err);
+	CHECK(m.vertex_count == 5 && m.triangle_count == 5);
+	CHECK(m.uv_count == 0 && m.uvs == NULL && m.triangle_uvs == NULL);
+	/* The quad with relative indices (-1 is vertex 5, -5 vertex 1) is a fan around its first corner. */
+	static const int32_t tv[15] = {0, 1, 2, 0, 2, 3, 0, 1, 4, 1, 2, 4, 1, 4, 0};
+	if (m.triangle_count == 5) CHECK(memcmp(m.triangles, tv, sizeof tv) == 0);
+	CHECK(m.positions[3 * 4 + 2] == 1.0);
+	drape_mesh_free(&m);
+	CHECK(mesh_zeroed(&m));
+
+	/* The public reader is unchanged: it still wants vt everywhere. */
+	write_text(path, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nf 1 2 3\nf 1/1 3/1 4/1\n");
+	CHECK(drape_mesh_load_obj(path, 1.0, &m, err, sizeof err) == DRAPE_ERROR_INVALID);
+	CHECK_HAS(err, ":6: face corner 1 has no texture coordinate (vt)");
+	CHECK(obj_read_geometry(path, &m, err, sizeof err));
+	static const int32_t quad[6] = {0, 1, 2, 0, 2, 3};
+	CHECK(m.triangle_count == 2 && memcmp(m.triangles, quad, sizeof quad) == 0);
+	CHECK(m.uv_count == 0 && m.uvs == NULL && m.triangle_uvs == NULL);
+	drape_mesh_free(&m);
+
+	static const char tri[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+	const obj_case cases[] = {
+		{false, "f 1/ 2/ 3/\n", ":4: face corner 1: malformed corner '1/'"},
+		{false, "f 1 2 3/1\n", ":4: face refers to texture coordinate 1 but no texture coordinates are defined so far"},
+		{false, "vt 0 x\nf 1 2 3\n", ":4: malformed number 'x' in texture coordinate (vt)"},
+		{false, "f 1 2 3//0\n", ":4: face corner 3: index 0 is not valid"},
+		{false, "f 1 2 4\n", ":4: face refers to vertex 4 but only 3 vertices are defined so far"},
+		{false, "f 1 2 1\n", ":4: face uses vertex 1 twice"},
+		{false, "# none\n", ": no faces (f): a solid mesh needs triangles"},
+	};
+	char buf[512];
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		snprintf(buf, sizeof buf, "%s%s", tri, cases[k].text);
+		write_text(path, buf);
+		char expect[600];
+		snprintf(expect, sizeof expect, "%s%s", path, cases[k].expect);
+		CHECK(!obj_read_geometry(path, &m, err, sizeof err));
+		CHECK_HAS(err, expect);
+		CHECK(mesh_zeroed(&m));
+	}
+	const char* missing = scratch_path(&s, "missing.obj");
+	CHECK(!obj_read_geometry(missing, &m, err, sizeof err));
+	snprintf(buf, sizeof buf, "%s: cannot open: No such file", missing);
+	CHECK_HAS(err, buf);
+	scratch_close(&s);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * OBJ writing */
 
@@ -477,6 +536,7 @@ const test_case io_tests[] = {
 	{"grid_errors", test_grid_errors},
 	{"obj_read_seam", test_obj_read_seam},
 	{"obj_read_errors", test_obj_read_errors},
+	{"obj_read_geometry", test_obj_read_geometry},
 	{"obj_write_round_trip", test_obj_write_round_trip},
 	{"scene_shipped", test_scene_shipped},
 	{"scene_default", test_scene_default},
@@ -484,8 +544,13 @@ const test_case io_tests[] = {
 	{"scene_pin_motion", test_scene_pin_motion},
 	{"scene_stretch_regions", test_scene_stretch_regions},
 	{"scene_mesh_file", test_scene_mesh_file},
+	{"scene_solid_shapes", test_scene_solid_shapes},
+	{"scene_solid_poses", test_scene_solid_poses},
+	{"scene_solid_mesh", test_scene_solid_mesh},
+	{"scene_solid_file_errors", test_scene_solid_file_errors},
 	{"scene_errors", test_scene_errors},
 	{"scene_file_errors", test_scene_file_errors},
 	{"scene_build_world", test_scene_build_world},
+	{"scene_solid_build_world", test_scene_solid_build_world},
 	{NULL, NULL},
 };

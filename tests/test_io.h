@@ -1,5 +1,5 @@
-/* Shared by the io suite's two files: test_io.c (grids, OBJ, the suite's table) and
- * test_scene.c (scene files). */
+/* Shared by the io suite's files: test_io.c (grids, OBJ, the suite's table), test_scene.c
+ * (scene files) and test_scene_solids.c (solids in scene files). */
 #ifndef DRAPE_TEST_IO_H
 #define DRAPE_TEST_IO_H
 
@@ -43,6 +43,11 @@ void test_scene_pins(void);
 void test_scene_pin_motion(void);
 void test_scene_stretch_regions(void);
 void test_scene_mesh_file(void);
+void test_scene_solid_shapes(void);
+void test_scene_solid_poses(void);
+void test_scene_solid_mesh(void);
+void test_scene_solid_file_errors(void);
+void test_scene_solid_build_world(void);
 void test_scene_errors(void);
 void test_scene_file_errors(void);
 void test_scene_build_world(void);

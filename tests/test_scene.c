@@ -1,5 +1,6 @@
 /* Scene files: the shipped scenes, pins, keyframes, stretch regions and mesh files, and the
- * message of every kind of bad scene (docs/scene-format.md). Part of the io suite. */
+ * message of every kind of bad scene, solids' included (docs/scene-format.md). Part of the io
+ * suite; solids that load are checked in test_scene_solids.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_io.h"
 
@@ -319,7 +320,7 @@ static const scene_case scene_cases[] = {
 	{"{'gravty': [0, 0, 1], 'cloths': [{" GRID "}]}",
 	 {"test.json:1: gravty: unknown key (did you mean 'gravity'?)", NULL}},
 	{"{'foo': 1, 'cloths': [{" GRID "}]}",
-	 {"foo: unknown key (valid keys here: name, gravity, wind, solver, output, cloths)", NULL}},
+	 {"foo: unknown key (valid keys here: name, gravity, wind, solver, output, cloths, solids)", NULL}},
 	{"{'cloths': [{" GRID ", 'pins': [{'corner': 'top_left', 'knd': 'line'}]}]}",
 	 {"cloths[0].pins[0].knd: unknown key (did you mean 'kind'?)", NULL}},
 	{"{'name': 'a', 'name': 'b', 'cloths': [{" GRID "}]}", {"test.json:1: name: duplicate key", NULL}},
@@ -436,6 +437,101 @@ static const scene_case scene_cases[] = {
 	{"{'cloths': [{" GRID ", 'pins': [{'vertex': 3, 'start': -1}]}]}",
 	 {"cloths[0].pins[0].start: must be >= 0, got -1", NULL}},
 	{"{'cloths': [{" GRID ", 'pins': {'vertex': 3}}]}", {"cloths[0].pins: expected an array, got an object", NULL}},
+	/* Solids. */
+	{"{'cloths': [{" GRID "}],\n 'solids': [\n  {'shape': 'plane'},\n  {'shape': 'sphere',\n   'radius': -1}]}",
+	 {"test.json:5: solids[1].radius: must be > 0, got -1", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': []}", {NULL, NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': {'shape': 'plane'}}", {"solids: expected an array, got an object", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': ['plane']}", {"solids[0]: expected an object, got a string", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'cube'}]}",
+	 {"solids[0].shape: unknown shape 'cube' (expected plane, sphere, capsule, cylinder, box or mesh)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 3}]}", {"solids[0].shape: expected a string, got a number", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'radius': 1}]}",
+	 {"solids[0]: missing required key 'shape' (plane, sphere, capsule, cylinder, box or mesh)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'sphere', 'raduis': 1}]}",
+	 {"solids[0].raduis: unknown key (did you mean 'radius'?)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'box', 'half_extents': [1, 1, 1], 'radius': 1}]}",
+	 {"solids[0].radius: not used by a box (only by spheres, capsules and cylinders)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'sphere', 'radius': 1, 'half_height': 1}]}",
+	 {"solids[0].half_height: not used by a sphere (only by capsules and cylinders)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'half_extents': [1, 1, 1]}]}",
+	 {"solids[0].half_extents: not used by a plane (only by boxes)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'cylinder', 'radius': 1, 'half_height': 1, 'mesh': {}}]}",
+	 {"solids[0].mesh: not used by a cylinder (only by mesh solids)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'sphere', 'radius': 1, 'frames': []}]}",
+	 {"solids[0].frames: not used by a sphere (only by mesh solids)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'sphere'}]}",
+	 {"solids[0]: missing required key 'radius' (a sphere needs it)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'capsule', 'radius': 0.1}]}",
+	 {"solids[0]: missing required key 'half_height' (a capsule needs it)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'box'}]}",
+	 {"solids[0]: missing required key 'half_extents' (a box needs it)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh'}]}",
+	 {"solids[0]: missing required key 'mesh' (a mesh needs it)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'cylinder', 'radius': 1, 'half_height': 0}]}",
+	 {"solids[0].half_height: must be > 0, got 0", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'box', 'half_extents': [1, 1, 0]}]}",
+	 {"solids[0].half_extents[2]: must be > 0, got 0", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'box', 'half_extents': [1, 1]}]}",
+	 {"solids[0].half_extents: expected an array of 3 numbers, got 2 elements", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'sphere', 'radius': '1'}]}",
+	 {"solids[0].radius: expected a number, got a string (\"1\")", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'thickness': 0}]}",
+	 {"solids[0].thickness: must be > 0, got 0", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'friction': -0.1}]}",
+	 {"solids[0].friction: must be >= 0, got -0.1", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'position': [0, 0]}]}",
+	 {"solids[0].position: expected an array of 3 numbers, got 2 elements", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'name': 'floor', 'shape': 'plane'}, {'name': 'floor', 'shape': 'plane'}]}",
+	 {"solids[1].name: duplicate solid name 'floor' (solids[0] has it too)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane'}, {'name': 'solid0', 'shape': 'plane'}]}",
+	 {"solids[1].name: duplicate solid name 'solid0' (solids[0] has it too)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'name': '', 'shape': 'plane'}]}",
+	 {"solids[0].name: must not be empty", NULL}},
+	/* Rotations. */
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': [0, 0, 0, 0]}]}",
+	 {"solids[0].rotation: must not be the zero quaternion", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': [1, 0, 0]}]}",
+	 {"solids[0].rotation: expected an array of 4 numbers, got 3 elements", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': 90}]}",
+	 {"solids[0].rotation: expected {\"axis\": [x, y, z], \"angle\": degrees} or a quaternion [w, x, y, z], got a number",
+	  NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': {'axis': [0, 0, 0], 'angle': 90}}]}",
+	 {"solids[0].rotation.axis: must not be zero", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': {'axis': [1, 0, 0]}}]}",
+	 {"solids[0].rotation: missing required key 'angle'", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': {'axis': [1, 0, 0], 'angel': 90}}]}",
+	 {"solids[0].rotation.angel: unknown key (did you mean 'angle'?)", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'rotation': {'axis': [1, 0, 0], 'angle': '90'}}]}",
+	 {"solids[0].rotation.angle: expected a number, got a string", NULL}},
+	/* Poses. */
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'position': [0, 0, 1], 'poses': [{'time': 0}]}]}",
+	 {"solids[0].position: a solid has either a static 'position'/'rotation' or keyframed 'poses', not both", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': [{'time': 0}], 'rotation': [1, 0, 0, 0]}]}",
+	 {"solids[0].rotation: a solid has either a static 'position'/'rotation' or keyframed 'poses', not both", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': []}]}",
+	 {"solids[0].poses: must list at least one pose", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': [{'position': [0, 0, 1]}]}]}",
+	 {"solids[0].poses[0]: missing required key 'time'", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': [{'time': -1}]}]}",
+	 {"solids[0].poses[0].time: must be >= 0, got -1", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': [{'time': 1}, {'time': 0.5}]}]}",
+	 {"solids[0].poses[1].time: must be greater than the previous pose's time (1), got 0.5", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': [{'time': 0, 'rotation': [0, 0, 0, 0]}]}]}",
+	 {"solids[0].poses[0].rotation: must not be the zero quaternion", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'plane', 'poses': [{'time': 0, 'velocity': [0, 0, 0]}]}]}",
+	 {"solids[0].poses[0].velocity: unknown key (valid keys here: time, position, rotation)", NULL}},
+	/* Mesh solids (those that need files: test_scene_solid_file_errors). */
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'scale': 2}}]}",
+	 {"solids[0].mesh: missing required key 'file'", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'missing.obj'}}]}",
+	 {"missing.obj: cannot open: No such file or directory", "(solids[0].mesh.file of test.json)"}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'a.obj', 'scale': 0}}]}",
+	 {"solids[0].mesh.scale: must be > 0, got 0", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'a.obj', 'flip_normals': 1}}]}",
+	 {"solids[0].mesh.flip_normals: expected true or false, got a number", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'a.obj', 'uv_scale': 1}}]}",
+	 {"solids[0].mesh.uv_scale: unknown key (did you mean 'scale'?)", NULL}},
 };
 
 void test_scene_errors(void)
@@ -463,6 +559,7 @@ void test_scene_errors(void)
 			if (c->expect[e]) CHECK_HAS(err, c->expect[e]);
 		/* A failed load leaves nothing to free. */
 		CHECK(s.path == NULL && s.cloths == NULL && s.constraints == NULL && s.cloth_count == 0);
+		CHECK(s.solids == NULL && s.solid_count == 0);
 	}
 }
 

@@ -1,7 +1,8 @@
 /* Wavefront OBJ reader: positions (v), rest coordinates (vt) and polygons (f), keeping the
- * position and uv index of every corner apart so that seams survive (paper footnote 3). */
+ * position and uv index of every corner apart so that seams survive (paper footnote 3). Cloth
+ * needs a vt at every corner; solids (obj_read_geometry) need only positions and faces. */
 #define _POSIX_C_SOURCE 200809L
-#include "drape.h"
+#include "obj_read.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +18,7 @@ typedef struct obj_reader {
 	long line;
 	char* err;
 	size_t err_size;
+	bool need_uv; /* every corner must have a vt (cloth); else vt are optional and dropped */
 	double* positions;
 	int32_t vertex_count, vertex_cap;
 	double* uvs;
@@ -227,14 +229,17 @@ static bool read_face(obj_reader* r, char** tok, int n)
 		const char* slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
 		if (slash2 && strchr(slash2 + 1, '/'))
 			return obj_fail(r, "face corner %d: malformed corner '%s'", k + 1, s);
-		long iv, ivt;
+		long iv, ivt = 0;
 		if (!parse_index(r, s, slash1 ? (size_t)(slash1 - s) : strlen(s), k + 1, &iv)) return false;
 		size_t vt_len = slash1 ? (slash2 ? (size_t)(slash2 - slash1 - 1) : strlen(slash1 + 1)) : 0;
-		if (vt_len == 0)
+		/* "7/" is no corner shape of OBJ (that is "7", "7/2", "7//3" or "7/2/3"). */
+		if (slash1 && !slash2 && vt_len == 0 && !r->need_uv)
+			return obj_fail(r, "face corner %d: malformed corner '%s'", k + 1, s);
+		if (vt_len == 0 && r->need_uv)
 			return obj_fail(
 				r, "face corner %d has no texture coordinate (vt): drape needs rest (u,v) coordinates",
 				k + 1);
-		if (!parse_index(r, slash1 + 1, vt_len, k + 1, &ivt)) return false;
+		if (vt_len > 0 && !parse_index(r, slash1 + 1, vt_len, k + 1, &ivt)) return false;
 		if (slash2) {
 			/* Normals are not used, but a corrupt normal index still means a corrupt file. */
 			long ivn;
@@ -242,7 +247,10 @@ static bool read_face(obj_reader* r, char** tok, int n)
 				return false;
 		}
 		if (!resolve_index(r, iv, r->vertex_count, "vertex", "vertices", &r->corner_v[k])) return false;
-		if (!resolve_index(r, ivt, r->uv_count, "texture coordinate", "texture coordinates", &r->corner_vt[k]))
+		/* Without a vt (geometry only) the corner's uv index is a placeholder, dropped at the end. */
+		r->corner_vt[k] = -1;
+		if (vt_len > 0 &&
+		    !resolve_index(r, ivt, r->uv_count, "texture coordinate", "texture coordinates", &r->corner_vt[k]))
 			return false;
 		for (int m = 0; m < k; ++m)
 			if (r->corner_v[m] == r->corner_v[k])
@@ -286,7 +294,9 @@ static int tokenize(char* line, char*** tokens, int* cap)
 	return n;
 }
 
-drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* out, char* err, size_t err_size)
+/* The parser behind both entry points; need_uv says whether every corner must carry a vt. */
+static drape_status obj_read(const char* path, double uv_scale, bool need_uv, drape_mesh* out, char* err,
+			     size_t err_size)
 {
 	if (out) memset(out, 0, sizeof *out);
 	obj_reader r;
@@ -294,6 +304,7 @@ drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* 
 	r.path = path ? path : "(null)";
 	r.err = err;
 	r.err_size = err_size;
+	r.need_uv = need_uv;
 	if (!path || !out) {
 		obj_fail(&r, "NULL path or output mesh");
 		return DRAPE_ERROR_INVALID;
@@ -355,7 +366,8 @@ drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* 
 
 	if (ok && r.tri_count == 0) {
 		r.line = 0;
-		ok = obj_fail(&r, "no faces (f): drape needs a triangle mesh with texture coordinates");
+		ok = obj_fail(&r, need_uv ? "no faces (f): drape needs a triangle mesh with texture coordinates"
+					  : "no faces (f): a solid mesh needs triangles");
 	}
 	if (!ok) {
 		obj_reader_free(&r);
@@ -364,6 +376,14 @@ drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* 
 
 	free(r.corner_v);
 	free(r.corner_vt);
+	if (!need_uv) {
+		/* Corners may mix v and v/vt: no uv set is complete, so none is kept. */
+		free(r.uvs);
+		free(r.tri_uvs);
+		r.uvs = NULL;
+		r.tri_uvs = NULL;
+		r.uv_count = 0;
+	}
 	out->vertex_count = r.vertex_count;
 	out->positions = r.positions;
 	out->uv_count = r.uv_count;
@@ -372,4 +392,14 @@ drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* 
 	out->triangles = r.tris;
 	out->triangle_uvs = r.tri_uvs;
 	return DRAPE_OK;
+}
+
+drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* out, char* err, size_t err_size)
+{
+	return obj_read(path, uv_scale, true, out, err, err_size);
+}
+
+bool obj_read_geometry(const char* path, drape_mesh* out, char* err, size_t err_size)
+{
+	return obj_read(path, 1.0, false, out, err, err_size) == DRAPE_OK;
 }

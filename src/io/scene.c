@@ -1,5 +1,6 @@
 /* Scene files (docs/scene-format.md): world settings, then each cloth with its mesh, material,
- * stretch regions (eq. 10's b_u, b_v) and pins expanded into per-particle constraints (sec. 5.1). */
+ * stretch regions (eq. 10's b_u, b_v) and pins expanded into per-particle constraints (sec. 5.1),
+ * then the solids (scene_solids.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "scene.h"
 
@@ -13,7 +14,7 @@
 
 #include "default_scene.h"
 
-static char* copy_string(const char* s)
+char* scene_copy_string(const char* s)
 {
 	size_t n = strlen(s) + 1;
 	char* d = malloc(n);
@@ -31,7 +32,7 @@ static char* file_stem(const char* path)
 {
 	const char* base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	char* stem = copy_string(base);
+	char* stem = scene_copy_string(base);
 	if (!stem) return NULL;
 	char* dot = strrchr(stem, '.');
 	if (dot && dot != stem) *dot = '\0';
@@ -173,10 +174,10 @@ static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 }
 
 /* Mesh files are found relative to the scene file, so a scene directory can be moved whole. */
-static char* mesh_path(const char* scene_path, const char* file)
+char* scene_file_path(const char* scene_path, const char* file)
 {
 	const char* slash = strrchr(scene_path, '/');
-	if (file[0] == '/' || !slash) return copy_string(file);
+	if (file[0] == '/' || !slash) return scene_copy_string(file);
 	size_t dir = (size_t)(slash - scene_path) + 1, n = strlen(file);
 	char* p = malloc(dir + n + 1);
 	if (!p) return NULL;
@@ -197,7 +198,7 @@ static bool load_mesh(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 	if (!json_string(c, &fn, &file) || !json_opt_positive(c, n, "uv_scale", &uv_scale) ||
 	    !json_opt_positive(c, n, "scale", &scale) || !json_opt_vector(c, n, "translate", 3, translate))
 		return false;
-	char* path = mesh_path(c->file, file);
+	char* path = scene_file_path(c->file, file);
 	if (!path) return scene_out_of_memory(c);
 	char msg[512];
 	drape_status st = drape_mesh_load_obj(path, uv_scale, &cloth->mesh, msg, sizeof msg);
@@ -313,11 +314,11 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 		jnode nn = json_node(n, name);
 		const char* str;
 		if (!json_string(c, &nn, &str)) return false;
-		cloth->name = copy_string(str);
+		cloth->name = scene_copy_string(str);
 	} else {
 		char buf[32];
 		snprintf(buf, sizeof buf, "cloth%d", (int)index);
-		cloth->name = copy_string(buf);
+		cloth->name = scene_copy_string(buf);
 	}
 	if (!cloth->name) return scene_out_of_memory(c);
 	for (int32_t k = 0; k < index; ++k) {
@@ -371,6 +372,8 @@ void scene_free(scene* s)
 	free(s->cloths);
 	for (int32_t i = 0; i < s->constraint_count; ++i) free(s->constraints[i].keyframes);
 	free(s->constraints);
+	for (int32_t i = 0; i < s->solid_count; ++i) scene_solid_free(&s->solids[i]);
+	free(s->solids);
 	memset(s, 0, sizeof *s);
 }
 
@@ -379,7 +382,8 @@ static bool load_root(loader* L, const cJSON* root)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	jnode rn = json_node(NULL, root);
-	static const char* const keys[] = {"name", "gravity", "wind", "solver", "output", "cloths", NULL};
+	static const char* const keys[] = {"name",   "gravity", "wind",   "solver",
+					   "output", "cloths",  "solids", NULL};
 	if (!json_check_object(c, &rn, keys)) return false;
 
 	const cJSON* name = json_get(&rn, "name");
@@ -387,7 +391,7 @@ static bool load_root(loader* L, const cJSON* root)
 		jnode nn = json_node(&rn, name);
 		const char* str;
 		if (!json_string(c, &nn, &str)) return false;
-		s->name = copy_string(str);
+		s->name = scene_copy_string(str);
 	} else {
 		s->name = file_stem(s->path);
 	}
@@ -416,7 +420,7 @@ static bool load_root(loader* L, const cJSON* root)
 		jnode one = json_node(&cn, item);
 		if (!load_cloth(L, &one, i)) return false;
 	}
-	return true;
+	return scene_load_solids(L, &rn);
 }
 
 bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size)
@@ -437,7 +441,7 @@ bool scene_load_text(const char* text, const char* path, scene* out, char* err, 
 	L.s = &s;
 	if (!text) return json_fail(&L.c, NULL, "no text");
 
-	s.path = copy_string(path);
+	s.path = scene_copy_string(path);
 	if (!s.path) return scene_out_of_memory(&L.c);
 	cJSON* root = json_parse(&L.c);
 	if (!root) {
@@ -564,5 +568,15 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		}
 	}
 	free(ids);
+	for (int32_t i = 0; i < s->solid_count; ++i) {
+		const scene_solid* so = &s->solids[i];
+		drape_solid_id id = drape_solid_add(world, &so->def);
+		if (id.index < 0) {
+			snprintf(err, err_size, "%s: solids[%d] '%s': %s", s->path, (int)i, so->name,
+				 drape_world_error(world));
+			drape_world_destroy(world);
+			return NULL;
+		}
+	}
 	return world;
 }

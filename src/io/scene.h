@@ -1,7 +1,8 @@
-/* Scene files: JSON (read with cJSON) describing the world, its cloths, materials, pins and
- * output settings. Every key is documented in docs/scene-format.md. Loading validates all of it
- * and reports the first problem as "file:line:col: message" (syntax) or "file:line: json.path:
- * message" (the line where the offending member starts; omitted when the whole file is meant). */
+/* Scene files: JSON (read with cJSON) describing the world, its cloths, materials, pins, the
+ * solids they collide with and output settings. Every key is documented in docs/scene-format.md.
+ * Loading validates all of it and reports the first problem as "file:line:col: message" (syntax)
+ * or "file:line: json.path: message" (the line where the offending member starts; omitted when
+ * the whole file is meant). */
 #ifndef DRAPE_SCENE_H
 #define DRAPE_SCENE_H
 
@@ -23,6 +24,17 @@ typedef struct scene_cloth {
 	int32_t grid_resolution[2]; /* for grids; 0 for meshes from a file */
 } scene_cloth;
 
+/* A solid (docs/scene-format.md, "Solids"). def is complete, and everything it points to is
+ * owned here: def.name, def.mesh, def.mesh_frames, def.frame_times and def.poses. */
+typedef struct scene_solid {
+	drape_solid_def def;
+	char* name;
+	drape_mesh mesh;     /* DRAPE_SOLID_MESH only; geometry without uv */
+	double** frames;     /* def.frame_count arrays of 3 * mesh.vertex_count positions, or NULL */
+	double* frame_times; /* def.frame_count times */
+	drape_pose* poses;   /* def.pose_count poses, or NULL for a static solid */
+} scene_solid;
+
 typedef struct scene {
 	char* path;   /* the file it came from, or "<default>" */
 	char* name;
@@ -33,6 +45,8 @@ typedef struct scene {
 	int32_t cloth_count;
 	scene_constraint* constraints;
 	int32_t constraint_count;
+	scene_solid* solids;
+	int32_t solid_count;
 } scene;
 
 /* Parses and validates a scene. On failure returns false with the message in err; *out is then
@@ -46,8 +60,9 @@ bool scene_load_default(scene* out, char* err, size_t err_size);
 const char* scene_default_text(void);
 void scene_free(scene* s);
 
-/* Creates the world with every cloth and constraint; cloth ids follow scene.cloths order.
- * Returns NULL with a message naming the cloth/element on failure. */
+/* Creates the world with every cloth, constraint and solid; cloth ids follow scene.cloths order
+ * and solid ids scene.solids order. Returns NULL with a message naming the cloth/element/solid
+ * on failure. */
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size);
 
 #endif

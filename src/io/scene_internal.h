@@ -1,4 +1,4 @@
-/* Shared between the scene loader's files: the loader state and the pin expansion. */
+/* Shared between the scene loader's files: the loader state, the pin expansion and the solids. */
 #ifndef DRAPE_SCENE_INTERNAL_H
 #define DRAPE_SCENE_INTERNAL_H
 
@@ -14,6 +14,14 @@ typedef struct loader {
 /* Expands one entry of cloths[cloth].pins into per-particle constraints appended to s. */
 bool scene_load_pin(loader* L, const jnode* pin, int32_t cloth);
 
+/* Loads the optional top-level "solids" array into s->solids. */
+bool scene_load_solids(loader* L, const jnode* root);
+void scene_solid_free(scene_solid* solid);
+
 bool scene_out_of_memory(const json_ctx* c);
+/* A malloc'd copy of s, or NULL. */
+char* scene_copy_string(const char* s);
+/* Mesh files are found relative to the scene file's directory: the malloc'd path, or NULL. */
+char* scene_file_path(const char* scene_path, const char* file);
 
 #endif

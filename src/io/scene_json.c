@@ -249,7 +249,7 @@ static int edit_distance(const char* a, const char* b)
 	return row[lb];
 }
 
-static const char* type_name(const cJSON* j)
+const char* json_type_name(const cJSON* j)
 {
 	if (cJSON_IsNumber(j)) return "a number";
 	if (cJSON_IsString(j)) return "a string";
@@ -264,7 +264,7 @@ static bool wrong_type(const json_ctx* c, const jnode* at, const char* expected)
 {
 	if (cJSON_IsString(at->item))
 		return json_fail(c, at, "expected %s, got a string (\"%.40s\")", expected, at->item->valuestring);
-	return json_fail(c, at, "expected %s, got %s", expected, type_name(at->item));
+	return json_fail(c, at, "expected %s, got %s", expected, json_type_name(at->item));
 }
 
 bool json_check_object(const json_ctx* c, const jnode* at, const char* const* keys)

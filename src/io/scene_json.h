@@ -55,6 +55,9 @@ bool json_string(const json_ctx* c, const jnode* at, const char** out); /* non-e
 bool json_vector(const json_ctx* c, const jnode* at, int n, double* out);
 bool json_array(const json_ctx* c, const jnode* at, int* count); /* any array */
 
+/* "a number", "an array", ... for messages about a value of the wrong type. */
+const char* json_type_name(const cJSON* j);
+
 /* Range checks on a number already read from `at`. */
 bool json_positive(const json_ctx* c, const jnode* at, double x);    /* x > 0 */
 bool json_nonnegative(const json_ctx* c, const jnode* at, double x); /* x >= 0 */

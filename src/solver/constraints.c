@@ -57,7 +57,7 @@ static void perpendiculars(vec3 a, vec3* p, vec3* q)
 	*q = v3_cross(a, *p);
 }
 
-static void add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 pv, double h)
+void constraints_add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 pv, double h)
 {
 	vec3 r = w->constrained[i] ? m3_mulv(w->S[i], d) : d;
 	double len = v3_len(r);
@@ -100,16 +100,16 @@ void constraints_prepare(drape_world* w, double t, double h)
 		int32_t i = c->particle;
 		if (c->kind == DRAPE_CONSTRAINT_POINT) {
 			/* The coordinate axes, so that S becomes exactly zero and dv exactly z. */
-			add_direction(w, i, v3(1.0, 0.0, 0.0), p, pv, h);
-			add_direction(w, i, v3(0.0, 1.0, 0.0), p, pv, h);
-			add_direction(w, i, v3(0.0, 0.0, 1.0), p, pv, h);
+			constraints_add_direction(w, i, v3(1.0, 0.0, 0.0), p, pv, h);
+			constraints_add_direction(w, i, v3(0.0, 1.0, 0.0), p, pv, h);
+			constraints_add_direction(w, i, v3(0.0, 0.0, 1.0), p, pv, h);
 		} else if (c->kind == DRAPE_CONSTRAINT_LINE) {
 			vec3 a, b;
 			perpendiculars(c->axis, &a, &b);
-			add_direction(w, i, a, p, pv, h);
-			add_direction(w, i, b, p, pv, h);
+			constraints_add_direction(w, i, a, p, pv, h);
+			constraints_add_direction(w, i, b, p, pv, h);
 		} else {
-			add_direction(w, i, c->axis, p, pv, h);
+			constraints_add_direction(w, i, c->axis, p, pv, h);
 		}
 	}
 }

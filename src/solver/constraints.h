@@ -10,6 +10,11 @@
  * so that each constrained particle ends the step exactly on its target along those directions. */
 void constraints_prepare(drape_world* w, double t, double h);
 
+/* Constrains particle i along the unit direction d (unless an earlier constraint already does):
+ * at the step's end its velocity along d is pv's and its position along d is p's. Contacts use it
+ * too (collide/contact.c). */
+void constraints_add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 pv, double h);
+
 /* Reference point p and its velocity at time t. */
 void constraint_target(const constraint_data* c, double t, vec3* p, vec3* pv);
 

@@ -6,6 +6,7 @@
  * as h f_e + h^2 K_e (v0 + y/h), so df/dx is never stored as a matrix of its own. */
 #include "implicit.h"
 
+#include "../collide/contact.h"
 #include "../solver/constraints.h"
 #include "../solver/reduce.h"
 
@@ -96,6 +97,14 @@ void implicit_assemble(drape_world* w, double t, double h)
 #pragma omp parallel for num_threads(threads) schedule(static) if (k != COLOURING_SERIAL && hi - lo > 256)
 		for (int32_t j = lo; j < hi; ++j) assemble_hinge(w, &w->hinges[hc->order[j]], h);
 	}
+	/* Sliding friction (sec. 5.4): a tangential damping against the slip, implicit in v. */
+	for (int32_t i = 0; w->solid_count > 0 && i < n; ++i) {
+		element_terms et;
+		element_terms_clear(&et, 1);
+		if (!contact_friction(w, i, h, &et.f[0], &et.dfdv[0][0])) continue;
+		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
+		scatter(w, &et, &i, &w->A.diag[i], &yv, h);
+	}
 	for (int32_t k = 0; k < w->spring_count; ++k) {
 		const spring_data* s = &w->springs[k];
 		if (!s->alive) continue;
@@ -146,6 +155,24 @@ static double stretch_change(drape_world* w, int32_t* worst)
 	return result;
 }
 
+/* x1 = x + h (v + dv) + y, v1 = v + dv (eq. 17); false if anything is not finite. */
+static bool propose(drape_world* w, double h)
+{
+	const int32_t n = w->particle_count;
+	bool finite = true;
+#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048) reduction(&& : finite)
+	for (int32_t i = 0; i < n; ++i) {
+		w->v1[i] = v3_add(w->v[i], w->dv[i]);
+		w->x1[i] = v3_add(v3_add(w->x[i], v3_scale(w->v1[i], h)), w->y[i]);
+		finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
+	}
+	return finite;
+}
+
+/* How often a step is solved again when its proposal carries particles into solids that had no
+ * contact yet (each pass adds their contact constraints). */
+#define CONTACT_PASSES 4
+
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
 	const int threads = w->threads;
@@ -155,11 +182,16 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	r->cg_converged = false;
 	r->stretch_change = 0.0;
 	r->worst_triangle = -1;
+	r->eval_ms = r->cg_ms = r->cs_ms = 0.0;
 
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
-	implicit_assemble(w, t, h);
 	double t1 = now_ms();
+	contacts_prepare(w, t, h);
+	double t2 = now_ms();
+	r->eval_ms += t1 - t0;
+	if (w->solid_count > 0) r->cs_ms += t2 - t1;
+
 	const vec3* guess = NULL;
 	if (w->def.warm_start && w->h_last > 0.0) {
 		/* dv scales with the step (dv ~ h a); rescale in place so a rejected and retried step
@@ -170,23 +202,36 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		w->h_last = h;
 		guess = w->dv_last;
 	}
-	pcg_result res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance,
-				   w->def.cg_max_iterations, threads, &w->pcg, w->dv);
-	pcg_residual(&w->A, w->dv, w->b, w->e, threads);
-	double t2 = now_ms();
-	r->eval_ms = t1 - t0;
-	r->cg_iterations = res.iterations;
-	r->cg_converged = res.converged;
 
-	bool finite = true;
-#pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048) reduction(&& : finite)
-	for (int32_t i = 0; i < n; ++i) {
-		w->v1[i] = v3_add(w->v[i], w->dv[i]);
-		w->x1[i] = v3_add(v3_add(w->x[i], v3_scale(w->v1[i], h)), w->y[i]);
-		finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
+	pcg_result res;
+	bool finite;
+	int32_t crossings = 0;
+	for (int pass = 1;; ++pass) {
+		double ta = now_ms();
+		implicit_assemble(w, t, h);
+		double tb = now_ms();
+		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
+				threads, &w->pcg, w->dv);
+		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
+		double tc = now_ms();
+		r->eval_ms += tb - ta;
+		r->cg_ms += tc - tb;
+		r->cg_iterations += res.iterations;
+		r->cg_converged = res.converged;
+		finite = propose(w, h);
+		if (!finite || res.breakdown || w->solid_count == 0) break;
+		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
+		 * solve the step again with the new constraints. */
+		int32_t released = contacts_release_pulling(w, h);
+		crossings = contacts_catch_crossings(w, h);
+		if (released > 0) {
+			constraints_prepare(w, t, h);
+			contacts_constrain(w, h);
+		}
+		r->cs_ms += now_ms() - tc;
+		if ((crossings == 0 && released == 0) || pass == CONTACT_PASSES) break;
 	}
 	if (w->def.adaptive && finite) r->stretch_change = stretch_change(w, &r->worst_triangle);
-	r->cg_ms = t2 - t1;
 
 	if (w->fail_next_steps > 0) {
 		w->fail_next_steps--;
@@ -195,6 +240,8 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->outcome = STEP_CG_BREAKDOWN;
 	} else if (!finite) {
 		r->outcome = STEP_NONFINITE;
+	} else if (crossings > 0) {
+		r->outcome = STEP_PENETRATION;
 	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit) {
 		r->outcome = STEP_STRETCH_CHANGE;
 	}

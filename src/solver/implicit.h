@@ -10,6 +10,7 @@ typedef enum step_outcome {
 	STEP_CG_BREAKDOWN,   /* A was not positive definite along a search direction */
 	STEP_NONFINITE,      /* the proposal holds NaN or Inf */
 	STEP_STRETCH_CHANGE, /* sec. 7: some triangle's stretch changed drastically */
+	STEP_PENETRATION,    /* re-solving with new contacts did not stop particles crossing solids */
 	STEP_FORCED,         /* rejected by the test hook */
 } step_outcome;
 
@@ -19,6 +20,7 @@ typedef struct step_report {
 	bool cg_converged;
 	double eval_ms;
 	double cg_ms;
+	double cs_ms; /* cloth/solid contact detection and handling */
 	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
 	int32_t worst_triangle;
 } step_report;

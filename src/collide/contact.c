@@ -1,0 +1,228 @@
+/* Cloth/solid contact. A particle within a solid's thickness, or whose straight path over the
+ * step crosses it, becomes subject to a contact constraint (sec. 6): its velocity along the
+ * surface normal is set to the surface's (one degree of freedom), or, while static friction
+ * holds, its whole velocity (three). Position alteration (sec. 6.2, eq. 17) puts it back on the
+ * surface grown by the thickness within the same implicit step, at most `push_speed * h` per
+ * step so that a deep start is resolved over a few steps instead of in one jolt. Release and
+ * friction follow sec. 5.4, read from the constraint force e / h. docs/collide.md. */
+#include "contact.h"
+
+#include "../solver/constraints.h"
+#include "../world.h"
+#include "solid.h"
+
+#include <math.h>
+
+/* Below this tangential slip speed a new or sliding contact sticks (m/s). */
+#define STICK_SPEED 0.01
+/* Sliding friction is linearised as a damping c = mu f_n / max(|slip|, SLIP_FLOOR) (m/s). */
+#define SLIP_FLOOR 1e-3
+/* Fastest the position alteration moves a particle out of a solid (m/s). */
+#define PUSH_SPEED 1.0
+
+static void tangents(vec3 n, vec3* a, vec3* b)
+{
+	vec3 t = fabs(n.x) < 0.6 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
+	*a = v3_normalize(v3_cross(n, t));
+	*b = v3_cross(n, *a);
+}
+
+static void set_plane(contact* c, const solid_point* p, double h)
+{
+	c->normal = p->normal;
+	c->point_end = p->point_end;
+	c->surface_velocity = v3_scale(v3_sub(p->point_end, p->point), 1.0 / h);
+}
+
+/* Starts a contact of particle i with solid k: sticking if it barely slides. */
+static void begin_contact(drape_world* w, int32_t i, int32_t k, const solid_point* p, double h)
+{
+	contact* c = &w->contacts[i];
+	c->solid = k;
+	set_plane(c, p, h);
+	vec3 rel = v3_sub(w->v[i], c->surface_velocity);
+	vec3 slip = v3_sub(rel, v3_scale(c->normal, v3_dot(rel, c->normal)));
+	c->slip_speed = v3_len(slip);
+	c->slip_growing = false;
+	c->break_dir = v3_zero();
+	c->sticking = c->slip_speed < STICK_SPEED && w->solids[k].friction > 0.0;
+	c->normal_force = 0.0;
+	c->caught = false;
+}
+
+/* The constraint directions of particle i's contact for a step of h. */
+static void constrain(drape_world* w, int32_t i, double h)
+{
+	const contact* c = &w->contacts[i];
+	const double thickness = w->solids[c->solid].thickness;
+	vec3 x = w->x[i], vs = c->surface_velocity, n = c->normal;
+	/* Target along n: on the grown surface at the step's end, but no further than PUSH_SPEED h
+	 * beyond where the surface's own motion would take the particle. */
+	double target = v3_dot(n, c->point_end) + thickness;
+	double free_end = v3_dot(n, v3_madd(x, h, vs));
+	double push = target - free_end;
+	if (push > PUSH_SPEED * h) target = free_end + PUSH_SPEED * h;
+	vec3 p = v3_madd(v3_madd(x, h, vs), target - free_end, n);
+	constraints_add_direction(w, i, n, p, vs, h);
+	if (c->sticking) {
+		vec3 a, b;
+		tangents(n, &a, &b);
+		constraints_add_direction(w, i, a, p, vs, h);
+		constraints_add_direction(w, i, b, p, vs, h);
+	}
+}
+
+/* Fully pinned particles need no contact (the pin wins). */
+static bool pinned(const drape_world* w, int32_t i)
+{
+	return w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0;
+}
+
+void contacts_prepare(drape_world* w, double t, double h)
+{
+	if (w->solid_count == 0) return;
+	solids_begin_step(w, t, h);
+	const int32_t n = w->particle_count;
+	for (int32_t i = 0; i < n; ++i) {
+		contact* c = &w->contacts[i];
+		c->caught = false;
+		if (pinned(w, i)) {
+			c->solid = -1;
+			continue;
+		}
+		solid_point p;
+		if (c->solid >= 0) {
+			/* An existing contact holds while the particle stays near the surface. */
+			double reach = 2.0 * w->solids[c->solid].thickness;
+			if (solid_closest(w, c->solid, w->x[i], reach, &p)) set_plane(c, &p, h);
+			else c->solid = -1;
+		}
+		if (c->solid < 0) {
+			/* Within a thickness and approaching (or well inside): a new contact. Particles that
+			 * just released and drift away are left alone. */
+			for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k) {
+				double thickness = w->solids[k].thickness;
+				if (!solid_closest(w, k, w->x[i], thickness, &p)) continue;
+				vec3 vs = v3_scale(v3_sub(p.point_end, p.point), 1.0 / h);
+				bool approaching = v3_dot(v3_sub(w->v[i], vs), p.normal) < 0.0;
+				if (approaching || p.distance < 0.5 * thickness) begin_contact(w, i, k, &p, h);
+			}
+			/* Fast particles: does the free path cross a solid this step? */
+			vec3 end = v3_madd(w->x[i], h, w->v[i]);
+			for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k)
+				if (solid_path_hit(w, k, w->x[i], end, &p)) begin_contact(w, i, k, &p, h);
+		}
+		if (c->solid >= 0) constrain(w, i, h);
+	}
+}
+
+void contacts_constrain(drape_world* w, double h)
+{
+	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i)
+		if (w->contacts[i].solid >= 0) constrain(w, i, h);
+}
+
+int32_t contacts_release_pulling(drape_world* w, double h)
+{
+	int32_t released = 0;
+	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) {
+		contact* c = &w->contacts[i];
+		/* A particle caught crossing in this step keeps its contact for the rest of it, so the
+		 * passes cannot alternate between releasing and catching it. */
+		if (c->solid < 0 || c->caught || v3_dot(w->e[i], c->normal) / h >= 0.0) continue;
+		c->solid = -1;
+		released++;
+	}
+	return released;
+}
+
+int32_t contacts_catch_crossings(drape_world* w, double h)
+{
+	int32_t added = 0;
+	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) {
+		contact* c = &w->contacts[i];
+		if (c->solid >= 0 || pinned(w, i)) continue;
+		solid_point p;
+		for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k)
+			if (solid_path_hit(w, k, w->x[i], w->x1[i], &p)) {
+				begin_contact(w, i, k, &p, h);
+				c->caught = true;
+				constrain(w, i, h);
+				added++;
+			}
+	}
+	return added;
+}
+
+void contacts_commit(drape_world* w, double h)
+{
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		contact* c = &w->contacts[i];
+		if (c->solid < 0) continue;
+		vec3 f = v3_scale(w->e[i], 1.0 / h);
+		double fn = v3_dot(f, c->normal);
+		if (fn < 0.0) {
+			/* The constraint pulled the cloth onto the solid: release (sec. 5.4). */
+			c->solid = -1;
+			continue;
+		}
+		const double mu = w->solids[c->solid].friction;
+		if (c->sticking) {
+			vec3 tangential = v3_sub(f, v3_scale(c->normal, fn));
+			double ft = v3_len(tangential);
+			if (ft > mu * fn) {
+				c->sticking = false;
+				c->slip_speed = 0.0;
+				c->slip_growing = true;
+				c->break_dir = v3_scale(tangential, -1.0 / ft);
+			}
+		} else {
+			/* Stick again only when slow and slowing down: a particle that just broke away
+			 * from rest is slow too, but speeding up. */
+			vec3 rel = v3_sub(w->v[i], c->surface_velocity);
+			vec3 slip = v3_sub(rel, v3_scale(c->normal, v3_dot(rel, c->normal)));
+			double speed = v3_len(slip);
+			c->slip_growing = speed > c->slip_speed;
+			if (mu > 0.0 && speed < STICK_SPEED && !c->slip_growing) c->sticking = true;
+			c->slip_speed = speed;
+		}
+		c->normal_force = fn;
+	}
+}
+
+bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* dfdv)
+{
+	const contact* c = &w->contacts[i];
+	if (c->solid < 0 || c->sticking) return false;
+	const double mu = w->solids[c->solid].friction;
+	if (mu <= 0.0 || c->normal_force <= 0.0) return false;
+	const double fmax = mu * c->normal_force;
+	vec3 n = c->normal;
+	vec3 rel = v3_sub(w->v[i], c->surface_velocity);
+	vec3 slip = v3_sub(rel, v3_scale(n, v3_dot(rel, n)));
+	double speed = v3_len(slip);
+	mat3 tangent = m3_sub(m3_identity(), m3_outer(n, n));
+	if (speed <= SLIP_FLOOR && c->slip_growing) {
+		/* Just broke away from sticking: the driving force beats static friction, so the slip
+		 * will grow along break_dir; Coulomb's force opposes it at full strength. */
+		vec3 d = v3_sub(c->break_dir, v3_scale(n, v3_dot(c->break_dir, n)));
+		*f = v3_scale(v3_normalize(d), -fmax);
+		*dfdv = m3_zero();
+		return true;
+	}
+	if (speed <= SLIP_FLOOR || (!c->slip_growing && fmax * h >= w->mass[i] * speed)) {
+		/* Friction alone could stop the slip within this step: a damping force c (v - v_s)
+		 * with c = fmax / |slip|, implicit in v, brings the slip to rest without reversing it
+		 * (its force never exceeds fmax while the slip shrinks). */
+		double cf = fmax / (speed > SLIP_FLOOR ? speed : SLIP_FLOOR);
+		*f = v3_scale(slip, -cf);
+		*dfdv = m3_scale(tangent, -cf);
+		return true;
+	}
+	/* Sliding on: Coulomb's force -fmax s_hat, linearised exactly. Along the slip its magnitude is
+	 * constant; across it, d s_hat / dv = (P - s_hat s_hat^T) / |slip| turns it with the slip. */
+	vec3 s = v3_scale(slip, 1.0 / speed);
+	*f = v3_scale(s, -fmax);
+	*dfdv = m3_scale(m3_sub(tangent, m3_outer(s, s)), -fmax / speed);
+	return true;
+}

@@ -1,0 +1,57 @@
+/* Cloth/solid contact (sec. 2.4, 5.4, 6, 6.2): which particles touch which solid, the contact
+ * constraints they get in the modified PCG, release when the constraint force turns attractive,
+ * and static/sliding friction. */
+#ifndef DRAPE_CONTACT_H
+#define DRAPE_CONTACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../math/mat3.h"
+
+typedef struct contact {
+	int32_t solid;        /* -1: the particle touches nothing */
+	bool sticking;        /* static friction holds: all three directions locked (sec. 5.4) */
+	double normal_force;  /* N, from the last accepted step: scales the sliding friction */
+	double slip_speed;    /* m/s, tangential speed relative to the surface after the last step */
+	bool slip_growing;    /* the slip sped up in the last step (or the contact just broke away) */
+	vec3 break_dir;       /* where a contact that just broke away will slide: against the static
+			       * friction force that held it */
+	bool caught;          /* caught crossing during this step's solve: not released again in it */
+	/* This step's plane: the particle ends the step on the plane through point_end + thickness
+	 * normal, moving with the solid's surface velocity along the normal. */
+	vec3 normal;
+	vec3 point_end;
+	vec3 surface_velocity;
+} contact;
+
+typedef struct drape_world drape_world;
+
+/* Before a step from t to t + h: places the solids, keeps or drops existing contacts, finds new
+ * ones (particles within the thickness, or whose path x + h v crosses a solid), and adds their
+ * constraint directions to the filter, z and y (call after constraints_prepare). */
+void contacts_prepare(drape_world* w, double t, double h);
+
+/* Re-adds the constraint directions of every current contact (after constraints_prepare ran
+ * again because the contact set changed within a step). */
+void contacts_constrain(drape_world* w, double h);
+
+/* After a solve: releases contacts whose constraint force pulls the particle onto the solid
+ * (sec. 5.4: release when the force turns attractive). Returns how many; the step must then be
+ * solved again without them. */
+int32_t contacts_release_pulling(drape_world* w, double h);
+
+/* After a solve: particles without a contact whose proposed path x -> x1 crosses a solid get one.
+ * Returns how many were added (the step must then be solved again). */
+int32_t contacts_catch_crossings(drape_world* w, double h);
+
+/* After an accepted step, from the constraint forces e / h: release contacts whose normal force
+ * pulls, switch sticking ones whose tangential force exceeds mu times the normal force to sliding,
+ * and let sliding ones that have (nearly) stopped stick again. */
+void contacts_commit(drape_world* w, double h);
+
+/* Sliding friction of particle i (sec. 5.4): a force of magnitude mu * normal force against the
+ * slip, and its velocity derivative for the implicit system. Returns false if it has none. */
+bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* dfdv);
+
+#endif

@@ -1,0 +1,62 @@
+/* Solids the cloth collides with (sec. 2.1, 6): analytic shapes and triangle meshes, static,
+ * rigidly keyframed or deforming, with their placement at the start and end of each step and the
+ * queries contact detection needs. */
+#ifndef DRAPE_SOLID_H
+#define DRAPE_SOLID_H
+
+#include "drape.h"
+
+#include "aabb.h"
+#include "bvh.h"
+#include "shapes.h"
+#include "transform.h"
+
+typedef struct solid_data {
+	char* name;
+	drape_solid_shape kind;
+	shape shape; /* analytic solids, in the solid's frame */
+	double thickness;
+	double friction;
+	/* rigid placement: poses (keyframed) or one static pose */
+	drape_pose* poses;
+	int32_t pose_count;
+	xform pose;
+	/* meshes */
+	int32_t vertex_count, triangle_count;
+	int32_t* triangles;   /* oriented so that normals point outside */
+	double* rest;         /* 3 * vertex_count, the mesh in the solid's frame */
+	double* frames;       /* frame_count * 3 * vertex_count, deforming meshes */
+	double* frame_times;
+	int32_t frame_count;
+	vec3* v0;             /* world vertex positions at the step's start */
+	vec3* v1;             /* ... and end */
+	aabb* boxes;          /* per face: swept over the step, grown by the thickness */
+	bvh tree;
+	bool tree_built;
+	/* placement at the step's start and end */
+	xform x0, x1;
+	double t0, t1;
+} solid_data;
+
+/* A point of contact with a solid: where, which way is out, and how the surface point moves. */
+typedef struct solid_point {
+	double distance; /* signed, from the surface (not the thickness layer); < 0 inside */
+	vec3 point;      /* closest surface point at the step's start */
+	vec3 point_end;  /* the same material point of the solid at the step's end */
+	vec3 normal;     /* outward unit normal at the step's end */
+} solid_point;
+
+/* Places every solid at t and t + h (poses, mesh vertices, bounding boxes). */
+void solids_begin_step(drape_world* w, double t, double h);
+
+/* The closest surface point of solid s to x (a particle's position at the step's start), if
+ * within `reach` of the surface (outside) or inside it. */
+bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, solid_point* out);
+
+/* The first point where the straight path a -> b over the step meets solid s's surface grown by
+ * its thickness (continuous detection: fast particles cannot tunnel). */
+bool solid_path_hit(drape_world* w, int32_t s, vec3 a, vec3 b, solid_point* out);
+
+void solid_free(solid_data* s);
+
+#endif

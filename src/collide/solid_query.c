@@ -1,0 +1,216 @@
+/* Solid queries (sec. 2.1, 6): placement at the start and end of each step, and the two queries contact
+ * detection needs: the closest surface point to a particle, and the first crossing of a
+ * particle's straight-line path with the surface grown by the thickness (continuous detection,
+ * as sec. 2.1 suggests for high relative velocities). */
+#include "solid.h"
+
+#include "../world.h"
+#include "geometry.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static xform pose_at(const solid_data* s, double t)
+{
+	if (s->pose_count == 0) return s->pose;
+	const drape_pose* p = s->poses;
+	int32_t n = s->pose_count;
+	int32_t j = 0;
+	if (t <= p[0].time) j = 0;
+	else if (t >= p[n - 1].time) j = n - 1;
+	else {
+		while (j + 1 < n && p[j + 1].time <= t) ++j;
+		xform a = xform_make(v3_load(p[j].position), p[j].rotation[0], p[j].rotation[1], p[j].rotation[2], p[j].rotation[3]);
+		xform b = xform_make(v3_load(p[j + 1].position), p[j + 1].rotation[0], p[j + 1].rotation[1], p[j + 1].rotation[2], p[j + 1].rotation[3]);
+		return xform_nlerp(a, b, (t - p[j].time) / (p[j + 1].time - p[j].time));
+	}
+	return xform_make(v3_load(p[j].position), p[j].rotation[0], p[j].rotation[1], p[j].rotation[2], p[j].rotation[3]);
+}
+
+/* Vertex v of a mesh solid in its own frame at time t (deforming meshes interpolate frames). */
+static vec3 mesh_local(const solid_data* s, int32_t v, double t)
+{
+	if (s->frame_count == 0) return v3_load(&s->rest[3 * v]);
+	const double* ft = s->frame_times;
+	int32_t n = s->frame_count;
+	size_t stride = 3 * (size_t)s->vertex_count;
+	if (t <= ft[0]) return v3_load(&s->frames[3 * (size_t)v]);
+	if (t >= ft[n - 1]) return v3_load(&s->frames[(size_t)(n - 1) * stride + 3 * (size_t)v]);
+	int32_t j = 0;
+	while (j + 1 < n && ft[j + 1] <= t) ++j;
+	double a = (t - ft[j]) / (ft[j + 1] - ft[j]);
+	vec3 p = v3_load(&s->frames[(size_t)j * stride + 3 * (size_t)v]);
+	vec3 q = v3_load(&s->frames[(size_t)(j + 1) * stride + 3 * (size_t)v]);
+	return v3_add(p, v3_scale(v3_sub(q, p), a));
+}
+
+void solids_begin_step(drape_world* w, double t, double h)
+{
+	for (int32_t k = 0; k < w->solid_count; ++k) {
+		solid_data* s = &w->solids[k];
+		s->t0 = t;
+		s->t1 = t + h;
+		s->x0 = pose_at(s, t);
+		s->x1 = pose_at(s, t + h);
+		if (s->kind != DRAPE_SOLID_MESH) continue;
+		for (int32_t v = 0; v < s->vertex_count; ++v) {
+			s->v0[v] = xform_apply_point(s->x0, mesh_local(s, v, t));
+			s->v1[v] = xform_apply_point(s->x1, mesh_local(s, v, t + h));
+		}
+		for (int32_t f = 0; f < s->triangle_count; ++f) {
+			aabb b = aabb_empty();
+			for (int c = 0; c < 3; ++c) {
+				b = aabb_add_point(b, s->v0[s->triangles[3 * f + c]]);
+				b = aabb_add_point(b, s->v1[s->triangles[3 * f + c]]);
+			}
+			s->boxes[f] = aabb_grow(b, s->thickness);
+		}
+		if (!s->tree_built) {
+			/* Built once; deforming and moving meshes only refit (sec. 6 builds the tree by
+			 * recursive splitting along coordinate axes). */
+			s->tree_built = bvh_build(&s->tree, s->boxes, s->triangle_count);
+			int32_t need = s->tree_built ? bvh_query_stack_size(&s->tree) : 0;
+			if (need > w->query_stack_size) {
+				int32_t* stack = realloc(w->query_stack, (size_t)need * sizeof *stack);
+				if (stack) {
+					w->query_stack = stack;
+					w->query_stack_size = need;
+				} else {
+					bvh_free(&s->tree);
+					s->tree_built = false;
+				}
+			}
+		} else {
+			bvh_refit(&s->tree, s->boxes);
+		}
+	}
+}
+
+static vec3 face_normal(const vec3* v, const int32_t* tri)
+{
+	return v3_normalize(v3_cross(v3_sub(v[tri[1]], v[tri[0]]), v3_sub(v[tri[2]], v[tri[0]])));
+}
+
+static vec3 blend(const vec3* v, const int32_t* tri, const double bary[3])
+{
+	return v3_add(v3_add(v3_scale(v[tri[0]], bary[0]), v3_scale(v[tri[1]], bary[1])), v3_scale(v[tri[2]], bary[2]));
+}
+
+/* Faces of mesh solid s whose boxes overlap `box`, into the world's query scratch. */
+static int32_t mesh_candidates(drape_world* w, const solid_data* s, aabb box)
+{
+	for (;;) {
+		int32_t n = bvh_query(&s->tree, box, w->query_hits, w->query_capacity, w->query_stack, w->query_stack_size);
+		if (n <= w->query_capacity) return n;
+		int32_t* grown = realloc(w->query_hits, (size_t)n * 2 * sizeof *grown);
+		if (!grown) return w->query_capacity; /* keep what fits */
+		w->query_hits = grown;
+		w->query_capacity = n * 2;
+	}
+}
+
+bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, solid_point* out)
+{
+	const solid_data* s = &w->solids[k];
+	if (s->kind != DRAPE_SOLID_MESH) {
+		vec3 local = xform_inv_apply_point(s->x0, x), cl, nl;
+		double d = shape_signed_distance(&s->shape, local, &cl, &nl);
+		if (d > reach) return false;
+		out->distance = d;
+		out->point = xform_apply_point(s->x0, cl);
+		out->point_end = xform_apply_point(s->x1, cl);
+		out->normal = xform_apply_vector(s->x1, nl);
+		return true;
+	}
+	if (!s->tree_built) return false;
+	aabb box = aabb_grow(aabb_of_point(x), reach);
+	int32_t n = mesh_candidates(w, s, box);
+	double best = INFINITY, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
+	int32_t face = -1;
+	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
+		const int32_t* tri = &s->triangles[3 * w->query_hits[j]];
+		double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
+		if (d2 < best) {
+			best = d2;
+			face = w->query_hits[j];
+			memcpy(best_bary, bary, sizeof bary);
+		}
+	}
+	if (face < 0) return false;
+	const int32_t* tri = &s->triangles[3 * face];
+	vec3 cp = blend(s->v0, tri, best_bary);
+	vec3 n0 = face_normal(s->v0, tri);
+	double d = sqrt(best);
+	if (v3_dot(v3_sub(x, cp), n0) < 0.0) d = -d;
+	if (d > reach) return false;
+	out->distance = d;
+	out->point = cp;
+	out->point_end = blend(s->v1, tri, best_bary);
+	out->normal = face_normal(s->v1, tri);
+	return true;
+}
+
+bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, solid_point* out)
+{
+	const solid_data* s = &w->solids[k];
+	if (s->kind != DRAPE_SOLID_MESH) {
+		vec3 la = xform_inv_apply_point(s->x0, a), lb = xform_inv_apply_point(s->x1, b), nl, cl;
+		double d0 = shape_signed_distance(&s->shape, la, &cl, &nl);
+		if (d0 <= s->thickness) {
+			/* Starting within the layer is proximity's business; the path only matters if it
+			 * ends inside the solid itself, and then the surface under the start is the plane. */
+			if (shape_signed_distance(&s->shape, lb, NULL, NULL) >= 0.0) return false;
+		} else {
+			double t;
+			if (!shape_segment_first_hit(&s->shape, la, lb, s->thickness, &t, &nl)) return false;
+			/* the surface point under the hit, carried with the solid to the step's end */
+			vec3 hit = v3_add(la, v3_scale(v3_sub(lb, la), t));
+			cl = v3_sub(hit, v3_scale(nl, s->thickness));
+		}
+		out->distance = d0;
+		out->point = xform_apply_point(s->x0, cl);
+		out->point_end = xform_apply_point(s->x1, cl);
+		out->normal = xform_apply_vector(s->x1, nl);
+		return true;
+	}
+	if (!s->tree_built) return false;
+	aabb box = aabb_grow(aabb_add_point(aabb_of_point(a), b), s->thickness);
+	int32_t n = mesh_candidates(w, s, box);
+	double first = INFINITY, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
+	int32_t face = -1;
+	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
+		const int32_t* tri = &s->triangles[3 * w->query_hits[j]];
+		double t;
+		if (ccd_point_triangle(a, b, s->v0[tri[0]], s->v1[tri[0]], s->v0[tri[1]], s->v1[tri[1]], s->v0[tri[2]],
+				       s->v1[tri[2]], 1e-9, &t, bary) &&
+		    t < first) {
+			first = t;
+			face = w->query_hits[j];
+			memcpy(best_bary, bary, sizeof bary);
+		}
+	}
+	if (face < 0) return false;
+	const int32_t* tri = &s->triangles[3 * face];
+	vec3 cp = blend(s->v0, tri, best_bary);
+	out->distance = v3_dot(v3_sub(a, cp), face_normal(s->v0, tri));
+	out->point = cp;
+	out->point_end = blend(s->v1, tri, best_bary);
+	out->normal = face_normal(s->v1, tri);
+	return true;
+}
+
+void solid_free(solid_data* s)
+{
+	free(s->name);
+	free(s->poses);
+	free(s->triangles);
+	free(s->rest);
+	free(s->frames);
+	free(s->frame_times);
+	free(s->v0);
+	free(s->v1);
+	free(s->boxes);
+	if (s->tree_built) bvh_free(&s->tree);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,235 @@
+/* Adding solids (sec. 2.1, 6): validation of the def, copies of the mesh, poses and frames, and the
+ * per-solid buffers the per-step placement needs. */
+#include "collide/solid.h"
+#include "core.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+drape_solid_def drape_default_solid_def(void)
+{
+	drape_solid_def d;
+	memset(&d, 0, sizeof d);
+	d.shape = DRAPE_SOLID_PLANE;
+	d.radius = 0.5;
+	d.half_height = 0.5;
+	d.half_extents[0] = d.half_extents[1] = d.half_extents[2] = 0.5;
+	d.rotation[0] = 1.0;
+	d.thickness = 0.005;
+	d.friction = 0.3;
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+static bool finite_n(const double* a, size_t n)
+{
+	for (size_t i = 0; i < n; ++i)
+		if (!isfinite(a[i])) return false;
+	return true;
+}
+
+static bool unit_quaternion(const double q[4])
+{
+	double l = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+	return finite_n(q, 4) && fabs(l - 1.0) < 1e-6;
+}
+
+static drape_status check_def(drape_world* w, const drape_solid_def* d, const char* name)
+{
+	if (!(isfinite(d->thickness) && d->thickness > 0.0))
+		return world_fail(w, "solid '%s': thickness must be finite and > 0, got %g", name, d->thickness);
+	if (!(isfinite(d->friction) && d->friction >= 0.0))
+		return world_fail(w, "solid '%s': friction must be finite and >= 0, got %g", name, d->friction);
+	if (!finite_n(d->position, 3)) return world_fail(w, "solid '%s': position is not finite", name);
+	if (!unit_quaternion(d->rotation)) return world_fail(w, "solid '%s': rotation must be a unit quaternion (w, x, y, z)", name);
+	switch (d->shape) {
+	case DRAPE_SOLID_PLANE:
+		break;
+	case DRAPE_SOLID_SPHERE:
+	case DRAPE_SOLID_CAPSULE:
+	case DRAPE_SOLID_CYLINDER:
+		if (!(isfinite(d->radius) && d->radius > 0.0)) return world_fail(w, "solid '%s': radius must be > 0", name);
+		if (d->shape != DRAPE_SOLID_SPHERE && !(isfinite(d->half_height) && d->half_height > 0.0))
+			return world_fail(w, "solid '%s': half_height must be > 0", name);
+		break;
+	case DRAPE_SOLID_BOX:
+		for (int k = 0; k < 3; ++k)
+			if (!(isfinite(d->half_extents[k]) && d->half_extents[k] > 0.0))
+				return world_fail(w, "solid '%s': half_extents must be > 0", name);
+		break;
+	case DRAPE_SOLID_MESH: {
+		const drape_mesh* m = d->mesh;
+		if (!m || m->vertex_count < 3 || m->triangle_count < 1 || !m->positions || !m->triangles)
+			return world_fail(w, "solid '%s': a mesh solid needs a mesh with vertices and triangles", name);
+		if (!finite_n(m->positions, 3 * (size_t)m->vertex_count))
+			return world_fail(w, "solid '%s': the mesh has a non-finite vertex position", name);
+		for (int32_t t = 0; t < m->triangle_count; ++t)
+			for (int c = 0; c < 3; ++c)
+				if (m->triangles[3 * t + c] < 0 || m->triangles[3 * t + c] >= m->vertex_count)
+					return world_fail(w, "solid '%s': triangle %d refers to vertex %d, but the mesh has %d vertices",
+							  name, t, m->triangles[3 * t + c], m->vertex_count);
+		if (d->frame_count < 0 || (d->frame_count > 0 && (!d->mesh_frames || !d->frame_times)))
+			return world_fail(w, "solid '%s': frame_count > 0 needs mesh_frames and frame_times", name);
+		for (int32_t f = 0; f < d->frame_count; ++f) {
+			if (!isfinite(d->frame_times[f]) || (f > 0 && !(d->frame_times[f] > d->frame_times[f - 1])))
+				return world_fail(w, "solid '%s': frame %d's time must be finite and later than the one before", name, f);
+			if (!d->mesh_frames[f] || !finite_n(d->mesh_frames[f], 3 * (size_t)m->vertex_count))
+				return world_fail(w, "solid '%s': frame %d has a non-finite vertex position", name, f);
+		}
+		break;
+	}
+	default:
+		return world_fail(w, "solid '%s': unknown shape %d", name, (int)d->shape);
+	}
+	if (d->pose_count < 0 || (d->pose_count > 0 && !d->poses)) return world_fail(w, "solid '%s': pose_count > 0 needs poses", name);
+	for (int32_t k = 0; k < d->pose_count; ++k) {
+		const drape_pose* p = &d->poses[k];
+		if (!isfinite(p->time) || !finite_n(p->position, 3) || !unit_quaternion(p->rotation) ||
+		    (k > 0 && !(p->time > d->poses[k - 1].time)))
+			return world_fail(w, "solid '%s': pose %d must be finite, have a unit rotation and come later than the one before",
+					  name, k);
+	}
+	return DRAPE_OK;
+}
+
+typedef struct directed_edge {
+	uint64_t key; /* sorted vertex pair */
+	int32_t forward; /* 1 if the triangle runs from the lower to the higher vertex */
+	int32_t from, to;
+} directed_edge;
+
+static int compare_directed(const void* a, const void* b)
+{
+	const directed_edge* x = a;
+	const directed_edge* y = b;
+	return x->key < y->key ? -1 : (x->key > y->key ? 1 : x->forward - y->forward);
+}
+
+/* A closed, consistently oriented mesh has every edge in exactly two triangles, run in opposite
+ * directions. Anything else still works face by face, but "inside" loses its meaning: warn. */
+static void check_closed(drape_world* w, const drape_mesh* m, const char* name)
+{
+	size_t count = 3 * (size_t)m->triangle_count;
+	directed_edge* e = malloc(count * sizeof *e);
+	if (!e) return;
+	for (int32_t t = 0; t < m->triangle_count; ++t)
+		for (int k = 0; k < 3; ++k) {
+			int32_t a = m->triangles[3 * t + k], b = m->triangles[3 * t + (k + 1) % 3];
+			uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+			e[3 * t + k] = (directed_edge){((uint64_t)lo << 32) | hi, a < b, a, b};
+		}
+	qsort(e, count, sizeof *e, compare_directed);
+	int32_t open = 0, flipped = 0, crowded = 0;
+	directed_edge first_open = {0}, first_flipped = {0};
+	for (size_t i = 0; i < count;) {
+		size_t j = i + 1;
+		while (j < count && e[j].key == e[i].key) ++j;
+		if (j - i == 1) {
+			if (open++ == 0) first_open = e[i];
+		} else if (j - i == 2) {
+			if (e[i].forward == e[i + 1].forward && flipped++ == 0) first_flipped = e[i];
+		} else {
+			crowded++;
+		}
+		i = j;
+	}
+	free(e);
+	if (open)
+		world_warn(w,
+			   "solid '%s': the mesh is open (%d boundary edges, e.g. vertices %d-%d); each face still keeps "
+			   "particles on its outer side, but the mesh encloses no volume",
+			   name, open, first_open.from, first_open.to);
+	if (flipped)
+		world_warn(w,
+			   "solid '%s': the mesh is inconsistently oriented (%d edges run the same way in both their "
+			   "triangles, e.g. vertices %d-%d); each face's outside is taken from its own winding",
+			   name, flipped, first_flipped.from, first_flipped.to);
+	if (crowded) world_warn(w, "solid '%s': %d edges are shared by more than two triangles", name, crowded);
+}
+
+drape_solid_id drape_solid_add(drape_world* w, const drape_solid_def* d)
+{
+	drape_solid_id none = {-1};
+	if (!d || d->cookie != DRAPE_COOKIE) {
+		world_fail(w, "solid def not initialised with drape_default_solid_def()");
+		return none;
+	}
+	char fallback[32];
+	snprintf(fallback, sizeof fallback, "solid%d", w->solid_count);
+	const char* name = d->name ? d->name : fallback;
+	if (check_def(w, d, name) != DRAPE_OK) return none;
+	if (w->solid_count == w->solid_capacity) {
+		int32_t cap = w->solid_capacity ? 2 * w->solid_capacity : 4;
+		solid_data* p = realloc(w->solids, (size_t)cap * sizeof *p);
+		if (!p) {
+			world_fail(w, "out of memory adding solid '%s'", name);
+			return none;
+		}
+		w->solids = p;
+		w->solid_capacity = cap;
+	}
+	solid_data* s = &w->solids[w->solid_count];
+	memset(s, 0, sizeof *s);
+	s->name = strdup(name);
+	s->kind = d->shape;
+	s->thickness = d->thickness;
+	s->friction = d->friction;
+	s->pose = xform_make(v3_load(d->position), d->rotation[0], d->rotation[1], d->rotation[2], d->rotation[3]);
+	s->shape.radius = d->radius;
+	s->shape.half_height = d->half_height;
+	s->shape.half_extents = v3_load(d->half_extents);
+	static const shape_kind kinds[] = {SHAPE_PLANE, SHAPE_PLANE, SHAPE_SPHERE, SHAPE_CAPSULE, SHAPE_CYLINDER, SHAPE_BOX};
+	s->shape.kind = kinds[d->shape];
+	bool ok = s->name != NULL;
+	if (ok && d->pose_count > 0) {
+		s->poses = malloc((size_t)d->pose_count * sizeof *s->poses);
+		ok = s->poses != NULL;
+		if (ok) memcpy(s->poses, d->poses, (size_t)d->pose_count * sizeof *s->poses);
+		s->pose_count = d->pose_count;
+	}
+	if (ok && d->shape == DRAPE_SOLID_MESH) {
+		const drape_mesh* m = d->mesh;
+		size_t nv = (size_t)m->vertex_count, nt = (size_t)m->triangle_count;
+		s->vertex_count = m->vertex_count;
+		s->triangle_count = m->triangle_count;
+		s->triangles = malloc(3 * nt * sizeof *s->triangles);
+		s->rest = malloc(3 * nv * sizeof *s->rest);
+		s->v0 = malloc(nv * sizeof *s->v0);
+		s->v1 = malloc(nv * sizeof *s->v1);
+		s->boxes = malloc(nt * sizeof *s->boxes);
+		ok = s->triangles && s->rest && s->v0 && s->v1 && s->boxes;
+		if (ok) {
+			memcpy(s->rest, m->positions, 3 * nv * sizeof *s->rest);
+			for (size_t t = 0; t < nt; ++t) {
+				/* flip_normals: reverse the winding once, so every later use sees outward normals */
+				s->triangles[3 * t] = m->triangles[3 * t];
+				s->triangles[3 * t + 1] = m->triangles[3 * t + (d->flip_normals ? 2 : 1)];
+				s->triangles[3 * t + 2] = m->triangles[3 * t + (d->flip_normals ? 1 : 2)];
+			}
+		}
+		if (ok && d->frame_count > 0) {
+			s->frames = malloc((size_t)d->frame_count * 3 * nv * sizeof *s->frames);
+			s->frame_times = malloc((size_t)d->frame_count * sizeof *s->frame_times);
+			ok = s->frames && s->frame_times;
+			for (int32_t f = 0; ok && f < d->frame_count; ++f) {
+				memcpy(&s->frames[(size_t)f * 3 * nv], d->mesh_frames[f], 3 * nv * sizeof(double));
+				s->frame_times[f] = d->frame_times[f];
+			}
+			s->frame_count = d->frame_count;
+		}
+	}
+	if (!ok) {
+		solid_free(s);
+		world_fail(w, "out of memory adding solid '%s'", name);
+		return none;
+	}
+	if (d->shape == DRAPE_SOLID_MESH) check_closed(w, d->mesh, name);
+	w->dirty = true;
+	drape_solid_id id = {w->solid_count++};
+	return id;
+}
+
+int32_t drape_solid_count(const drape_world* w) { return w->solid_count; }

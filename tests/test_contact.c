@@ -1,0 +1,328 @@
+/* Cloth/solid contact, checked against physics (sec. 5.4, 6, 6.2): Coulomb friction on a tilted
+ * plane (sticks below the friction angle, slides at g (sin a - mu cos a) above it), release when a
+ * support falls away faster than gravity, no tunnelling at whole-frame steps, a drape over a mesh
+ * cylinder, a moving body dragging cloth by friction, and a start inside a solid resolved by
+ * position alteration. */
+#include "fixtures.h"
+#include "test.h"
+
+#include "collide/solid.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double G = 9.81;
+
+/* A res x res sheet of side `size` lying in the plane through `center` spanned by u and v. */
+static drape_cloth_id add_sheet(drape_world* w, int res, double size, vec3 center, vec3 u, vec3 v, const drape_material* m)
+{
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = size;
+	g.resolution[0] = g.resolution[1] = res;
+	v3_store(center, g.center);
+	v3_store(u, g.u_axis);
+	v3_store(v, g.v_axis);
+	drape_mesh mesh;
+	char err[128];
+	drape_mesh_make_grid(&g, &mesh, err, sizeof err);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	if (m) cd.material = *m;
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	drape_mesh_free(&mesh);
+	return id;
+}
+
+static vec3 centre_of_mass(const drape_world* w)
+{
+	vec3 c = v3_zero();
+	double m = 0.0;
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		c = v3_madd(c, w->mass[i], w->x[i]);
+		m += w->mass[i];
+	}
+	return v3_scale(c, 1.0 / m);
+}
+
+/* Quaternion (w, x, y, z) of a rotation by `angle` about the x axis. */
+static void rotation_x(double angle, double q[4])
+{
+	q[0] = cos(angle / 2.0);
+	q[1] = sin(angle / 2.0);
+	q[2] = q[3] = 0.0;
+}
+
+/* A sheet starting at rest on a plane tilted by alpha about x (lying at the thickness above it);
+ * returns its centre of mass's travel down the slope at the given times. */
+static void slope_travel(double alpha, double mu, const double* times, int count, double* travel)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.max_dt = 1.0 / 60.0;
+	drape_world* w = drape_world_create(&wd);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_PLANE;
+	rotation_x(alpha, sd.rotation);
+	sd.friction = mu;
+	sd.thickness = 0.002;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	/* the plane's local y axis, rotated: uphill */
+	vec3 along = v3(0.0, cos(alpha), sin(alpha)); /* local +y, uphill */
+	vec3 normal = v3(0.0, -sin(alpha), cos(alpha));
+	drape_material m = drape_default_material();
+	m.drag = 0.0;
+	add_sheet(w, 9, 0.2, v3_scale(normal, sd.thickness), v3(1.0, 0.0, 0.0), along, &m);
+	vec3 c0 = centre_of_mass(w);
+	for (int k = 0; k < count; ++k) {
+		CHECK(drape_world_step(w, times[k] - drape_world_time(w)) == DRAPE_OK);
+		travel[k] = -v3_dot(v3_sub(centre_of_mass(w), c0), along); /* downhill positive */
+		/* the sheet stays on the plane: no particle below the surface by more than a hair */
+		for (int32_t i = 0; i < w->particle_count; ++i) CHECK(v3_dot(w->x[i], normal) > 0.5 * sd.thickness);
+	}
+	drape_world_destroy(w);
+}
+
+static void test_friction_sticks_below_friction_angle(void)
+{
+	const double mu = 0.5, alpha = atan(0.3); /* tan alpha < mu */
+	const double times[2] = {0.5, 1.5};
+	double travel[2];
+	slope_travel(alpha, mu, times, 2, travel);
+	CHECK(fabs(travel[1]) < 2e-3);
+	CHECK(fabs(travel[1] - travel[0]) < 1e-3); /* not creeping */
+}
+
+static void test_friction_slides_above_friction_angle(void)
+{
+	const double mu = 0.3, alpha = atan(0.8); /* tan alpha > mu */
+	const double times[2] = {0.4, 0.8};
+	double travel[2];
+	slope_travel(alpha, mu, times, 2, travel);
+	/* from rest: s(t) = a t^2 / 2 */
+	double a_expected = G * (sin(alpha) - mu * cos(alpha));
+	double a1 = 2.0 * travel[0] / (times[0] * times[0]);
+	double a2 = 2.0 * travel[1] / (times[1] * times[1]);
+	CHECK_NEAR(a2, a_expected, 0.1 * a_expected);
+	CHECK_NEAR(a1, a_expected, 0.15 * a_expected);
+}
+
+/* A sheet lying on a plate; from t = 0.2 s the plate falls with 2 g. The contact force would have
+ * to pull the cloth down: the contacts release and the cloth falls at g, leaving the plate. */
+static void test_release_from_plate_falling_faster_than_gravity(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_pose poses[64];
+	int count = 0;
+	for (double t = 0.0; t <= 0.8 + 1e-9; t += 1.0 / 60.0) {
+		double z = t < 0.2 ? 0.0 : -0.5 * 2.0 * G * (t - 0.2) * (t - 0.2);
+		poses[count] = (drape_pose){t, {0.0, 0.0, z}, {1.0, 0.0, 0.0, 0.0}};
+		count++;
+	}
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_BOX;
+	sd.half_extents[0] = sd.half_extents[1] = 0.3;
+	sd.half_extents[2] = 0.01;
+	sd.poses = poses;
+	sd.pose_count = count;
+	sd.thickness = 0.002;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	drape_material m = drape_default_material();
+	m.drag = 0.0;
+	add_sheet(w, 9, 0.3, v3(0.0, 0.0, 0.012), v3(1, 0, 0), v3(0, 1, 0), &m);
+	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
+	double z_rest = centre_of_mass(w).z;
+	CHECK_NEAR(z_rest, 0.012, 1e-3); /* resting on the plate */
+	CHECK(drape_world_step(w, 0.3) == DRAPE_OK);
+	double z = centre_of_mass(w).z;
+	/* backward Euler's free fall over 9 steps of 1/30 s: h^2 g n (n + 1) / 2 */
+	double h = 1.0 / 30.0, free_fall = z_rest - h * h * G * 9.0 * 10.0 / 2.0;
+	double with_plate = z_rest - 0.5 * 2.0 * G * 0.3 * 0.3;
+	CHECK_NEAR(z, free_fall, 2e-3);
+	CHECK(z > with_plate + 0.3); /* it left the plate */
+	drape_world_destroy(w);
+}
+
+/* A small sheet flying at 20 m/s at a 1 mm thick plate, one step per frame: it must not pass. */
+static void test_no_tunnelling_through_thin_plate(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	drape_world* w = drape_world_create(&wd);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_BOX;
+	sd.half_extents[0] = sd.half_extents[1] = 1.0;
+	sd.half_extents[2] = 0.0005;
+	sd.thickness = 0.001;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	drape_cloth_id c = add_sheet(w, 5, 0.1, v3(0.0, 0.0, 0.3), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	double v[3 * 25];
+	for (int i = 0; i < 25; ++i) {
+		v[3 * i] = v[3 * i + 1] = 0.0;
+		v[3 * i + 2] = -20.0;
+	}
+	drape_cloth_set_velocities(w, c, v);
+	for (int f = 1; f <= 10; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		for (int32_t i = 0; i < w->particle_count; ++i) CHECK(w->x[i].z > 0.0005);
+	}
+	drape_world_destroy(w);
+}
+
+/* A sphere at 10 m/s hits a hanging sheet: the sheet is carried along, never passed through. */
+static void test_fast_sphere_does_not_pass_through_sheet(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_pose poses[2] = {{0.0, {0.0, -0.5, 0.5}, {1, 0, 0, 0}}, {0.2, {0.0, 1.5, 0.5}, {1, 0, 0, 0}}};
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_SPHERE;
+	sd.radius = 0.08;
+	sd.poses = poses;
+	sd.pose_count = 2;
+	sd.thickness = 0.003;
+	sd.friction = 0.0;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	/* a vertical sheet in the plane y = 0, hanging from its top edge */
+	drape_cloth_id c = add_sheet(w, 15, 0.6, v3(0.0, 0.0, 0.6), v3(1, 0, 0), v3(0, 0, 1), NULL);
+	for (int k = 0; k < 15; ++k) {
+		drape_constraint_def d = drape_default_constraint_def();
+		d.cloth = c;
+		d.vertex = 14 * 15 + k;
+		drape_constraint_add(w, &d);
+	}
+	for (int f = 1; f <= 6; ++f) { /* the sphere crosses y = 0 at t = 0.05 */
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		double t = drape_world_time(w);
+		vec3 centre = v3(0.0, -0.5 + 10.0 * fmin(t, 0.2), 0.5);
+		for (int32_t i = 0; i < w->particle_count; ++i) {
+			CHECK(v3_len(v3_sub(w->x[i], centre)) > sd.radius - 1e-3);
+			/* nothing got behind the sphere: the particles near its path are ahead of it */
+			if (fabs(w->x[i].x) < 0.03 && fabs(w->x[i].z - 0.5) < 0.03) CHECK(w->x[i].y > centre.y);
+		}
+	}
+	drape_world_destroy(w);
+}
+
+/* A mesh cylinder (radius r, axis along x) made of n segments around and closed by caps. */
+static void cylinder_mesh(double r, double half_length, int n, drape_mesh* m)
+{
+	m->vertex_count = 2 * n + 2;
+	m->positions = malloc(3 * (size_t)m->vertex_count * sizeof(double));
+	m->triangle_count = 4 * n;
+	m->triangles = malloc(3 * (size_t)m->triangle_count * sizeof(int32_t));
+	m->uv_count = 0;
+	m->uvs = NULL;
+	m->triangle_uvs = NULL;
+	for (int k = 0; k < n; ++k) {
+		double a = 2.0 * 3.14159265358979323846 * k / n;
+		for (int e = 0; e < 2; ++e) {
+			double* p = &m->positions[3 * (2 * k + e)];
+			p[0] = e ? half_length : -half_length;
+			p[1] = r * cos(a);
+			p[2] = r * sin(a);
+		}
+	}
+	int32_t c0 = 2 * n, c1 = 2 * n + 1;
+	m->positions[3 * c0] = -half_length;
+	m->positions[3 * c1] = half_length;
+	m->positions[3 * c0 + 1] = m->positions[3 * c0 + 2] = m->positions[3 * c1 + 1] = m->positions[3 * c1 + 2] = 0.0;
+	int32_t* t = m->triangles;
+	for (int k = 0; k < n; ++k) {
+		int32_t a0 = 2 * k, a1 = 2 * k + 1, b0 = 2 * ((k + 1) % n), b1 = b0 + 1;
+		/* outward normals: counter-clockwise seen from outside */
+		int32_t q[12] = {a0, b0, a1, a1, b0, b1, c0, b0, a0, c1, a1, b1};
+		memcpy(t + 12 * k, q, sizeof q);
+	}
+}
+
+static void test_drape_over_mesh_cylinder(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_mesh cyl;
+	const double r = 0.15;
+	cylinder_mesh(r, 0.5, 40, &cyl);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_MESH;
+	sd.mesh = &cyl;
+	sd.thickness = 0.004;
+	sd.friction = 0.4;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	free(cyl.positions);
+	free(cyl.triangles);
+	add_sheet(w, 15, 0.5, v3(0.0, 0.0, r + 0.05), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	double ke_peak = 0.0;
+	for (int f = 1; f <= 60; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		ke_peak = fmax(ke_peak, drape_world_kinetic_energy(w));
+		/* no particle inside the (faceted) cylinder: the facets' inscribed radius is r cos(pi/n) */
+		for (int32_t i = 0; i < w->particle_count; ++i) {
+			double d = hypot(w->x[i].y, w->x[i].z);
+			if (fabs(w->x[i].x) < 0.5) CHECK(d > r * cos(3.14159265358979323846 / 40) - 1e-3);
+		}
+	}
+	CHECK(drape_world_kinetic_energy(w) < 0.05 * ke_peak); /* coming to rest */
+	CHECK(centre_of_mass(w).z < r);                         /* it draped over, hanging down */
+	drape_world_destroy(w);
+}
+
+/* A box carrying a sheet moves sideways at 0.5 m/s: friction makes the sheet go along. */
+static void test_moving_box_drags_cloth_by_friction(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_pose poses[3] = {{0.0, {0, 0, 0}, {1, 0, 0, 0}}, {0.3, {0, 0, 0}, {1, 0, 0, 0}}, {1.3, {0.5, 0, 0}, {1, 0, 0, 0}}};
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_BOX;
+	sd.half_extents[0] = sd.half_extents[1] = 0.4;
+	sd.half_extents[2] = 0.05;
+	sd.poses = poses;
+	sd.pose_count = 3;
+	sd.friction = 0.8;
+	sd.thickness = 0.002;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	add_sheet(w, 9, 0.3, v3(0.0, 0.0, 0.052), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	CHECK(drape_world_step(w, 0.3) == DRAPE_OK);
+	double x0 = centre_of_mass(w).x;
+	CHECK(drape_world_step(w, 1.0) == DRAPE_OK);
+	CHECK_NEAR(centre_of_mass(w).x - x0, 0.5, 0.03);
+	drape_world_destroy(w);
+}
+
+/* Part of the sheet starts 2 cm inside a box: position alteration lifts it out within a few
+ * frames, without an explosion. */
+static void test_start_inside_solid_resolved(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	drape_world* w = drape_world_create(&wd);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_BOX;
+	sd.half_extents[0] = sd.half_extents[1] = 0.1;
+	sd.half_extents[2] = 0.1;
+	sd.thickness = 0.002;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	/* a sheet at z = 0.08: its middle is inside the box (top at z = 0.1) */
+	add_sheet(w, 17, 0.4, v3(0.0, 0.0, 0.08), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	for (int f = 1; f <= 10; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		bool over_box = fabs(w->x[i].x) < 0.1 && fabs(w->x[i].y) < 0.1;
+		if (over_box) CHECK(w->x[i].z > 0.1);
+	}
+	CHECK(drape_world_kinetic_energy(w) < 0.01);
+	drape_world_destroy(w);
+}
+
+const test_case contact_tests[] = {
+	{"friction_sticks_below_friction_angle", test_friction_sticks_below_friction_angle},
+	{"friction_slides_above_friction_angle", test_friction_slides_above_friction_angle},
+	{"release_from_plate_falling_faster_than_gravity", test_release_from_plate_falling_faster_than_gravity},
+	{"no_tunnelling_through_thin_plate", test_no_tunnelling_through_thin_plate},
+	{"fast_sphere_does_not_pass_through_sheet", test_fast_sphere_does_not_pass_through_sheet},
+	{"drape_over_mesh_cylinder", test_drape_over_mesh_cylinder},
+	{"moving_box_drags_cloth_by_friction", test_moving_box_drags_cloth_by_friction},
+	{"start_inside_solid_resolved", test_start_inside_solid_resolved},
+	{NULL, NULL},
+};
