@@ -211,6 +211,24 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 		cJSON_AddItemToArray(cloths, o);
 	}
 
+	static const char* const shapes[] = {"mesh", "plane", "sphere", "capsule", "cylinder", "box"};
+	cJSON* solids = cJSON_AddArrayToObject(set, "solids");
+	for (int32_t i = 0; i < s->solid_count; ++i) {
+		const drape_solid_def* d = &s->solids[i].def;
+		cJSON* o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", s->solids[i].name);
+		cJSON_AddStringToObject(o, "shape", shapes[d->shape]);
+		if (d->shape == DRAPE_SOLID_MESH) {
+			cJSON_AddNumberToObject(o, "vertices", d->mesh->vertex_count);
+			cJSON_AddNumberToObject(o, "triangles", d->mesh->triangle_count);
+			cJSON_AddNumberToObject(o, "frames", d->frame_count);
+		}
+		cJSON_AddNumberToObject(o, "poses", d->pose_count);
+		cJSON_AddNumberToObject(o, "thickness", d->thickness);
+		cJSON_AddNumberToObject(o, "friction", d->friction);
+		cJSON_AddItemToArray(solids, o);
+	}
+
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text) {

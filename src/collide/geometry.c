@@ -342,7 +342,8 @@ static bool ccd_solve(const ccd_motion* m, double eps, double* t, double out[3])
 	double L[3], M = 0.0;
 	for (int i = 0; i < 3; ++i) L[i] = v3_len(rel0[i]) + v3_len(drel[i]);
 	for (int i = 0; i < 4; ++i) M = fmax(M, fmax(v3_maxabs(m->x0[i]), v3_maxabs(m->x1[i])));
-	double ztol = CCD_ZERO_ULPS * DBL_EPSILON * (L[0] * L[1] * L[2] + M * (L[0] * L[1] + L[1] * L[2] + L[2] * L[0]));
+	double scale = L[0] * L[1] * L[2] + M * (L[0] * L[1] + L[1] * L[2] + L[2] * L[0]);
+	double ztol = CCD_ZERO_ULPS * DBL_EPSILON * scale;
 	double cmax = fmax(fmax(fabs(c[0]), fabs(c[1])), fmax(fabs(c[2]), fabs(c[3])));
 	if (cmax <= ztol) return advance_coplanar(m, eps, t, out);
 
@@ -486,9 +487,12 @@ bool triangle_triangle_intersect(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, ve
 	/* The intersection is a convex set whose extreme points lie on edges of one triangle or the
 	 * other (in the coplanar case: crossing boundaries, or one triangle's edges inside the
 	 * other), so two triangles meet iff one of the six edges meets the other triangle. */
-	return segment_triangle_intersect(a0, a1, b0, b1, b2, NULL) || segment_triangle_intersect(a1, a2, b0, b1, b2, NULL) ||
-	       segment_triangle_intersect(a2, a0, b0, b1, b2, NULL) || segment_triangle_intersect(b0, b1, a0, a1, a2, NULL) ||
-	       segment_triangle_intersect(b1, b2, a0, a1, a2, NULL) || segment_triangle_intersect(b2, b0, a0, a1, a2, NULL);
+	return segment_triangle_intersect(a0, a1, b0, b1, b2, NULL) ||
+	       segment_triangle_intersect(a1, a2, b0, b1, b2, NULL) ||
+	       segment_triangle_intersect(a2, a0, b0, b1, b2, NULL) ||
+	       segment_triangle_intersect(b0, b1, a0, a1, a2, NULL) ||
+	       segment_triangle_intersect(b1, b2, a0, a1, a2, NULL) ||
+	       segment_triangle_intersect(b2, b0, a0, a1, a2, NULL);
 }
 
 bool triangle_triangle_intersect_shared(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, vec3 b2, int shared)

@@ -11,7 +11,7 @@
 
 /* Squared distance from p to the closed triangle abc; bary receives the barycentric coordinates
  * (of a, b, c) of the closest point, each >= 0, summing to 1 up to rounding. A degenerate triangle
- * (height below 1e-10 of its longest edge: collinear or coincident corners) is treated as the union
+ * (height below 1e-8 of its longest edge: collinear or coincident corners) is treated as the union
  * of its three edges. */
 double point_triangle_closest(vec3 p, vec3 a, vec3 b, vec3 c, double bary[3]);
 

@@ -75,6 +75,8 @@ bool bsr_builder_finish(bsr_builder* b, bsr* out)
 
 void bsr_free(bsr* m)
 {
+	free(m->extra_nodes);
+	free(m->extra_blocks);
 	free(m->row_start);
 	free(m->cols);
 	free(m->diag);
@@ -100,6 +102,26 @@ void bsr_zero(bsr* m, int threads)
 	mat3* blocks = m->blocks;
 #pragma omp parallel for num_threads(threads) schedule(static) if (nnz > 4096)
 	for (int32_t k = 0; k < nnz; ++k) blocks[k] = m3_zero();
+	m->extra_count = 0;
+}
+
+mat3* bsr_extra_add(bsr* m, const int32_t nodes[4])
+{
+	if (m->extra_count == m->extra_capacity) {
+		int32_t cap = m->extra_capacity ? 2 * m->extra_capacity : 256;
+		int32_t* n = realloc(m->extra_nodes, 4 * (size_t)cap * sizeof *n);
+		if (!n) return NULL;
+		m->extra_nodes = n;
+		mat3* b = realloc(m->extra_blocks, 16 * (size_t)cap * sizeof *b);
+		if (!b) return NULL;
+		m->extra_blocks = b;
+		m->extra_capacity = cap;
+	}
+	int32_t e = m->extra_count++;
+	memcpy(&m->extra_nodes[4 * e], nodes, 4 * sizeof *nodes);
+	mat3* b = &m->extra_blocks[16 * (size_t)e];
+	for (int k = 0; k < 16; ++k) b[k] = m3_zero();
+	return b;
 }
 
 void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads)
@@ -116,5 +138,14 @@ void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads)
 			s2 += a->m[2][0] * v.x + a->m[2][1] * v.y + a->m[2][2] * v.z;
 		}
 		y[i] = v3(s0, s1, s2);
+	}
+	/* Contact couplings: few compared with the cloth's blocks, added in element order by one
+	 * thread, so the product stays the same for any thread count. */
+	for (int32_t e = 0; e < m->extra_count; ++e) {
+		const int32_t* nd = &m->extra_nodes[4 * e];
+		const mat3* b = &m->extra_blocks[16 * (size_t)e];
+		for (int a = 0; a < 4; ++a)
+			for (int c = 0; c < 4; ++c)
+				if (a != c) y[nd[a]] = v3_add(y[nd[a]], m3_mulv(b[4 * a + c], x[nd[c]]));
 	}
 }

@@ -15,6 +15,12 @@ typedef struct bsr {
 	int32_t* cols;      /* nnz, sorted within each row */
 	int32_t* diag;      /* n: slot of block (i, i) */
 	mat3* blocks;       /* nnz */
+	/* Couplings that come and go with cloth/cloth contacts (sec. 6): elements of 4 particles whose
+	 * off-diagonal blocks live here instead of in the pattern (their diagonal blocks are added to
+	 * the pattern's diagonal), so a changing contact set never rebuilds the pattern. */
+	int32_t extra_count, extra_capacity;
+	int32_t* extra_nodes; /* 4 per element */
+	mat3* extra_blocks;   /* 16 per element, [4a + b]; the a == b blocks are unused */
 } bsr;
 
 /* Builds the pattern of an n x n block matrix holding the diagonal and every (i, j) for i, j in
@@ -35,6 +41,9 @@ void bsr_free(bsr* m);
 /* Slot of block (i, j), or -1 if it is not in the pattern. */
 int32_t bsr_find(const bsr* m, int32_t i, int32_t j);
 void bsr_zero(bsr* m, int threads);
+/* Appends an extra element over nodes[4]; returns its 16 blocks (zeroed) or NULL without memory.
+ * The nodes must be distinct. */
+mat3* bsr_extra_add(bsr* m, const int32_t nodes[4]);
 /* y = A x */
 void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads);
 

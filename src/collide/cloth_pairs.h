@@ -1,0 +1,118 @@
+/* Cloth/cloth collision detection (sec. 2.4, 6): particle/triangle and edge/edge pairs in close
+ * proximity, crossings over a postulated linear motion, and triangle/triangle intersections, over
+ * one triangle set (all cloths of a world), culled by a refitted bounding box tree. docs/collide.md. */
+#ifndef DRAPE_CLOTH_PAIRS_H
+#define DRAPE_CLOTH_PAIRS_H
+
+#include "bvh.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Vertex p near triangle t (its vertices are triangles[3 t .. 3 t + 2]). bary: the closest point
+ * of t to p in barycentric coordinates of t's vertices in that order. normal: unit, from the
+ * triangle toward p's side. distance >= 0. */
+typedef struct cc_vf {
+	int32_t p;
+	int32_t t;
+	double bary[3];
+	vec3 normal;
+	double distance;
+} cc_vf;
+
+/* Edge e0 (e0[0] -> e0[1]) at parameter s near edge e1 at parameter u: the closest points are
+ * (1 - s) x[e0[0]] + s x[e0[1]] and (1 - u) x[e1[0]] + u x[e1[1]]. normal: unit, from e1 toward
+ * e0. Each edge lists its lower vertex first, and e0 is the lower edge: (e0[0], e0[1]) <
+ * (e1[0], e1[1]) lexicographically. */
+typedef struct cc_ee {
+	int32_t e0[2];
+	int32_t e1[2];
+	double s, u;
+	vec3 normal;
+	double distance;
+} cc_ee;
+
+/* A crossing over the motion x0 -> x1 (positions (1 - toi) x0 + toi x1 at impact): the fields of
+ * cc_vf / cc_ee at the time of impact toi in [0, 1] (distance <= eps there), except that the
+ * normal, the unit normal of the triangle (or the edges' common normal) at impact, is oriented by
+ * the start state: toward the side p was on at x0 (from e1 toward the side e0 was on). That is
+ * the side a repulsion must restore (sec. 2.4: "pull the particle back to the correct side"). */
+typedef struct cc_xvf {
+	int32_t p;
+	int32_t t;
+	double bary[3];
+	vec3 normal;
+	double distance;
+	double toi;
+} cc_xvf;
+
+typedef struct cc_xee {
+	int32_t e0[2];
+	int32_t e1[2];
+	double s, u;
+	vec3 normal;
+	double distance;
+	double toi;
+} cc_xee;
+
+typedef struct cloth_pairs {
+	/* Topology, fixed at init. */
+	int32_t* triangles; /* copy, 3 per triangle */
+	int32_t triangle_count;
+	int32_t particle_count;
+	int32_t* edges; /* 2 per edge, lower vertex first, sorted lexicographically */
+	int32_t edge_count;
+	int32_t* triangle_edges; /* 3 per triangle: edge k joins corners k and (k + 1) % 3 */
+	/* Per triangle, bit k (k < 3): it owns its corner k; bit 3 + k: it owns its edge k. A vertex
+	 * or edge is owned by the lowest-numbered triangle that holds it. */
+	uint8_t* owns;
+
+	/* The tree over the triangles: built at the first query, refitted at every later one. */
+	bvh tree;
+	bool tree_built;
+	aabb* boxes; /* triangle_count, scratch for refits */
+
+	/* Results of the last call of each kind; arrays keep their capacity. */
+	cc_vf* vf;
+	int32_t vf_count, vf_capacity;
+	cc_ee* ee;
+	int32_t ee_count, ee_capacity;
+	cc_xvf* xvf;
+	int32_t xvf_count, xvf_capacity;
+	cc_xee* xee;
+	int32_t xee_count, xee_capacity;
+
+	/* Triangle pairs the tree reported in the last call (culling statistics). */
+	int64_t candidate_pairs;
+} cloth_pairs;
+
+/* Sets up detection over triangles[0 .. 3 triangle_count), vertex indices into a particle array
+ * of particle_count: the edge list, owners, the result arrays (small; they grow on demand).
+ * Returns false, leaving *d empty (safe to free), on allocation failure, an index outside
+ * [0, particle_count), or a triangle that repeats a vertex. */
+bool cloth_pairs_init(cloth_pairs* d, const int32_t* triangles, int32_t triangle_count, int32_t particle_count);
+void cloth_pairs_free(cloth_pairs* d);
+
+/* The next query builds the tree anew from its own boxes instead of refitting (one allocation):
+ * for when positions were replaced wholesale and the old tree no longer fits them. */
+void cloth_pairs_rebuild_tree(cloth_pairs* d);
+
+/* All vertex/triangle and edge/edge pairs closer than thickness (distance < thickness) at
+ * positions x, except pairs sharing a vertex. Results in d->vf[0 .. vf_count) sorted by (p, t)
+ * and d->ee[0 .. ee_count) sorted by (e0, e1). Returns vf_count + ee_count, or -1 (counts 0) on
+ * allocation failure. x must be finite. */
+int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness);
+
+/* Pairs (not sharing a vertex) whose straight-line motion from x0 to x1 brings them coplanar and
+ * within eps (ccd_point_triangle, ccd_edge_edge; eps > 0), at their earliest such time. Results in
+ * d->xvf (sorted by (p, t)) and d->xee (sorted by (e0, e1)). Returns xvf_count + xee_count, or -1
+ * on allocation failure. */
+int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps);
+
+/* Pairs of triangles not sharing an edge that intersect at x (touching included; triangles
+ * sharing one vertex are tested for contact away from it). Writes the k lexicographically
+ * smallest pairs (ta < tb) to first_pairs[0 .. 2 min(k, count)) (may be NULL). Returns the
+ * count, or -1 on allocation failure. */
+int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k);
+
+#endif
