@@ -119,16 +119,17 @@ FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 		snprintf(err, err_size, "cannot write '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms\n");
+	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms,"
+		   "solid_contacts,cloth_contacts,self_intersections\n");
 	fflush(f);
 	return f;
 }
 
 void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms)
 {
-	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f\n", frame, time, (long long)s->steps,
-		(long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms, s->cs_ms, s->min_dt,
-		s->max_dt, kinetic_energy, wall_ms);
+	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d\n", frame, time,
+		(long long)s->steps, (long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms, s->cs_ms,
+		s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts, s->self_intersections);
 	fflush(f);
 }
 

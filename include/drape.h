@@ -227,6 +227,15 @@ typedef struct drape_world_def {
 	bool adaptive;              /* adaptive step control (sec. 7) */
 	double stretch_change_limit; /* reject a step if some |w_u| or |w_v| changes by more */
 	int32_t threads;            /* 0: OpenMP's default */
+	/* Cloth/cloth contact (sec. 6): self-collision and collisions between cloths. Pairs closer
+	 * than cloth_thickness are pushed apart by springs of cloth_repulsion (N/m) with damping
+	 * cloth_repulsion_damping (N*s/m) along the contact normal and cloth_friction_damping
+	 * (N*s/m) against sliding. */
+	bool self_collision;
+	double cloth_thickness;
+	double cloth_repulsion;
+	double cloth_repulsion_damping;
+	double cloth_friction_damping;
 	int32_t cookie;
 } drape_world_def;
 
@@ -274,13 +283,18 @@ double drape_world_time(const drape_world* world);
 typedef struct drape_stats {
 	double eval_ms; /* forming the linear system (forces, Jacobians, assembly) */
 	double cg_ms;   /* modified PCG */
-	double cc_ms;   /* cloth/cloth collision (not implemented yet: 0) */
-	double cs_ms;   /* cloth/solid collision (not implemented yet: 0) */
+	double cc_ms;   /* cloth/cloth collision detection and response */
+	double cs_ms;   /* cloth/solid collision detection and response */
 	int64_t steps;  /* accepted steps */
 	int64_t rejected;
 	int64_t cg_iterations;
 	double min_dt; /* smallest and largest accepted step; 0 when no step was taken */
 	double max_dt;
+	/* After the last accepted step: particles in contact with solids, cloth/cloth repulsion
+	 * pairs, and pairs of cloth triangles that intersect (0 unless a step could not avoid it). */
+	int32_t solid_contacts;
+	int32_t cloth_contacts;
+	int32_t self_intersections;
 } drape_stats;
 
 drape_stats drape_world_get_stats(const drape_world* world);

@@ -28,6 +28,11 @@ drape_world_def drape_default_world_def(void)
 	d.adaptive = true;
 	d.stretch_change_limit = 0.1;
 	d.threads = 0;
+	d.self_collision = true;
+	d.cloth_thickness = 0.004;
+	d.cloth_repulsion = 200.0;
+	d.cloth_repulsion_damping = 0.05;
+	d.cloth_friction_damping = 0.02;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
@@ -78,6 +83,11 @@ drape_world* drape_world_create(const drape_world_def* def)
 	else if (def->cg_max_iterations < 1) why = "cg_max_iterations must be >= 1";
 	else if (!(def->stretch_change_limit > 0.0)) why = "stretch_change_limit must be > 0";
 	else if (def->threads < 0) why = "threads must be >= 0";
+	else if (!(isfinite(def->cloth_thickness) && def->cloth_thickness > 0.0)) why = "cloth_thickness must be finite and > 0";
+	else if (!(isfinite(def->cloth_repulsion) && def->cloth_repulsion >= 0.0 && isfinite(def->cloth_repulsion_damping) &&
+		   def->cloth_repulsion_damping >= 0.0 && isfinite(def->cloth_friction_damping) &&
+		   def->cloth_friction_damping >= 0.0))
+		why = "cloth repulsion stiffness and dampings must be finite and >= 0";
 	if (why) {
 		fprintf(stderr, "drape_world_create: %s\n", why);
 		return NULL;
@@ -110,6 +120,8 @@ static void free_solver(drape_world* w)
 	free(w->partial);
 	free(w->contacts);
 	w->contacts = NULL;
+	if (w->pairs_ready) cloth_pairs_free(&w->pairs);
+	w->pairs_ready = false;
 	w->b = w->dv = w->dv_last = w->z = w->y = w->e = w->x1 = w->v1 = NULL;
 	w->S = NULL;
 	w->constrained = NULL;
@@ -128,6 +140,7 @@ void drape_world_destroy(drape_world* w)
 	for (int32_t i = 0; i < w->solid_count; ++i) solid_free(&w->solids[i]);
 	free(w->solids);
 	free(w->query_hits);
+	free(w->repulsions);
 	free(w->query_stack);
 	free(w->cloths);
 	free(w->constraints);
@@ -171,6 +184,17 @@ drape_status world_prepare(drape_world* w)
 		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
 		     w->contacts;
 		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
+		if (ok && w->def.self_collision) {
+			/* the detector wants the triangles as plain vertex triples */
+			int32_t* tris = malloc(3 * (size_t)(w->triangle_count > 0 ? w->triangle_count : 1) * sizeof *tris);
+			ok = tris != NULL;
+			for (int32_t t = 0; ok && t < w->triangle_count; ++t)
+				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->triangles[t].v[c];
+			ok = ok && cloth_pairs_init(&w->pairs, tris, w->triangle_count, n);
+			w->pairs_ready = ok;
+			free(tris);
+			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
+		}
 	}
 	if (!ok) {
 		free_solver(w);
@@ -204,6 +228,8 @@ static const char* outcome_text(step_outcome o)
 		return "a triangle's stretch changed drastically";
 	case STEP_PENETRATION:
 		return "particles kept crossing into solids";
+	case STEP_SELF_INTERSECTION:
+		return "the cloth would pass through itself";
 	case STEP_FORCED:
 		return "forced rejection";
 	default:
@@ -235,6 +261,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->stats.eval_ms += r.eval_ms;
 		w->stats.cg_ms += r.cg_ms;
 		w->stats.cs_ms += r.cs_ms;
+		w->stats.cc_ms += r.cc_ms;
 		w->stats.cg_iterations += r.cg_iterations;
 		if (r.outcome != STEP_ACCEPTED) {
 			w->stats.rejected++;
@@ -262,6 +289,11 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->time = to_end ? t_end : w->time + h;
 		constraints_store_forces(w, h);
 		contacts_commit(w, h);
+		w->intersections = r.intersections;
+		w->stats.self_intersections = r.intersections;
+		w->stats.cloth_contacts = w->repulsion_count;
+		w->stats.solid_contacts = 0;
+		for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) w->stats.solid_contacts += w->contacts[i].solid >= 0;
 		w->stats.steps++;
 		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
 		if (h > w->stats.max_dt) w->stats.max_dt = h;

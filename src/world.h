@@ -5,6 +5,8 @@
 #define DRAPE_WORLD_H
 
 #include "drape.h"
+#include "collide/cloth_contact.h"
+#include "collide/cloth_pairs.h"
 #include "collide/contact.h"
 #include "forces/forces.h"
 #include "mesh/colouring.h"
@@ -94,6 +96,13 @@ struct drape_world {
 
 	/* Cloth/solid contact state per particle (kept from step to step), and BVH query scratch. */
 	contact* contacts;
+	/* Cloth/cloth contact: the detector over all cloth triangles, this step's repulsions. */
+	cloth_pairs pairs;
+	bool pairs_ready;
+	repulsion* repulsions;
+	int32_t repulsion_count, repulsion_capacity;
+	int32_t proximity_count;    /* of which found by proximity at the step's start */
+	int32_t intersections;      /* intersecting triangle pairs at the current state */
 	int32_t* query_hits;
 	int32_t query_capacity;
 	int32_t* query_stack;

@@ -17,6 +17,7 @@ extern const test_case physics_tests[];
 extern const test_case bvh_tests[];
 extern const test_case contact_tests[];
 extern const test_case collide_tests[];
+extern const test_case cloth_pairs_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -29,6 +30,7 @@ static const suite suites[] = {
 	{"bvh", bvh_tests},
 	{"contact", contact_tests},
 	{"collide", collide_tests},
+	{"cloth_pairs", cloth_pairs_tests},
 };
 
 int main(int argc, char** argv)

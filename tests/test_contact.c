@@ -2,14 +2,17 @@
  * plane (sticks below the friction angle, slides at g (sin a - mu cos a) above it), release when a
  * support falls away faster than gravity, no tunnelling at whole-frame steps, a drape over a mesh
  * cylinder, a moving body dragging cloth by friction, and a start inside a solid resolved by
- * position alteration. */
+ * position alteration; and cloth/cloth contact: stacked sheets, a sheet folding over a sphere, a
+ * fast sheet thrown at another, and the symmetry of the contact couplings. */
 #include "fixtures.h"
 #include "test.h"
 
 #include "collide/solid.h"
+#include "solver/implicit.h"
 #include "world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,6 +318,154 @@ static void test_start_inside_solid_resolved(void)
 	drape_world_destroy(w);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Cloth/cloth contact (sec. 6). */
+
+static drape_solid_id add_floor(drape_world* w, double friction)
+{
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_PLANE;
+	sd.friction = friction;
+	sd.thickness = 0.002;
+	return drape_solid_add(w, &sd);
+}
+
+static double mean_z(const drape_world* w, drape_cloth_id c)
+{
+	int32_t n = drape_cloth_vertex_count(w, c);
+	double* x = malloc(3 * (size_t)n * sizeof *x);
+	drape_cloth_get_positions(w, c, x);
+	double z = 0.0;
+	for (int32_t i = 0; i < n; ++i) z += x[3 * i + 2];
+	free(x);
+	return z / n;
+}
+
+/* Two sheets, one above the other, fall on a floor: the upper one comes to rest on the lower one,
+ * a cloth thickness above it, and at no frame does any triangle of one pass through the other. */
+static void test_two_sheets_stack_on_floor(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	add_floor(w, 0.5);
+	drape_cloth_id lower = add_sheet(w, 11, 0.4, v3(0.0, 0.0, 0.05), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	drape_cloth_id upper = add_sheet(w, 11, 0.3, v3(0.02, 0.01, 0.15), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	for (int f = 1; f <= 45; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		CHECK(drape_world_get_stats(w).self_intersections == 0);
+	}
+	CHECK(drape_world_get_stats(w).cloth_contacts > 0);
+	double gap = mean_z(w, upper) - mean_z(w, lower);
+	CHECK(gap > 0.5 * wd.cloth_thickness);
+	CHECK(gap < 3.0 * wd.cloth_thickness);
+	drape_world_destroy(w);
+}
+
+/* The issue's self-contact test: a sheet falling onto a sphere resting on a floor drapes over it
+ * and folds onto itself on the floor, and ends with zero self-intersections. */
+static void test_sheet_folds_over_sphere_without_self_intersection(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	add_floor(w, 0.5);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_SPHERE;
+	sd.radius = 0.2;
+	sd.position[2] = 0.2;
+	sd.thickness = 0.004;
+	CHECK(drape_solid_add(w, &sd).index == 1);
+	add_sheet(w, 25, 1.0, v3(0.0, 0.0, 0.45), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	int worst = 0, most_contacts = 0;
+	for (int f = 1; f <= 60; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		drape_stats st = drape_world_get_stats(w);
+		worst = st.self_intersections > worst ? st.self_intersections : worst;
+		most_contacts = st.cloth_contacts > most_contacts ? st.cloth_contacts : most_contacts;
+	}
+	fprintf(stderr, "fold: most cloth contacts %d\n", most_contacts);
+	CHECK(worst == 0);
+	CHECK(most_contacts > 20); /* it did fold onto itself */
+	drape_world_destroy(w);
+}
+
+/* A small sheet thrown at 8 m/s at a pinned sheet, one step per frame at most: it does not pass. */
+static void test_fast_sheet_does_not_pass_through_sheet(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_id target = add_sheet(w, 11, 0.4, v3(0.0, 0.0, 0.0), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	for (int k = 0; k < 121; k += 10) {
+		drape_constraint_def d = drape_default_constraint_def();
+		d.cloth = target;
+		d.vertex = k;
+		drape_constraint_add(w, &d);
+	}
+	drape_cloth_id bullet = add_sheet(w, 5, 0.1, v3(0.0, 0.0, 0.2), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	double v[3 * 25] = {0};
+	for (int i = 0; i < 25; ++i) v[3 * i + 2] = -8.0;
+	drape_cloth_set_velocities(w, bullet, v);
+	for (int f = 1; f <= 15; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		CHECK(drape_world_get_stats(w).self_intersections == 0);
+	}
+	CHECK(mean_z(w, bullet) > mean_z(w, target)); /* still on its own side */
+	drape_world_destroy(w);
+}
+
+/* The repulsions' couplings (the matrix's extra elements) keep A symmetric. */
+static void test_cloth_contact_matrix_symmetric(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	add_sheet(w, 7, 0.3, v3(0.0, 0.0, 0.0), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	add_sheet(w, 7, 0.3, v3(0.01, 0.02, 0.002), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	uint64_t seed = 3;
+	world_prepare(w);
+	for (int32_t i = 0; i < w->particle_count; ++i) w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	step_report r;
+	implicit_step(w, 0.0, 1.0 / 30.0, &r);
+	CHECK(w->repulsion_count > 0);
+	CHECK(w->A.extra_count > 0);
+	/* dense copy of A */
+	int32_t n = w->particle_count, m = 3 * n;
+	double* a = calloc((size_t)m * (size_t)m, sizeof *a);
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = w->A.row_start[i]; k < w->A.row_start[i + 1]; ++k)
+			for (int r2 = 0; r2 < 3; ++r2)
+				for (int c2 = 0; c2 < 3; ++c2) a[(size_t)(3 * i + r2) * m + 3 * w->A.cols[k] + c2] += w->A.blocks[k].m[r2][c2];
+	for (int32_t e = 0; e < w->A.extra_count; ++e)
+		for (int p = 0; p < 4; ++p)
+			for (int q = 0; q < 4; ++q) {
+				if (p == q) continue;
+				int32_t i = w->A.extra_nodes[4 * e + p], j = w->A.extra_nodes[4 * e + q];
+				for (int r2 = 0; r2 < 3; ++r2)
+					for (int c2 = 0; c2 < 3; ++c2)
+						a[(size_t)(3 * i + r2) * m + 3 * j + c2] += w->A.extra_blocks[16 * (size_t)e + 4 * p + q].m[r2][c2];
+			}
+	double worst = 0.0, scale = 0.0;
+	for (int32_t i = 0; i < m; ++i)
+		for (int32_t j = 0; j < m; ++j) {
+			worst = fmax(worst, fabs(a[(size_t)i * m + j] - a[(size_t)j * m + i]));
+			scale = fmax(scale, fabs(a[(size_t)i * m + j]));
+		}
+	CHECK(worst <= 1e-12 * scale);
+	/* and the product with the extras equals the dense product */
+	vec3* x = malloc((size_t)n * sizeof *x);
+	vec3* y = malloc((size_t)n * sizeof *y);
+	for (int32_t i = 0; i < n; ++i) x[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	bsr_mul(&w->A, x, y, 1);
+	for (int32_t i = 0; i < m; ++i) {
+		double s = 0.0;
+		for (int32_t j = 0; j < m; ++j) s += a[(size_t)i * m + j] * v3_get(x[j / 3], j % 3);
+		CHECK_NEAR(v3_get(y[i / 3], i % 3), s, 1e-9 * scale);
+	}
+	free(x);
+	free(y);
+	free(a);
+	drape_world_destroy(w);
+}
+
 const test_case contact_tests[] = {
 	{"friction_sticks_below_friction_angle", test_friction_sticks_below_friction_angle},
 	{"friction_slides_above_friction_angle", test_friction_slides_above_friction_angle},
@@ -324,5 +475,9 @@ const test_case contact_tests[] = {
 	{"drape_over_mesh_cylinder", test_drape_over_mesh_cylinder},
 	{"moving_box_drags_cloth_by_friction", test_moving_box_drags_cloth_by_friction},
 	{"start_inside_solid_resolved", test_start_inside_solid_resolved},
+	{"two_sheets_stack_on_floor", test_two_sheets_stack_on_floor},
+	{"sheet_folds_over_sphere_without_self_intersection", test_sheet_folds_over_sphere_without_self_intersection},
+	{"fast_sheet_does_not_pass_through_sheet", test_fast_sheet_does_not_pass_through_sheet},
+	{"cloth_contact_matrix_symmetric", test_cloth_contact_matrix_symmetric},
 	{NULL, NULL},
 };

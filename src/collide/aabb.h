@@ -29,8 +29,10 @@ static inline aabb aabb_of_point(vec3 p) { return aabb_make(p, p); }
 
 static inline aabb aabb_union(aabb a, aabb b)
 {
-	return aabb_make(v3(fmin(a.lo.x, b.lo.x), fmin(a.lo.y, b.lo.y), fmin(a.lo.z, b.lo.z)),
-			 v3(fmax(a.hi.x, b.hi.x), fmax(a.hi.y, b.hi.y), fmax(a.hi.z, b.hi.z)));
+	/* Plain comparisons, not fmin/fmax: those are library calls under strict IEEE semantics
+	 * (no -ffast-math here), and box bounds are never NaN. */
+	return aabb_make(v3(a.lo.x < b.lo.x ? a.lo.x : b.lo.x, a.lo.y < b.lo.y ? a.lo.y : b.lo.y, a.lo.z < b.lo.z ? a.lo.z : b.lo.z),
+			 v3(a.hi.x > b.hi.x ? a.hi.x : b.hi.x, a.hi.y > b.hi.y ? a.hi.y : b.hi.y, a.hi.z > b.hi.z ? a.hi.z : b.hi.z));
 }
 static inline aabb aabb_add_point(aabb a, vec3 p) { return aabb_union(a, aabb_of_point(p)); }
 

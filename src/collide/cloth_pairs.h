@@ -7,6 +7,7 @@
 #include "bvh.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Vertex p near triangle t (its vertices are triangles[3 t .. 3 t + 2]). bary: the closest point
@@ -82,6 +83,11 @@ typedef struct cloth_pairs {
 	cc_xee* xee;
 	int32_t xee_count, xee_capacity;
 
+	/* Sort keys of the results (private), and the sort's buffers. */
+	uint64_t *vf_keys, *ee_keys, *xvf_keys, *xee_keys;
+	void* scratch;
+	size_t scratch_bytes;
+
 	/* Triangle pairs the tree reported in the last call (culling statistics). */
 	int64_t candidate_pairs;
 } cloth_pairs;
@@ -96,6 +102,10 @@ void cloth_pairs_free(cloth_pairs* d);
 /* The next query builds the tree anew from its own boxes instead of refitting (one allocation):
  * for when positions were replaced wholesale and the old tree no longer fits them. */
 void cloth_pairs_rebuild_tree(cloth_pairs* d);
+
+/* Internal (cloth_pairs.c, cloth_pairs_count.c): fits the tree to d->boxes, building it at the
+ * first call and refitting it after. Returns false on allocation failure. */
+bool cloth_pairs_fit_tree(cloth_pairs* d);
 
 /* All vertex/triangle and edge/edge pairs closer than thickness (distance < thickness) at
  * positions x, except pairs sharing a vertex. Results in d->vf[0 .. vf_count) sorted by (p, t)

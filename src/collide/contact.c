@@ -196,7 +196,7 @@ bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* 
 	if (c->solid < 0 || c->sticking) return false;
 	const double mu = w->solids[c->solid].friction;
 	if (mu <= 0.0 || c->normal_force <= 0.0) return false;
-	const double fmax = mu * c->normal_force;
+	const double limit = mu * c->normal_force;
 	vec3 n = c->normal;
 	vec3 rel = v3_sub(w->v[i], c->surface_velocity);
 	vec3 slip = v3_sub(rel, v3_scale(n, v3_dot(rel, n)));
@@ -206,23 +206,23 @@ bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* 
 		/* Just broke away from sticking: the driving force beats static friction, so the slip
 		 * will grow along break_dir; Coulomb's force opposes it at full strength. */
 		vec3 d = v3_sub(c->break_dir, v3_scale(n, v3_dot(c->break_dir, n)));
-		*f = v3_scale(v3_normalize(d), -fmax);
+		*f = v3_scale(v3_normalize(d), -limit);
 		*dfdv = m3_zero();
 		return true;
 	}
-	if (speed <= SLIP_FLOOR || (!c->slip_growing && fmax * h >= w->mass[i] * speed)) {
+	if (speed <= SLIP_FLOOR || (!c->slip_growing && limit * h >= w->mass[i] * speed)) {
 		/* Friction alone could stop the slip within this step: a damping force c (v - v_s)
-		 * with c = fmax / |slip|, implicit in v, brings the slip to rest without reversing it
-		 * (its force never exceeds fmax while the slip shrinks). */
-		double cf = fmax / (speed > SLIP_FLOOR ? speed : SLIP_FLOOR);
+		 * with c = limit / |slip|, implicit in v, brings the slip to rest without reversing it
+		 * (its force never exceeds limit while the slip shrinks). */
+		double cf = limit / (speed > SLIP_FLOOR ? speed : SLIP_FLOOR);
 		*f = v3_scale(slip, -cf);
 		*dfdv = m3_scale(tangent, -cf);
 		return true;
 	}
-	/* Sliding on: Coulomb's force -fmax s_hat, linearised exactly. Along the slip its magnitude is
+	/* Sliding on: Coulomb's force -limit s_hat, linearised exactly. Along the slip its magnitude is
 	 * constant; across it, d s_hat / dv = (P - s_hat s_hat^T) / |slip| turns it with the slip. */
 	vec3 s = v3_scale(slip, 1.0 / speed);
-	*f = v3_scale(s, -fmax);
-	*dfdv = m3_scale(m3_sub(tangent, m3_outer(s, s)), -fmax / speed);
+	*f = v3_scale(s, -limit);
+	*dfdv = m3_scale(m3_sub(tangent, m3_outer(s, s)), -limit / speed);
 	return true;
 }

@@ -53,6 +53,24 @@ static bool load_wind(const json_ctx* c, const jnode* root, drape_world_def* w)
 	       json_opt_nonnegative(c, &n, "gust_frequency", &w->gust_frequency);
 }
 
+static bool load_cloth_contact(const json_ctx* c, const jnode* root, drape_world_def* w)
+{
+	const cJSON* item = json_get(root, "cloth_contact");
+	if (!item) return true;
+	static const char* const keys[] = {"enabled", "thickness", "stiffness", "damping", "friction_damping", NULL};
+	jnode n = json_node(root, item);
+	if (!json_check_object(c, &n, keys)) return false;
+	const cJSON* on = json_get(&n, "enabled");
+	if (on) {
+		jnode m = json_node(&n, on);
+		if (!json_bool(c, &m, &w->self_collision)) return false;
+	}
+	return json_opt_positive(c, &n, "thickness", &w->cloth_thickness) &&
+	       json_opt_nonnegative(c, &n, "stiffness", &w->cloth_repulsion) &&
+	       json_opt_nonnegative(c, &n, "damping", &w->cloth_repulsion_damping) &&
+	       json_opt_nonnegative(c, &n, "friction_damping", &w->cloth_friction_damping);
+}
+
 static bool load_output(const json_ctx* c, const jnode* root, scene* s)
 {
 	s->fps = 30.0;
@@ -382,8 +400,8 @@ static bool load_root(loader* L, const cJSON* root)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	jnode rn = json_node(NULL, root);
-	static const char* const keys[] = {"name",   "gravity", "wind",   "solver",
-					   "output", "cloths",  "solids", NULL};
+	static const char* const keys[] = {"name",   "gravity", "wind",   "solver",       "output",
+					   "cloths", "solids",  "cloth_contact", NULL};
 	if (!json_check_object(c, &rn, keys)) return false;
 
 	const cJSON* name = json_get(&rn, "name");
@@ -402,7 +420,7 @@ static bool load_root(loader* L, const cJSON* root)
 	s->world.gravity[1] = 0.0;
 	s->world.gravity[2] = -9.81;
 	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
-	    !load_output(c, &rn, s) || !load_solver(c, &rn, s))
+	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s))
 		return false;
 
 	const cJSON* cloths = json_get(&rn, "cloths");

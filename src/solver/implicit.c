@@ -6,6 +6,7 @@
  * as h f_e + h^2 K_e (v0 + y/h), so df/dx is never stored as a matrix of its own. */
 #include "implicit.h"
 
+#include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
 #include "../solver/constraints.h"
 #include "../solver/reduce.h"
@@ -105,6 +106,7 @@ void implicit_assemble(drape_world* w, double t, double h)
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
 		scatter(w, &et, &i, &w->A.diag[i], &yv, h);
 	}
+	cloth_contacts_assemble(w, h);
 	for (int32_t k = 0; k < w->spring_count; ++k) {
 		const spring_data* s = &w->springs[k];
 		if (!s->alive) continue;
@@ -182,7 +184,8 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	r->cg_converged = false;
 	r->stretch_change = 0.0;
 	r->worst_triangle = -1;
-	r->eval_ms = r->cg_ms = r->cs_ms = 0.0;
+	r->eval_ms = r->cg_ms = r->cs_ms = r->cc_ms = 0.0;
+	r->intersections = 0;
 
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
@@ -191,6 +194,9 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	double t2 = now_ms();
 	r->eval_ms += t1 - t0;
 	if (w->solid_count > 0) r->cs_ms += t2 - t1;
+	cloth_contacts_prepare(w);
+	double t3 = now_ms();
+	if (w->pairs_ready) r->cc_ms += t3 - t2;
 
 	const vec3* guess = NULL;
 	if (w->def.warm_start && w->h_last > 0.0) {
@@ -205,7 +211,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 
 	pcg_result res;
 	bool finite;
-	int32_t crossings = 0;
+	int32_t crossings = 0, cloth_crossings = 0;
 	for (int pass = 1;; ++pass) {
 		double ta = now_ms();
 		implicit_assemble(w, t, h);
@@ -219,7 +225,16 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->cg_iterations += res.iterations;
 		r->cg_converged = res.converged;
 		finite = propose(w, h);
-		if (!finite || res.breakdown || w->solid_count == 0) break;
+		if (!finite || res.breakdown) break;
+		double td = now_ms();
+		cloth_crossings = cloth_contacts_catch_crossings(w);
+		double te = now_ms();
+		r->cc_ms += te - td;
+		tc = te;
+		if (w->solid_count == 0) {
+			if (cloth_crossings == 0 || pass == CONTACT_PASSES) break;
+			continue;
+		}
 		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
 		 * solve the step again with the new constraints. */
 		int32_t released = contacts_release_pulling(w, h);
@@ -229,7 +244,12 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 			contacts_constrain(w, h);
 		}
 		r->cs_ms += now_ms() - tc;
-		if ((crossings == 0 && released == 0) || pass == CONTACT_PASSES) break;
+		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
+	}
+	if (finite && w->pairs_ready) {
+		double tf = now_ms();
+		r->intersections = cloth_contacts_intersections(w, w->x1);
+		r->cc_ms += now_ms() - tf;
 	}
 	if (w->def.adaptive && finite) r->stretch_change = stretch_change(w, &r->worst_triangle);
 
@@ -241,7 +261,14 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	} else if (!finite) {
 		r->outcome = STEP_NONFINITE;
 	} else if (crossings > 0) {
+		/* Even a shallow crossing is refused: position alteration would next snap the particle
+		 * onto the solid's layer, flat against any cloth already lying there. */
 		r->outcome = STEP_PENETRATION;
+	} else if (r->intersections > w->intersections && h > w->def.max_dt / 64.0) {
+		/* sec. 6 keeps the cloth from passing through itself; a step that would is treated as
+		 * unstable. Below 1/64 of the largest step the intersection is accepted and reported
+		 * (stats.self_intersections) rather than stopping the run. */
+		r->outcome = STEP_SELF_INTERSECTION;
 	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit) {
 		r->outcome = STEP_STRETCH_CHANGE;
 	}

@@ -11,6 +11,7 @@ typedef enum step_outcome {
 	STEP_NONFINITE,      /* the proposal holds NaN or Inf */
 	STEP_STRETCH_CHANGE, /* sec. 7: some triangle's stretch changed drastically */
 	STEP_PENETRATION,    /* re-solving with new contacts did not stop particles crossing solids */
+	STEP_SELF_INTERSECTION, /* more intersecting triangle pairs than at the step's start */
 	STEP_FORCED,         /* rejected by the test hook */
 } step_outcome;
 
@@ -21,6 +22,8 @@ typedef struct step_report {
 	double eval_ms;
 	double cg_ms;
 	double cs_ms; /* cloth/solid contact detection and handling */
+	double cc_ms; /* cloth/cloth contact detection and handling */
+	int32_t intersections; /* intersecting triangle pairs in the proposal */
 	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
 	int32_t worst_triangle;
 } step_report;

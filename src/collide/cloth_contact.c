@@ -1,0 +1,120 @@
+/* Cloth/cloth contact response (sec. 6): "when collisions between a cloth vertex and triangle, or
+ * two cloth edges are detected, we insert a strong damped spring force to push the cloth apart. A
+ * dissipative force tangent to the contact is also applied, countering any sliding motion."
+ *
+ * Each pair becomes a repulsion element on C = n . (sum_k w_k x_k) - thickness with the normal n
+ * and the weights w held fixed over the step (so C is linear and its Hessian vanishes):
+ *   f_k = -k w_k n min(C0, 0)  - kd w_k n (n . u)  - kt w_k P u,     u = sum_l w_l v_l,
+ *   df_k/dx_l = -k w_k w_l n n^T,   df_k/dv_l = -w_k w_l (kd n n^T + kt P),   P = I - n n^T.
+ * min(C0, 0): a pair found crossing while still farther apart than the thickness exerts no force
+ * at the step's start, but its stiffness resists the approach within the implicit step. All
+ * derivatives are symmetric and negative semi-definite, so A stays positive definite. The
+ * couplings between the four particles go to the matrix's extra elements (solver/bsr.h).
+ * Detection: collide/cloth_pairs.c. docs/collide.md. */
+#include "cloth_contact.h"
+
+#include "../world.h"
+#include "cloth_pairs.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static bool push(drape_world* w, const int32_t node[4], const double weight[4], vec3 normal)
+{
+	if (w->repulsion_count == w->repulsion_capacity) {
+		int32_t cap = w->repulsion_capacity ? 2 * w->repulsion_capacity : 256;
+		repulsion* r = realloc(w->repulsions, (size_t)cap * sizeof *r);
+		if (!r) return false;
+		w->repulsions = r;
+		w->repulsion_capacity = cap;
+	}
+	repulsion* r = &w->repulsions[w->repulsion_count++];
+	for (int k = 0; k < 4; ++k) {
+		r->node[k] = node[k];
+		r->weight[k] = weight[k];
+	}
+	r->normal = normal;
+	return true;
+}
+
+static void push_vf(drape_world* w, int32_t p, int32_t t, const double bary[3], vec3 normal)
+{
+	const int32_t* tri = w->triangles[t].v;
+	int32_t node[4] = {p, tri[0], tri[1], tri[2]};
+	double weight[4] = {1.0, -bary[0], -bary[1], -bary[2]};
+	push(w, node, weight, normal);
+}
+
+static void push_ee(drape_world* w, const int32_t e0[2], const int32_t e1[2], double s, double u, vec3 normal)
+{
+	int32_t node[4] = {e0[0], e0[1], e1[0], e1[1]};
+	double weight[4] = {1.0 - s, s, -(1.0 - u), -u};
+	push(w, node, weight, normal);
+}
+
+void cloth_contacts_prepare(drape_world* w)
+{
+	w->repulsion_count = 0;
+	if (!w->def.self_collision || !w->pairs_ready) return;
+	cloth_pairs* d = &w->pairs;
+	cloth_pairs_proximity(d, w->x, w->def.cloth_thickness);
+	for (int32_t k = 0; k < d->vf_count; ++k) push_vf(w, d->vf[k].p, d->vf[k].t, d->vf[k].bary, d->vf[k].normal);
+	for (int32_t k = 0; k < d->ee_count; ++k) push_ee(w, d->ee[k].e0, d->ee[k].e1, d->ee[k].s, d->ee[k].u, d->ee[k].normal);
+	w->proximity_count = w->repulsion_count;
+}
+
+int32_t cloth_contacts_catch_crossings(drape_world* w)
+{
+	if (!w->def.self_collision || !w->pairs_ready) return 0;
+	cloth_pairs* d = &w->pairs;
+	cloth_pairs_crossings(d, w->x, w->x1, 1e-9);
+	int32_t before = w->repulsion_count;
+	for (int32_t k = 0; k < d->xvf_count; ++k) push_vf(w, d->xvf[k].p, d->xvf[k].t, d->xvf[k].bary, d->xvf[k].normal);
+	for (int32_t k = 0; k < d->xee_count; ++k) push_ee(w, d->xee[k].e0, d->xee[k].e1, d->xee[k].s, d->xee[k].u, d->xee[k].normal);
+	return w->repulsion_count - before;
+}
+
+void cloth_contacts_assemble(drape_world* w, double h)
+{
+	const double k = w->def.cloth_repulsion, kd = w->def.cloth_repulsion_damping, kt = w->def.cloth_friction_damping;
+	const double thickness = w->def.cloth_thickness, h2 = h * h;
+	for (int32_t e = 0; e < w->repulsion_count; ++e) {
+		const repulsion* r = &w->repulsions[e];
+		vec3 n = r->normal;
+		vec3 gap = v3_zero(), u = v3_zero();
+		for (int a = 0; a < 4; ++a) {
+			gap = v3_madd(gap, r->weight[a], w->x[r->node[a]]);
+			u = v3_madd(u, r->weight[a], w->v[r->node[a]]);
+		}
+		double c0 = v3_dot(n, gap) - thickness;
+		if (c0 > 0.0) c0 = 0.0;
+		mat3 nn = m3_outer(n, n);
+		mat3 tangent = m3_sub(m3_identity(), nn);
+		mat3 dv = m3_add(m3_scale(nn, kd), m3_scale(tangent, kt)); /* -df/dv per unit w_a w_b */
+		vec3 fdir = v3_add(v3_scale(n, -k * c0 - kd * v3_dot(n, u)), v3_scale(m3_mulv(tangent, u), -kt));
+		/* K (v0 + y/h) with K_ab = -k w_a w_b n n^T: */
+		vec3 ky = v3_zero();
+		for (int b = 0; b < 4; ++b) ky = v3_madd(ky, r->weight[b], v3_madd(w->v[r->node[b]], 1.0 / h, w->y[r->node[b]]));
+		double kyn = -k * v3_dot(n, ky);
+		mat3* extra = bsr_extra_add(&w->A, r->node);
+		for (int a = 0; a < 4; ++a) {
+			int32_t i = r->node[a];
+			/* b_a += h f_a + h^2 sum_b K_ab (v0 + y/h)_b */
+			vec3 rhs = v3_add(v3_scale(fdir, h * r->weight[a]), v3_scale(n, h2 * r->weight[a] * kyn));
+			w->b[i] = v3_add(w->b[i], rhs);
+			for (int c = 0; c < 4; ++c) {
+				double ww = r->weight[a] * r->weight[c];
+				/* A_ac += -h df/dv - h^2 df/dx = ww (h dv + h^2 k n n^T) */
+				mat3 blk = m3_scale(m3_add(m3_scale(dv, h), m3_scale(nn, h2 * k)), ww);
+				if (a == c) w->A.blocks[w->A.diag[i]] = m3_add(w->A.blocks[w->A.diag[i]], blk);
+				else if (extra) extra[4 * a + c] = blk;
+			}
+		}
+	}
+}
+
+int32_t cloth_contacts_intersections(drape_world* w, const vec3* x)
+{
+	if (!w->def.self_collision || !w->pairs_ready) return 0;
+	return cloth_pairs_intersections(&w->pairs, x, NULL, 0);
+}

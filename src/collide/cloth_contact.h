@@ -1,0 +1,36 @@
+/* Cloth/cloth response (sec. 2.4, 6): for each vertex/triangle or edge/edge pair closer than the
+ * cloth thickness, a stiff damped repulsion spring along the contact normal and a damping force
+ * against tangential slip, both with their derivatives in the implicit system; pairs found
+ * crossing during a step get the same spring and the step is solved again. */
+#ifndef DRAPE_CLOTH_CONTACT_H
+#define DRAPE_CLOTH_CONTACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../math/vec3.h"
+
+/* One repulsion element over four distinct particles. The contact point difference is
+ * sum_k weight[k] x[node[k]] (vertex minus triangle point, or edge point minus edge point), and
+ * C = normal . that - thickness measures the penetration of the thickness layer. */
+typedef struct repulsion {
+	int32_t node[4];
+	double weight[4];
+	vec3 normal;
+} repulsion;
+
+typedef struct drape_world drape_world;
+
+/* Before a step: the pairs within the cloth thickness at the step's start. */
+void cloth_contacts_prepare(drape_world* w);
+
+/* Adds the repulsions' forces and derivatives to A and b (called by the assembly). */
+void cloth_contacts_assemble(drape_world* w, double h);
+
+/* After a solve: pairs whose motion x -> x1 crosses get a repulsion too. Returns how many. */
+int32_t cloth_contacts_catch_crossings(drape_world* w);
+
+/* Intersecting triangle pairs at positions x (exact test). */
+int32_t cloth_contacts_intersections(drape_world* w, const vec3* x);
+
+#endif

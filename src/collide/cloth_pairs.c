@@ -1,0 +1,618 @@
+/* Cloth/cloth collision detection (sec. 2.4, 6): "pairs (p, t) and (e1, e2)" of close particles and
+ * triangles and of close edges, their crossings over a postulated linear motion, and intersecting
+ * triangles. One bounding box tree over all cloth triangles, built once and refitted at every call
+ * (the "coherency-based bounding-box approach" of sec. 6); docs/collide.md. */
+#include "cloth_pairs.h"
+
+#include "geometry.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Same threshold as point_triangle_closest: below this height / longest edge a triangle is its
+ * three edges, and its plane has no trustworthy normal. */
+#define TRIANGLE_DEGENERATE 1e-8
+
+/* A difference of two computed points shorter than this many ulps of the largest coordinate
+ * involved is rounding noise: its direction means nothing. */
+#define NOISE_ULPS 64.0
+
+/* ---- Topology --------------------------------------------------------------------------- */
+
+typedef struct edge_rec {
+	int32_t a, b; /* a < b */
+	int32_t tri;
+	int32_t k; /* edge k of tri joins corners k and (k + 1) % 3 */
+} edge_rec;
+
+static int cmp_edge_rec(const void* pa, const void* pb)
+{
+	const edge_rec* x = pa;
+	const edge_rec* y = pb;
+	if (x->a != y->a) return x->a < y->a ? -1 : 1;
+	if (x->b != y->b) return x->b < y->b ? -1 : 1;
+	if (x->tri != y->tri) return x->tri < y->tri ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+void cloth_pairs_free(cloth_pairs* d)
+{
+	free(d->triangles);
+	free(d->edges);
+	free(d->triangle_edges);
+	free(d->owns);
+	free(d->boxes);
+	free(d->vf);
+	free(d->ee);
+	free(d->xvf);
+	free(d->xee);
+	free(d->vf_keys);
+	free(d->ee_keys);
+	free(d->xvf_keys);
+	free(d->xee_keys);
+	free(d->scratch);
+	if (d->tree_built) bvh_free(&d->tree);
+	memset(d, 0, sizeof *d);
+}
+
+#define INITIAL_CAPACITY 64
+
+bool cloth_pairs_init(cloth_pairs* d, const int32_t* triangles, int32_t triangle_count, int32_t particle_count)
+{
+	memset(d, 0, sizeof *d);
+	if (triangle_count < 0 || particle_count < 0 || triangle_count > INT32_MAX / 3) return false;
+	for (int64_t i = 0; i < 3 * (int64_t)triangle_count; ++i)
+		if (triangles[i] < 0 || triangles[i] >= particle_count) return false;
+	for (int32_t t = 0; t < triangle_count; ++t) {
+		const int32_t* v = triangles + 3 * t;
+		if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return false;
+	}
+	size_t n3 = 3 * (size_t)triangle_count;
+	d->triangle_count = triangle_count;
+	d->particle_count = particle_count;
+	d->triangles = malloc((n3 ? n3 : 1) * sizeof *d->triangles);
+	d->triangle_edges = malloc((n3 ? n3 : 1) * sizeof *d->triangle_edges);
+	d->owns = calloc(triangle_count ? (size_t)triangle_count : 1, 1);
+	d->boxes = malloc((triangle_count ? (size_t)triangle_count : 1) * sizeof *d->boxes);
+	d->vf = malloc(INITIAL_CAPACITY * sizeof *d->vf);
+	d->ee = malloc(INITIAL_CAPACITY * sizeof *d->ee);
+	d->xvf = malloc(INITIAL_CAPACITY * sizeof *d->xvf);
+	d->xee = malloc(INITIAL_CAPACITY * sizeof *d->xee);
+	d->vf_keys = malloc(INITIAL_CAPACITY * sizeof *d->vf_keys);
+	d->ee_keys = malloc(INITIAL_CAPACITY * sizeof *d->ee_keys);
+	d->xvf_keys = malloc(INITIAL_CAPACITY * sizeof *d->xvf_keys);
+	d->xee_keys = malloc(INITIAL_CAPACITY * sizeof *d->xee_keys);
+	edge_rec* rec = malloc((n3 ? n3 : 1) * sizeof *rec);
+	bool* seen = calloc(particle_count ? (size_t)particle_count : 1, sizeof *seen);
+	bool ok = d->triangles && d->triangle_edges && d->owns && d->boxes && d->vf && d->ee && d->xvf && d->xee &&
+		  d->vf_keys && d->ee_keys && d->xvf_keys && d->xee_keys && rec && seen;
+	if (ok) {
+		d->vf_capacity = d->ee_capacity = d->xvf_capacity = d->xee_capacity = INITIAL_CAPACITY;
+		if (n3) memcpy(d->triangles, triangles, n3 * sizeof *triangles);
+		/* Vertex owners: the first (lowest-numbered) triangle holding the vertex. */
+		for (int32_t t = 0; t < triangle_count; ++t)
+			for (int k = 0; k < 3; ++k) {
+				int32_t v = triangles[3 * t + k];
+				if (!seen[v]) {
+					seen[v] = true;
+					d->owns[t] |= (uint8_t)(1u << k);
+				}
+			}
+		/* Edges: sorted (lower vertex, higher vertex, triangle) records; the first record of
+		 * each run names the edge's owner. */
+		for (int32_t t = 0; t < triangle_count; ++t)
+			for (int k = 0; k < 3; ++k) {
+				int32_t a = triangles[3 * t + k], b = triangles[3 * t + (k + 1) % 3];
+				edge_rec r = {a < b ? a : b, a < b ? b : a, t, k};
+				rec[3 * (size_t)t + (size_t)k] = r;
+			}
+		qsort(rec, n3, sizeof *rec, cmp_edge_rec);
+		int32_t ne = 0;
+		for (size_t i = 0; i < n3; ++i)
+			if (i == 0 || rec[i].a != rec[i - 1].a || rec[i].b != rec[i - 1].b) ++ne;
+		d->edges = malloc((ne ? (size_t)ne : 1) * 2 * sizeof *d->edges);
+		ok = d->edges != NULL;
+		if (ok) {
+			int32_t e = -1;
+			for (size_t i = 0; i < n3; ++i) {
+				if (i == 0 || rec[i].a != rec[i - 1].a || rec[i].b != rec[i - 1].b) {
+					++e;
+					d->edges[2 * e] = rec[i].a;
+					d->edges[2 * e + 1] = rec[i].b;
+					d->owns[rec[i].tri] |= (uint8_t)(8u << rec[i].k);
+				}
+				d->triangle_edges[3 * (size_t)rec[i].tri + (size_t)rec[i].k] = e;
+			}
+			d->edge_count = ne;
+		}
+	}
+	free(rec);
+	free(seen);
+	if (!ok) cloth_pairs_free(d);
+	return ok;
+}
+
+void cloth_pairs_rebuild_tree(cloth_pairs* d)
+{
+	if (d->tree_built) bvh_free(&d->tree);
+	d->tree_built = false;
+}
+
+/* The tree's topology comes from the positions it was built at (the first query: the only
+ * allocation of a query besides results outgrowing their arrays); later queries refit it. Cloth
+ * hardly stretches, so neighbours on the mesh stay neighbours in space and a refitted tree stays
+ * tight as the cloth drapes and folds: the coherence between steps that sec. 6 exploits. */
+bool cloth_pairs_fit_tree(cloth_pairs* d)
+{
+	if (d->tree_built) {
+		bvh_refit(&d->tree, d->boxes);
+		return true;
+	}
+	if (!bvh_build(&d->tree, d->boxes, d->triangle_count)) return false;
+	d->tree_built = true;
+	return true;
+}
+
+/* ---- Small helpers ------------------------------------------------------------------------ */
+
+static vec3 lerp(vec3 a, vec3 b, double t) { return v3_add(v3_scale(a, 1.0 - t), v3_scale(b, t)); }
+
+/* fmax is a library call under strict IEEE semantics; these operands are never NaN. */
+static double max2(double a, double b) { return a > b ? a : b; }
+static double maxabs(vec3 a) { return max2(fabs(a.x), max2(fabs(a.y), fabs(a.z))); }
+
+static vec3 bary_point(vec3 a, vec3 b, vec3 c, const double w[3])
+{
+	return v3_add(v3_add(v3_scale(a, w[0]), v3_scale(b, w[1])), v3_scale(c, w[2]));
+}
+
+static bool has_vertex(const int32_t* tv, int32_t p) { return tv[0] == p || tv[1] == p || tv[2] == p; }
+
+static bool share_endpoint(const int32_t* e, const int32_t* f)
+{
+	return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
+}
+
+/* Whether the boxes of the point sets P and Q come within margin of each other on every axis: a
+ * necessary condition for their convex hulls to come within margin (in the Euclidean norm). */
+static bool boxes_near(const vec3* P, int np, const vec3* Q, int nq, double margin)
+{
+	for (int k = 0; k < 3; ++k) {
+		double plo = DBL_MAX, phi = -DBL_MAX, qlo = DBL_MAX, qhi = -DBL_MAX;
+		for (int i = 0; i < np; ++i) {
+			double v = v3_get(P[i], k);
+			plo = v < plo ? v : plo;
+			phi = v > phi ? v : phi;
+		}
+		for (int i = 0; i < nq; ++i) {
+			double v = v3_get(Q[i], k);
+			qlo = v < qlo ? v : qlo;
+			qhi = v > qhi ? v : qhi;
+		}
+		if (plo - margin > qhi || qlo - margin > phi) return false;
+	}
+	return true;
+}
+
+/* The unit normal of abc, or false when abc is degenerate (see TRIANGLE_DEGENERATE). */
+static bool face_normal(vec3 a, vec3 b, vec3 c, vec3* n)
+{
+	vec3 ab = v3_sub(b, a), ac = v3_sub(c, a);
+	vec3 m = v3_cross(ab, ac);
+	double l2 = max2(max2(v3_len2(ab), v3_len2(ac)), v3_len2(v3_sub(c, b)));
+	double m2 = v3_len2(m);
+	if (!(m2 > TRIANGLE_DEGENERATE * TRIANGLE_DEGENERATE * l2 * l2)) return false;
+	*n = v3_scale(m, 1.0 / sqrt(m2));
+	return true;
+}
+
+/* (p - q) / |p - q| unless that is rounding noise at coordinate scale M. */
+static bool direction(vec3 p, vec3 q, double M, vec3* n)
+{
+	vec3 r = v3_sub(p, q);
+	double l = v3_len(r);
+	if (!(l > NOISE_ULPS * DBL_EPSILON * M)) return false;
+	*n = v3_scale(r, 1.0 / l);
+	return true;
+}
+
+/* The unit common normal d1 x d2 of two edge directions, unless they are (nearly) parallel: the
+ * same sin^2 > DBL_EPSILON cut as segment_segment_closest's. */
+static bool edges_normal(vec3 d1, vec3 d2, vec3* n)
+{
+	vec3 c = v3_cross(d1, d2);
+	double c2 = v3_len2(c);
+	if (!(c2 > DBL_EPSILON * v3_len2(d1) * v3_len2(d2))) return false;
+	*n = v3_scale(c, 1.0 / sqrt(c2));
+	return true;
+}
+
+/* Result arrays (and their sort keys) grow by doubling and never shrink. */
+static bool reserve(void** arr, uint64_t** keys, int32_t* capacity, int32_t count, size_t size)
+{
+	if (count < *capacity) return true;
+	if (*capacity > INT32_MAX / 2) return false;
+	int32_t cap = *capacity ? 2 * *capacity : INITIAL_CAPACITY;
+	void* p = realloc(*arr, (size_t)cap * size);
+	if (!p) return false;
+	*arr = p;
+	uint64_t* k = realloc(*keys, (size_t)cap * sizeof *k);
+	if (!k) return false;
+	*keys = k;
+	*capacity = cap;
+	return true;
+}
+
+/* Sorting makes the output a function of the input alone: the order in which the tree reports
+ * pairs depends on the positions it was built at. Keys are (p, t) or (edge index, edge index),
+ * unique, packed in 64 bits (edge indices follow the lexicographic order of their vertices). An
+ * LSD radix sort on bytes, skipping bytes that no key varies in (typically 4 passes), then one
+ * gather; its buffers live in d->scratch and only grow. */
+typedef struct sort_item {
+	uint64_t key;
+	int64_t index;
+} sort_item;
+
+static bool sort_results(cloth_pairs* d, void* arr, const uint64_t* keys, int32_t count, size_t size)
+{
+	if (count < 2) return true;
+	size_t n = (size_t)count;
+	size_t need = 2 * n * sizeof(sort_item) + n * size;
+	if (need > d->scratch_bytes) {
+		void* p = realloc(d->scratch, need);
+		if (!p) return false;
+		d->scratch = p;
+		d->scratch_bytes = need;
+	}
+	sort_item* a = d->scratch;
+	sort_item* b = a + n;
+	unsigned char* gather = (unsigned char*)(b + n);
+	uint64_t all_or = 0, all_and = ~(uint64_t)0;
+	for (size_t i = 0; i < n; ++i) {
+		a[i].key = keys[i];
+		a[i].index = (int64_t)i;
+		all_or |= keys[i];
+		all_and &= keys[i];
+	}
+	uint64_t varies = all_or ^ all_and;
+	for (int shift = 0; shift < 64; shift += 8) {
+		if (!((varies >> shift) & 0xffu)) continue;
+		size_t count_of[257] = {0};
+		for (size_t i = 0; i < n; ++i) ++count_of[((a[i].key >> shift) & 0xffu) + 1];
+		for (int k = 0; k < 256; ++k) count_of[k + 1] += count_of[k];
+		for (size_t i = 0; i < n; ++i) b[count_of[(a[i].key >> shift) & 0xffu]++] = a[i];
+		sort_item* t = a;
+		a = b;
+		b = t;
+	}
+	const unsigned char* src = arr;
+	for (size_t i = 0; i < n; ++i) memcpy(gather + i * size, src + (size_t)a[i].index * size, size);
+	memcpy(arr, gather, n * size);
+	return true;
+}
+
+static uint64_t pair_key(int32_t hi, int32_t lo) { return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo; }
+
+/* ---- Traversal ---------------------------------------------------------------------------- */
+
+typedef struct query {
+	cloth_pairs* d;
+	const vec3* x;  /* proximity: positions; crossings: start */
+	const vec3* x1; /* crossings: end */
+	vec3 drift;     /* crossings: the mean displacement, taken out of the culling */
+	double pad;     /* crossings: rounding allowance of the culling */
+	double margin;  /* thickness or eps */
+	bool failed;    /* a result array could not grow */
+	void (*vf)(struct query* q, int32_t p, int32_t t);
+	void (*ee)(struct query* q, int32_t e, int32_t f);
+} query;
+
+/* De-duplication by ownership. The tree reports each unordered pair of triangles (A, B) whose
+ * boxes overlap once. Vertex v is tested against B only when A owns v, and edge e against edge f
+ * only when A owns e and B owns f (or the reverse): then (v, B) is tested only in the report of
+ * (owner(v), B), and (e, f) only in that of (owner(e), owner(f)), each exactly once. Nothing is
+ * lost: owner(v)'s box holds v, and owner(e)'s holds e, so the boxes, grown by half the margin
+ * each, overlap whenever v (or e) comes within the margin of B (of f). */
+static void visit_pair(void* ctx, int32_t A, int32_t B)
+{
+	query* q = ctx;
+	const cloth_pairs* d = q->d;
+	++q->d->candidate_pairs;
+	const int32_t* ta = d->triangles + 3 * (size_t)A;
+	const int32_t* tb = d->triangles + 3 * (size_t)B;
+	unsigned oa = d->owns[A], ob = d->owns[B];
+	for (int k = 0; k < 3; ++k) {
+		if (oa & (1u << k)) q->vf(q, ta[k], B);
+		if (ob & (1u << k)) q->vf(q, tb[k], A);
+	}
+	if (!(oa & 0x38u) || !(ob & 0x38u)) return;
+	for (int i = 0; i < 3; ++i) {
+		if (!(oa & (8u << i))) continue;
+		for (int j = 0; j < 3; ++j)
+			if (ob & (8u << j)) q->ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
+	}
+}
+
+/* Traverses the tree against itself. Single-threaded: the work per reported pair is small and
+ * independent, so a parallel version would split the traversal into subtree pairs, give each
+ * thread its own result arrays, and concatenate them before the sort, which fixes the order. */
+static bool traverse(query* q)
+{
+	cloth_pairs* d = q->d;
+	d->candidate_pairs = 0;
+	if (d->triangle_count == 0) return true;
+	if (!cloth_pairs_fit_tree(d)) return false;
+	int32_t stack[BVH_PAIRS_STACK];
+	bvh_pairs_cb(&d->tree, &d->tree, visit_pair, q, stack, BVH_PAIRS_STACK);
+	return !q->failed;
+}
+
+/* ---- Proximity ---------------------------------------------------------------------------- */
+
+static void proximity_vf(query* q, int32_t p, int32_t t)
+{
+	cloth_pairs* d = q->d;
+	const int32_t* tv = d->triangles + 3 * (size_t)t;
+	if (has_vertex(tv, p)) return;
+	const double h = q->margin;
+	vec3 xp = q->x[p], a = q->x[tv[0]], b = q->x[tv[1]], c = q->x[tv[2]];
+	/* d->boxes[t] is t's box grown by h / 2 */
+	if (!aabb_contains_point(aabb_grow(d->boxes[t], 0.5 * h), xp)) return;
+	double w[3];
+	double d2 = point_triangle_closest(xp, a, b, c, w);
+	if (!(d2 < h * h)) return;
+	/* The face normal toward p (as is when p lies in the plane). A degenerate triangle has no
+	 * plane: the direction from its closest point to p instead, or nothing when p touches it. */
+	vec3 n;
+	if (face_normal(a, b, c, &n)) {
+		if (v3_dot(n, v3_sub(xp, a)) < 0.0) n = v3_neg(n);
+	} else {
+		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
+		if (!direction(xp, bary_point(a, b, c, w), M, &n)) return;
+	}
+	if (!reserve((void**)&d->vf, &d->vf_keys, &d->vf_capacity, d->vf_count, sizeof *d->vf)) {
+		q->failed = true;
+		return;
+	}
+	d->vf_keys[d->vf_count] = pair_key(p, t);
+	cc_vf* r = &d->vf[d->vf_count++];
+	r->p = p;
+	r->t = t;
+	memcpy(r->bary, w, sizeof w);
+	r->normal = n;
+	r->distance = sqrt(d2);
+}
+
+static void proximity_ee(query* q, int32_t e, int32_t f)
+{
+	cloth_pairs* d = q->d;
+	if (f < e) {
+		int32_t tmp = e;
+		e = f;
+		f = tmp;
+	}
+	const int32_t* ev = d->edges + 2 * (size_t)e;
+	const int32_t* fv = d->edges + 2 * (size_t)f;
+	if (share_endpoint(ev, fv)) return;
+	const double h = q->margin;
+	vec3 P[2] = {q->x[ev[0]], q->x[ev[1]]}, Q[2] = {q->x[fv[0]], q->x[fv[1]]};
+	if (!boxes_near(P, 2, Q, 2, h)) return;
+	double s, u;
+	double d2 = segment_segment_closest(P[0], P[1], Q[0], Q[1], &s, &u);
+	if (!(d2 < h * h)) return;
+	/* From e1's closest point toward e0's; where they coincide (crossing edges), the edges'
+	 * common normal e0 x e1, each edge directed from its lower vertex: a fixed function of the
+	 * topology, so the same pair gets the same orientation from call to call. Coincident
+	 * parallel edges have no normal and are skipped. */
+	vec3 n;
+	double M = max2(max2(maxabs(P[0]), maxabs(P[1])), max2(maxabs(Q[0]), maxabs(Q[1])));
+	if (!direction(lerp(P[0], P[1], s), lerp(Q[0], Q[1], u), M, &n) &&
+	    !edges_normal(v3_sub(P[1], P[0]), v3_sub(Q[1], Q[0]), &n))
+		return;
+	if (!reserve((void**)&d->ee, &d->ee_keys, &d->ee_capacity, d->ee_count, sizeof *d->ee)) {
+		q->failed = true;
+		return;
+	}
+	d->ee_keys[d->ee_count] = pair_key(e, f);
+	cc_ee* r = &d->ee[d->ee_count++];
+	r->e0[0] = ev[0];
+	r->e0[1] = ev[1];
+	r->e1[0] = fv[0];
+	r->e1[1] = fv[1];
+	r->s = s;
+	r->u = u;
+	r->normal = n;
+	r->distance = sqrt(d2);
+}
+
+int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
+{
+	d->vf_count = d->ee_count = 0;
+	if (!(thickness >= 0.0)) return 0;
+	/* Each triangle's box grown by half the thickness: two primitives within the thickness of
+	 * each other have boxes that overlap (the boxes' gap on any axis is at most the distance). */
+	for (int32_t t = 0; t < d->triangle_count; ++t) {
+		const int32_t* v = d->triangles + 3 * (size_t)t;
+		aabb b = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
+		d->boxes[t] = aabb_grow(b, 0.5 * thickness);
+	}
+	query q = {.d = d, .x = x, .margin = thickness, .vf = proximity_vf, .ee = proximity_ee};
+	if (!traverse(&q)) {
+		d->vf_count = d->ee_count = 0;
+		return -1;
+	}
+	if (!sort_results(d, d->vf, d->vf_keys, d->vf_count, sizeof *d->vf) ||
+	    !sort_results(d, d->ee, d->ee_keys, d->ee_count, sizeof *d->ee)) {
+		d->vf_count = d->ee_count = 0;
+		return -1;
+	}
+	return d->vf_count + d->ee_count;
+}
+
+/* ---- Crossings ---------------------------------------------------------------------------- */
+
+/* det(b - a, c - a, p - a): positive when p is on the side of abc's normal. Below tol it is
+ * rounding noise (the bound used by the crossing tests themselves, geometry.c). */
+static double side_volume(vec3 p, vec3 a, vec3 b, vec3 c, double* tol)
+{
+	vec3 ab = v3_sub(b, a), ac = v3_sub(c, a), ap = v3_sub(p, a);
+	double l0 = v3_len(ab), l1 = v3_len(ac), l2 = v3_len(ap);
+	double M = max2(max2(maxabs(p), maxabs(a)), max2(maxabs(b), maxabs(c)));
+	*tol = 32.0 * DBL_EPSILON * (l0 * l1 * l2 + M * (l0 * l1 + l1 * l2 + l2 * l0));
+	return v3_dot(v3_cross(ab, ac), ap);
+}
+
+/* The side the configuration started on: the sign of the signed volume at x0; if that is zero
+ * (up to rounding), the opposite of its sign at x1, where the motion ended; 0 if both vanish (the
+ * four points stayed coplanar, as far as the arithmetic can tell). */
+static int start_side(vec3 p0, vec3 a0, vec3 b0, vec3 c0, vec3 p1, vec3 a1, vec3 b1, vec3 c1)
+{
+	double tol;
+	double v0 = side_volume(p0, a0, b0, c0, &tol);
+	if (fabs(v0) > tol) return v0 > 0.0 ? 1 : -1;
+	double v1 = side_volume(p1, a1, b1, c1, &tol);
+	if (fabs(v1) > tol) return v1 > 0.0 ? -1 : 1;
+	return 0;
+}
+
+static void crossing_vf(query* q, int32_t p, int32_t t)
+{
+	cloth_pairs* d = q->d;
+	const int32_t* tv = d->triangles + 3 * (size_t)t;
+	if (has_vertex(tv, p)) return;
+	const double eps = q->margin;
+	const vec3 *x0 = q->x, *x1 = q->x1;
+	/* d->boxes[t] is t's swept box (drift removed) grown by eps / 2 + pad */
+	aabb tb = aabb_grow(d->boxes[t], 0.5 * eps + q->pad);
+	if (!aabb_overlap(aabb_of_segment(x0[p], v3_sub(x1[p], q->drift)), tb)) return;
+	double toi, w[3];
+	if (!ccd_point_triangle(x0[p], x1[p], x0[tv[0]], x1[tv[0]], x0[tv[1]], x1[tv[1]], x0[tv[2]], x1[tv[2]], eps,
+				&toi, w))
+		return;
+	vec3 xp = lerp(x0[p], x1[p], toi), a = lerp(x0[tv[0]], x1[tv[0]], toi), b = lerp(x0[tv[1]], x1[tv[1]], toi),
+	     c = lerp(x0[tv[2]], x1[tv[2]], toi);
+	vec3 closest = bary_point(a, b, c, w);
+	/* The normal at impact, on the side p started on (sec. 2.4: the spring pulls the particle
+	 * "back to the correct side of the triangle"). A motion that kept the four points coplanar
+	 * has no such side: the face normal as is, as proximity does for p in the plane. */
+	vec3 n;
+	if (face_normal(a, b, c, &n)) {
+		int side = start_side(x0[p], x0[tv[0]], x0[tv[1]], x0[tv[2]], x1[p], x1[tv[0]], x1[tv[1]], x1[tv[2]]);
+		if (side < 0) n = v3_neg(n);
+	} else {
+		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
+		if (!direction(xp, closest, M, &n)) return;
+	}
+	if (!reserve((void**)&d->xvf, &d->xvf_keys, &d->xvf_capacity, d->xvf_count, sizeof *d->xvf)) {
+		q->failed = true;
+		return;
+	}
+	d->xvf_keys[d->xvf_count] = pair_key(p, t);
+	cc_xvf* r = &d->xvf[d->xvf_count++];
+	r->p = p;
+	r->t = t;
+	memcpy(r->bary, w, sizeof w);
+	r->normal = n;
+	r->distance = v3_len(v3_sub(xp, closest));
+	r->toi = toi;
+}
+
+static void crossing_ee(query* q, int32_t e, int32_t f)
+{
+	cloth_pairs* d = q->d;
+	if (f < e) {
+		int32_t tmp = e;
+		e = f;
+		f = tmp;
+	}
+	const int32_t* ev = d->edges + 2 * (size_t)e;
+	const int32_t* fv = d->edges + 2 * (size_t)f;
+	if (share_endpoint(ev, fv)) return;
+	const double eps = q->margin;
+	const vec3 *x0 = q->x, *x1 = q->x1;
+	vec3 P[4] = {x0[ev[0]], x0[ev[1]], v3_sub(x1[ev[0]], q->drift), v3_sub(x1[ev[1]], q->drift)};
+	vec3 Q[4] = {x0[fv[0]], x0[fv[1]], v3_sub(x1[fv[0]], q->drift), v3_sub(x1[fv[1]], q->drift)};
+	if (!boxes_near(P, 4, Q, 4, eps + 2.0 * q->pad)) return;
+	P[2] = x1[ev[0]], P[3] = x1[ev[1]], Q[2] = x1[fv[0]], Q[3] = x1[fv[1]];
+	double toi, s, u;
+	if (!ccd_edge_edge(P[0], P[2], P[1], P[3], Q[0], Q[2], Q[1], Q[3], eps, &toi, &s, &u)) return;
+	vec3 p0 = lerp(P[0], P[2], toi), p1 = lerp(P[1], P[3], toi);
+	vec3 q0 = lerp(Q[0], Q[2], toi), q1 = lerp(Q[1], Q[3], toi);
+	vec3 cp = lerp(p0, p1, s), cq = lerp(q0, q1, u);
+	double M = max2(max2(maxabs(p0), maxabs(p1)), max2(maxabs(q0), maxabs(q1)));
+	/* The common normal e0 x e1 at impact, toward the side e0 started on: the sign of
+	 * det(e0, e1, e0[0] - e1[0]) at x0 (the same volume as the particle/triangle one with
+	 * a = e1[0], b = e1[1], c = a + e0, p = e0[0]). Parallel edges at impact, and motions that
+	 * kept the edges coplanar, have no such normal: the direction from e1's closest point to
+	 * e0's, as proximity does. */
+	vec3 n, common;
+	bool has_common = edges_normal(v3_sub(p1, p0), v3_sub(q1, q0), &common);
+	int side = 0;
+	if (has_common) {
+		vec3 c0 = v3_add(Q[0], v3_sub(P[1], P[0])), c1 = v3_add(Q[2], v3_sub(P[3], P[2]));
+		side = start_side(P[0], Q[0], Q[1], c0, P[2], Q[2], Q[3], c1);
+	}
+	/* that volume is det(e1, e0, e0[0] - e1[0]) = -(e0 x e1) . (e0[0] - e1[0]) */
+	if (side != 0) n = side > 0 ? v3_neg(common) : common;
+	else if (!direction(cp, cq, M, &n)) {
+		if (!has_common) return;
+		n = common; /* touching at impact with no side to go by: as is */
+	}
+	if (!reserve((void**)&d->xee, &d->xee_keys, &d->xee_capacity, d->xee_count, sizeof *d->xee)) {
+		q->failed = true;
+		return;
+	}
+	d->xee_keys[d->xee_count] = pair_key(e, f);
+	cc_xee* r = &d->xee[d->xee_count++];
+	r->e0[0] = ev[0];
+	r->e0[1] = ev[1];
+	r->e1[0] = fv[0];
+	r->e1[1] = fv[1];
+	r->s = s;
+	r->u = u;
+	r->normal = n;
+	r->distance = v3_len(v3_sub(cp, cq));
+	r->toi = toi;
+}
+
+int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps)
+{
+	d->xvf_count = d->xee_count = 0;
+	if (!(eps > 0.0)) return 0;
+	/* Culling in a frame that moves with the cloth's mean displacement w: positions x(t) - t w
+	 * have the same differences, hence the same distances, at every t, and a sheet falling by
+	 * more than its size in one step no longer has all its swept boxes overlapping. Swept boxes
+	 * (the box of a triangle's start and end holds it at every time of a linear motion) grown
+	 * by eps / 2, plus pad for the rounding of x1 - w. The tests themselves use x0 and x1. */
+	vec3 w = v3_zero();
+	double M = 0.0;
+	int64_t owned = 0;
+	for (int32_t t = 0; t < d->triangle_count; ++t)
+		for (int k = 0; k < 3; ++k)
+			if (d->owns[t] & (1u << k)) {
+				int32_t v = d->triangles[3 * (size_t)t + k];
+				w = v3_add(w, v3_sub(x1[v], x0[v]));
+				M = max2(M, max2(maxabs(x0[v]), maxabs(x1[v])));
+				++owned;
+			}
+	if (owned) w = v3_scale(w, 1.0 / (double)owned);
+	double pad = 4.0 * DBL_EPSILON * (M + maxabs(w));
+	for (int32_t t = 0; t < d->triangle_count; ++t) {
+		const int32_t* v = d->triangles + 3 * (size_t)t;
+		aabb b = aabb_add_point(aabb_of_segment(x0[v[0]], x0[v[1]]), x0[v[2]]);
+		for (int k = 0; k < 3; ++k) b = aabb_add_point(b, v3_sub(x1[v[k]], w));
+		d->boxes[t] = aabb_grow(b, 0.5 * eps + pad);
+	}
+	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .vf = crossing_vf, .ee = crossing_ee};
+	if (!traverse(&q)) {
+		d->xvf_count = d->xee_count = 0;
+		return -1;
+	}
+	if (!sort_results(d, d->xvf, d->xvf_keys, d->xvf_count, sizeof *d->xvf) ||
+	    !sort_results(d, d->xee, d->xee_keys, d->xee_count, sizeof *d->xee)) {
+		d->xvf_count = d->xee_count = 0;
+		return -1;
+	}
+	return d->xvf_count + d->xee_count;
+}
