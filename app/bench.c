@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "progress.h"
 
+#include "io/embedded.h"
 #include "io/scene.h"
 
 #include <cjson/cJSON.h>
@@ -25,10 +26,10 @@ static int compare_doubles(const void* a, const void* b)
 	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-/* The default scene's text with the sheet's resolution and bend stiffness replaced. */
+/* The figure 2 sheet's text with the sheet's resolution and bend stiffness replaced. */
 static char* variant_text(int resolution, double bend_factor)
 {
-	cJSON* root = cJSON_Parse(scene_default_text());
+	cJSON* root = cJSON_Parse(embedded_text("figure2_sheet.json"));
 	if (!root) return NULL;
 	cJSON* cloth = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cloths"), 0);
 	cJSON* grid = cJSON_GetObjectItem(cloth, "grid");

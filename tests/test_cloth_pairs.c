@@ -95,7 +95,10 @@ static int32_t edge_list(const int32_t* tri, int32_t nt, int32_t* e)
 }
 
 static bool in_tri(const int32_t* t, int32_t p) { return t[0] == p || t[1] == p || t[2] == p; }
-static bool share(const int32_t* e, const int32_t* f) { return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]; }
+static bool share(const int32_t* e, const int32_t* f)
+{
+	return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
+}
 static bool is_unit(vec3 n) { return v3_isfinite(n) && fabs(v3_len(n) - 1.0) < 1e-12; }
 
 /* A mesh with its positions, owning its arrays. */

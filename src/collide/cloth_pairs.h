@@ -68,7 +68,8 @@ typedef struct cloth_pairs {
 	 * or edge is owned by the lowest-numbered triangle that holds it. */
 	uint8_t* owns;
 
-	/* The tree over the triangles: built at the first query, refitted at every later one. */
+	/* The tree over the triangles: built at the first query, refitted at every later one (the
+	 * coherence between steps of sec. 6). */
 	bvh tree;
 	bool tree_built;
 	aabb* boxes; /* triangle_count, scratch for refits */
@@ -107,10 +108,16 @@ void cloth_pairs_rebuild_tree(cloth_pairs* d);
  * first call and refitting it after. Returns false on allocation failure. */
 bool cloth_pairs_fit_tree(cloth_pairs* d);
 
+/* The queries. Each pair is reported once (de-duplicated by ownership, see owns), in sorted
+ * order, so the output depends on the input alone, not on the tree's history. They allocate only
+ * when a result array overflows (and at the first query, for the tree). Single-threaded.
+ * Positions must be finite. */
+
 /* All vertex/triangle and edge/edge pairs closer than thickness (distance < thickness) at
  * positions x, except pairs sharing a vertex. Results in d->vf[0 .. vf_count) sorted by (p, t)
- * and d->ee[0 .. ee_count) sorted by (e0, e1). Returns vf_count + ee_count, or -1 (counts 0) on
- * allocation failure. x must be finite. */
+ * and d->ee[0 .. ee_count) sorted by (e0, e1). Pairs that cannot be oriented (p touching a
+ * zero-area triangle, coincident parallel edges) are skipped. Returns vf_count + ee_count, or -1
+ * (counts 0) on allocation failure. */
 int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness);
 
 /* Pairs (not sharing a vertex) whose straight-line motion from x0 to x1 brings them coplanar and
@@ -120,9 +127,10 @@ int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness);
 int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps);
 
 /* Pairs of triangles not sharing an edge that intersect at x (touching included; triangles
- * sharing one vertex are tested for contact away from it). Writes the k lexicographically
- * smallest pairs (ta < tb) to first_pairs[0 .. 2 min(k, count)) (may be NULL). Returns the
- * count, or -1 on allocation failure. */
+ * sharing one vertex are tested for contact away from it): mesh_triangles_intersect behind a
+ * separating-axis guard against its false positives on (nearly) coplanar pairs. Writes the k
+ * lexicographically smallest pairs (ta < tb) to first_pairs[0 .. 2 min(k, count)) (may be NULL).
+ * Returns the count, or -1 on allocation failure. */
 int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k);
 
 #endif

@@ -3,6 +3,7 @@
  * needs a vt at every corner; solids (obj_read_geometry) need only positions and faces. */
 #define _POSIX_C_SOURCE 200809L
 #include "obj_read.h"
+#include "embedded.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -313,7 +314,7 @@ static drape_status obj_read(const char* path, double uv_scale, bool need_uv, dr
 		obj_fail(&r, "uv_scale must be finite and > 0, got %g", uv_scale);
 		return DRAPE_ERROR_INVALID;
 	}
-	FILE* f = fopen(path, "rb");
+	FILE* f = embedded_or_file_open(path);
 	if (!f) {
 		obj_fail(&r, "cannot open: %s", strerror(errno));
 		return DRAPE_ERROR_INVALID;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "default_scene.h"
+#include "embedded.h"
 
 char* scene_copy_string(const char* s)
 {
@@ -527,14 +527,22 @@ bool scene_load_file(const char* path, scene* out, char* err, size_t err_size)
 	return ok;
 }
 
-const char* scene_default_text(void)
+bool scene_load_builtin(const char* name, scene* out, char* err, size_t err_size)
 {
-	return default_scene_json;
+	const char* text = embedded_text(name);
+	if (!text) {
+		memset(out, 0, sizeof *out);
+		snprintf(err, err_size, "no built-in scene '%s'", name);
+		return false;
+	}
+	char path[256];
+	snprintf(path, sizeof path, "%s%s", EMBEDDED_PREFIX, name);
+	return scene_load_text(text, path, out, err, err_size);
 }
 
 bool scene_load_default(scene* out, char* err, size_t err_size)
 {
-	return scene_load_text(default_scene_json, "<default>", out, err, err_size);
+	return scene_load_builtin(SCENE_DEFAULT, out, err, err_size);
 }
 
 /* ---------------------------------------------------------------------------------------------

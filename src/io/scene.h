@@ -36,7 +36,7 @@ typedef struct scene_solid {
 } scene_solid;
 
 typedef struct scene {
-	char* path;   /* the file it came from, or "<default>" */
+	char* path;   /* the file it came from, or "<built-in>/NAME" */
 	char* name;
 	drape_world_def world;
 	double fps;
@@ -54,10 +54,12 @@ typedef struct scene {
 bool scene_load_file(const char* path, scene* out, char* err, size_t err_size);
 /* The same from text in memory; `path` names it in messages and anchors relative mesh paths. */
 bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size);
-/* The built-in default scene (the paper's figure 2 sheet, scenes/figure2_sheet.json). */
+/* The default scene of `drape run`: the paper's figure 1 drape over a cylinder mesh. */
+#define SCENE_DEFAULT "figure1_drape.json"
 bool scene_load_default(scene* out, char* err, size_t err_size);
-/* The built-in default scene's JSON text. */
-const char* scene_default_text(void);
+/* A built-in scene by file name (io/embedded.h: figure1_drape.json, figure2_sheet.json); its path
+ * is "<built-in>/NAME" and its relative mesh files are built in too. */
+bool scene_load_builtin(const char* name, scene* out, char* err, size_t err_size);
 void scene_free(scene* s);
 
 /* Creates the world with every cloth, constraint and solid; cloth ids follow scene.cloths order

@@ -246,7 +246,11 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->cs_ms += now_ms() - tc;
 		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
 	}
-	if (finite && w->pairs_ready) {
+	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
+	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
+	 * cloth was already intersecting, to see whether the step made it worse). */
+	r->intersections = w->intersections;
+	if (finite && w->pairs_ready && (cloth_crossings > 0 || w->intersections > 0)) {
 		double tf = now_ms();
 		r->intersections = cloth_contacts_intersections(w, w->x1);
 		r->cc_ms += now_ms() - tf;
