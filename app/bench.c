@@ -14,7 +14,7 @@
 
 typedef struct bench_result {
 	double ms_median, ms_min, ms_max;
-	double steps_per_frame, cg_per_step, eval_pct, cg_pct;
+	double steps_per_frame, cg_per_step, eval_pct, cg_pct, cc_pct, cs_pct, min_dt, max_dt;
 	long long rejected;
 	int particles;
 	bool ok;
@@ -46,15 +46,15 @@ static char* variant_text(int resolution, double bend_factor)
 	return text;
 }
 
-static bench_result bench_one(int resolution, double bend_factor, int runs, int frames, int threads)
+/* Runs scene `text` (named `path`, which anchors its mesh files) `runs` times. */
+static bench_result bench_scene(const char* text, const char* path, int runs, int frames, int threads)
 {
 	bench_result r = {0};
 	char err[1024];
-	char* text = variant_text(resolution, bend_factor);
 	double times[64];
 	for (int k = 0; text && k < runs; ++k) {
 		scene s;
-		if (!scene_load_text(text, "<bench>", &s, err, sizeof err)) {
+		if (!scene_load_text(text, path, &s, err, sizeof err)) {
 			fprintf(stderr, "drape bench: %s\n", err);
 			break;
 		}
@@ -77,6 +77,10 @@ static bench_result bench_one(int resolution, double bend_factor, int runs, int 
 		r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
 		r.eval_pct = 100.0 * st.eval_ms / (1e3 * elapsed);
 		r.cg_pct = 100.0 * st.cg_ms / (1e3 * elapsed);
+		r.cc_pct = 100.0 * st.cc_ms / (1e3 * elapsed);
+		r.cs_pct = 100.0 * st.cs_ms / (1e3 * elapsed);
+		r.min_dt = st.min_dt;
+		r.max_dt = st.max_dt;
 		r.rejected = (long long)st.rejected;
 		r.ok = ok;
 		if (!ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
@@ -84,7 +88,6 @@ static bench_result bench_one(int resolution, double bend_factor, int runs, int 
 		scene_free(&s);
 		if (!ok) break;
 	}
-	free(text);
 	if (r.ok) {
 		qsort(times, (size_t)runs, sizeof times[0], compare_doubles);
 		r.ms_median = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
@@ -94,13 +97,24 @@ static bench_result bench_one(int resolution, double bend_factor, int runs, int 
 	return r;
 }
 
+static bench_result bench_sheet(int resolution, double bend_factor, int runs, int frames, int threads)
+{
+	char* text = variant_text(resolution, bend_factor);
+	bench_result r = {0};
+	if (text) r = bench_scene(text, "<bench>/figure2_sheet.json", runs, frames, threads);
+	free(text);
+	return r;
+}
+
 static void print_row(FILE* csv, const char* kind, double factor, int runs, int threads, const bench_result* r)
 {
-	printf("%-6s %9d %8.1f %10.2f %10.2f %10.2f %8.2f %8.1f %6.1f %6.1f %5lld\n", kind, r->particles, factor, r->ms_median,
-	       r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct, r->cg_pct, r->rejected);
+	printf("%-6s %3d %9d %7.1f %9.2f %9.2f %9.2f %7.2f %7.1f %5.1f %5.1f %5.1f %5.1f %5.1f/%-5.1f %4lld\n", kind, threads,
+	       r->particles, factor, r->ms_median, r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct,
+	       r->cg_pct, r->cc_pct, r->cs_pct, 1e3 * r->min_dt, 1e3 * r->max_dt, r->rejected);
 	if (csv)
-		fprintf(csv, "%s,%d,%g,%d,%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%lld\n", kind, r->particles, factor, threads, runs,
-			r->ms_median, r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct, r->cg_pct, r->rejected);
+		fprintf(csv, "%s,%d,%g,%d,%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.4f,%lld\n", kind, r->particles,
+			factor, threads, runs, r->ms_median, r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct,
+			r->cg_pct, r->cc_pct, r->cs_pct, 1e3 * r->min_dt, 1e3 * r->max_dt, r->rejected);
 	fflush(stdout);
 }
 
@@ -115,11 +129,14 @@ int command_bench(int argc, char** argv)
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			printf("usage: drape bench [--runs R] [--frames N] [--threads T] [--csv FILE] [--no-sweep]\n"
 			       "\n"
-			       "Runs the figure 2 sheet (the default scene) at about 500, 900, 2,600 and 7,400 particles\n"
-			       "for N frames (default 60: 2 s at 30 fps), R times each (default 3), on T threads\n"
-			       "(default 1), and a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet. Prints a table\n"
-			       "and writes CSV: ms per frame (median, min, max), steps per frame, mean CG iterations per\n"
-			       "step, EVAL and CG share of the time, rejected steps.\n");
+			       "The paper's Table 1 and sec. 8 experiments, R times each (default 3):\n"
+			       "  fig1   the figure 1 drape (the default scene) for 90 frames, on 1 and 2 threads\n"
+			       "  size   the figure 2 sheet at about 500, 900, 2,600 and 7,400 particles for N frames\n"
+			       "         (default 60: 2 s at 30 fps) on T threads (default 1)\n"
+			       "  bend   a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet (skipped by --no-sweep)\n"
+			       "Prints a table and writes CSV: ms per 1/30 s frame (median, min, max), steps per frame,\n"
+			       "mean CG iterations per step, the EVAL / CG / C-C / C-S shares of the time, the step size\n"
+			       "range in ms and the rejected steps.\n");
 			return EXIT_OK;
 		} else if (strcmp(a, "--runs") == 0 && has_value) {
 			if (!parse_int_arg(argv[++i], 1, 64, &runs)) {
@@ -153,15 +170,22 @@ int command_bench(int argc, char** argv)
 			return EXIT_IO;
 		}
 		fprintf(csv, "kind,particles,bend_factor,threads,runs,ms_per_frame_median,ms_per_frame_min,ms_per_frame_max,"
-			     "steps_per_frame,cg_iterations_per_step,eval_pct,cg_pct,rejected\n");
+			     "steps_per_frame,cg_iterations_per_step,eval_pct,cg_pct,cc_pct,cs_pct,min_dt_ms,max_dt_ms,rejected\n");
 	}
-	printf("figure 2 sheet, %ld frames at 30 fps, %ld runs, %ld thread(s); ms per 1/30 s frame\n", frames, runs, threads);
-	printf("%-6s %9s %8s %10s %10s %10s %8s %8s %6s %6s %5s\n", "kind", "particles", "bend x", "median", "min", "max",
-	       "steps/f", "CG/step", "EVAL%", "CG%", "rej");
-	const int sizes[] = {22, 30, 51, 86};
+	printf("%ld runs each; ms per 1/30 s frame; step sizes in ms\n", runs);
+	printf("%-6s %3s %9s %7s %9s %9s %9s %7s %7s %5s %5s %5s %5s %11s %4s\n", "kind", "thr", "particles", "bend x",
+	       "median", "min", "max", "steps/f", "CG/step", "EVAL%", "CG%", "C/C%", "C/S%", "dt min/max", "rej");
 	int status = EXIT_OK;
+	/* Table 1, figure 1: the drape over the cylinder mesh, 90 frames (the paper ran 75). */
+	const char* fig1 = embedded_text(SCENE_DEFAULT);
+	for (int t = 1; t <= 2; ++t) {
+		bench_result r = bench_scene(fig1, EMBEDDED_PREFIX SCENE_DEFAULT, (int)runs, 90, t);
+		if (!r.ok) status = EXIT_DIVERGED;
+		print_row(csv, "fig1", 1.0, (int)runs, t, &r);
+	}
+	const int sizes[] = {22, 30, 51, 86};
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
-		bench_result r = bench_one(sizes[k], 1.0, (int)runs, (int)frames, (int)threads);
+		bench_result r = bench_sheet(sizes[k], 1.0, (int)runs, (int)frames, (int)threads);
 		if (!r.ok) status = EXIT_DIVERGED;
 		print_row(csv, "size", 1.0, (int)runs, (int)threads, &r);
 	}
@@ -169,7 +193,7 @@ int command_bench(int argc, char** argv)
 		const double factors[] = {0.1, 1.0, 10.0, 100.0, 1000.0};
 		double lo = 1e300, hi = 0.0, sum = 0.0;
 		for (size_t k = 0; k < sizeof factors / sizeof factors[0]; ++k) {
-			bench_result r = bench_one(51, factors[k], (int)runs, (int)frames, (int)threads);
+			bench_result r = bench_sheet(51, factors[k], (int)runs, (int)frames, (int)threads);
 			if (!r.ok) status = EXIT_DIVERGED;
 			print_row(csv, "bend", factors[k], (int)runs, (int)threads, &r);
 			lo = r.ms_median < lo ? r.ms_median : lo;

@@ -63,6 +63,25 @@ void cloth_contacts_prepare(drape_world* w)
 	w->proximity_count = w->repulsion_count;
 }
 
+/* Position alteration for a pair caught crossing (sec. 6.2: "we can also add correction terms to
+ * particles involved in cloth/cloth collisions"): the proposal left its gap at g1 < thickness, so
+ * the next solve shifts its free particles apart by the deficit, half on each side in proportion
+ * to the pair weights, through y (eq. 17-18). Constrained particles keep their constraints' y. */
+static void alter_positions(drape_world* w, const repulsion* r)
+{
+	vec3 gap = v3_zero();
+	for (int a = 0; a < 4; ++a) gap = v3_madd(gap, r->weight[a], w->x1[r->node[a]]);
+	double deficit = w->def.cloth_thickness - v3_dot(r->normal, gap);
+	if (!(deficit > 0.0)) return;
+	for (int a = 0; a < 4; ++a) {
+		int32_t i = r->node[a];
+		if (w->constrained[i]) continue;
+		/* weights are +1 (or 1 - s, s) on the near side and -bary (or -(1 - u), -u) on the far
+		 * side, each side summing to one in magnitude */
+		w->y[i] = v3_madd(w->y[i], 0.5 * deficit * r->weight[a], r->normal);
+	}
+}
+
 int32_t cloth_contacts_catch_crossings(drape_world* w)
 {
 	if (!w->def.self_collision || !w->pairs_ready) return 0;
@@ -71,6 +90,7 @@ int32_t cloth_contacts_catch_crossings(drape_world* w)
 	int32_t before = w->repulsion_count;
 	for (int32_t k = 0; k < d->xvf_count; ++k) push_vf(w, d->xvf[k].p, d->xvf[k].t, d->xvf[k].bary, d->xvf[k].normal);
 	for (int32_t k = 0; k < d->xee_count; ++k) push_ee(w, d->xee[k].e0, d->xee[k].e1, d->xee[k].s, d->xee[k].u, d->xee[k].normal);
+	for (int32_t k = before; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k]);
 	return w->repulsion_count - before;
 }
 

@@ -27,7 +27,8 @@ void cloth_contacts_prepare(drape_world* w);
 /* Adds the repulsions' forces and derivatives to A and b (called by the assembly). */
 void cloth_contacts_assemble(drape_world* w, double h);
 
-/* After a solve: pairs whose motion x -> x1 crosses get a repulsion too. Returns how many. */
+/* After a solve: pairs whose motion x -> x1 crosses get a repulsion too, and their free particles
+ * a position correction y for the next solve (sec. 6.2). Returns how many. */
 int32_t cloth_contacts_catch_crossings(drape_world* w);
 
 /* Intersecting triangle pairs at positions x (exact test). */
