@@ -19,6 +19,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* Fastest the position alteration separates crossed cloth (m/s). */
+#define PUSH_SPEED 1.0
+
 static bool push(drape_world* w, const int32_t node[4], const double weight[4], vec3 normal)
 {
 	if (w->repulsion_count == w->repulsion_capacity) {
@@ -67,12 +70,15 @@ void cloth_contacts_prepare(drape_world* w)
  * particles involved in cloth/cloth collisions"): the proposal left its gap at g1 < thickness, so
  * the next solve shifts its free particles apart by the deficit, half on each side in proportion
  * to the pair weights, through y (eq. 17-18). Constrained particles keep their constraints' y. */
-static void alter_positions(drape_world* w, const repulsion* r)
+static void alter_positions(drape_world* w, const repulsion* r, double h)
 {
 	vec3 gap = v3_zero();
 	for (int a = 0; a < 4; ++a) gap = v3_madd(gap, r->weight[a], w->x1[r->node[a]]);
 	double deficit = w->def.cloth_thickness - v3_dot(r->normal, gap);
 	if (!(deficit > 0.0)) return;
+	/* At most PUSH_SPEED h per step, as for solids: a correction that does not shrink with the
+	 * step would leave the step control nothing to reduce. */
+	if (deficit > PUSH_SPEED * h) deficit = PUSH_SPEED * h;
 	for (int a = 0; a < 4; ++a) {
 		int32_t i = r->node[a];
 		if (w->constrained[i]) continue;
@@ -82,7 +88,7 @@ static void alter_positions(drape_world* w, const repulsion* r)
 	}
 }
 
-int32_t cloth_contacts_catch_crossings(drape_world* w)
+int32_t cloth_contacts_catch_crossings(drape_world* w, double h)
 {
 	if (!w->def.self_collision || !w->pairs_ready) return 0;
 	cloth_pairs* d = &w->pairs;
@@ -90,7 +96,7 @@ int32_t cloth_contacts_catch_crossings(drape_world* w)
 	int32_t before = w->repulsion_count;
 	for (int32_t k = 0; k < d->xvf_count; ++k) push_vf(w, d->xvf[k].p, d->xvf[k].t, d->xvf[k].bary, d->xvf[k].normal);
 	for (int32_t k = 0; k < d->xee_count; ++k) push_ee(w, d->xee[k].e0, d->xee[k].e1, d->xee[k].s, d->xee[k].u, d->xee[k].normal);
-	for (int32_t k = before; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k]);
+	for (int32_t k = before; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k], h);
 	return w->repulsion_count - before;
 }
 

@@ -29,7 +29,7 @@ void cloth_contacts_assemble(drape_world* w, double h);
 
 /* After a solve: pairs whose motion x -> x1 crosses get a repulsion too, and their free particles
  * a position correction y for the next solve (sec. 6.2). Returns how many. */
-int32_t cloth_contacts_catch_crossings(drape_world* w);
+int32_t cloth_contacts_catch_crossings(drape_world* w, double h);
 
 /* Intersecting triangle pairs at positions x (exact test). */
 int32_t cloth_contacts_intersections(drape_world* w, const vec3* x);

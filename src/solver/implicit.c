@@ -227,7 +227,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		finite = propose(w, h);
 		if (!finite || res.breakdown) break;
 		double td = now_ms();
-		cloth_crossings = cloth_contacts_catch_crossings(w);
+		cloth_crossings = cloth_contacts_catch_crossings(w, h);
 		double te = now_ms();
 		r->cc_ms += te - td;
 		tc = te;
