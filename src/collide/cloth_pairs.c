@@ -476,6 +476,40 @@ static int start_side(vec3 p0, vec3 a0, vec3 b0, vec3 c0, vec3 p1, vec3 a1, vec3
 	return 0;
 }
 
+static double det3(vec3 u, vec3 v, vec3 w) { return v3_dot(u, v3_cross(v, w)); }
+
+/* True if the four points o, a, b, c, each moving linearly from *0 to *1, are coplanar at no time
+ * in [0, 1], so no crossing test is needed. det(a - o, b - o, c - o) is the cubic
+ * c0 + c1 t + c2 t^2 + c3 t^3, and |c0| > |c1| + |c2| + |c3| rules out a root in [0, 1]. Most
+ * candidate pairs of a cloth that moves little relative to itself pass this test at the cost of
+ * eight small determinants, skipping the root search (a factor of 2 margin plus a rounding
+ * allowance keep it conservative). */
+static bool never_coplanar(vec3 o0, vec3 o1, vec3 a0, vec3 a1, vec3 b0, vec3 b1, vec3 c0, vec3 c1)
+{
+	vec3 A = v3_sub(a0, o0), B = v3_sub(b0, o0), C = v3_sub(c0, o0);
+	vec3 dA = v3_sub(v3_sub(a1, o1), A), dB = v3_sub(v3_sub(b1, o1), B), dC = v3_sub(v3_sub(c1, o1), C);
+	double k0 = det3(A, B, C);
+	double k1 = det3(dA, B, C) + det3(A, dB, C) + det3(A, B, dC);
+	double k2 = det3(dA, dB, C) + det3(dA, B, dC) + det3(A, dB, dC);
+	double k3 = det3(dA, dB, dC);
+	double scale = (v3_len(A) + v3_len(dA)) * (v3_len(B) + v3_len(dB)) * (v3_len(C) + v3_len(dC));
+	return fabs(k0) > 2.0 * (fabs(k1) + fabs(k2) + fabs(k3)) + 1e-12 * scale;
+}
+
+/* Largest displacement of the points b relative to the point o over the step. A distance between
+ * o and any convex combination of the b changes by at most this, so a pair farther apart at the
+ * start than this plus eps cannot touch during the step. */
+static double relative_motion(vec3 o0, vec3 o1, const vec3* b0, const vec3* b1, int n)
+{
+	vec3 d = v3_sub(o1, o0);
+	double m = 0.0;
+	for (int k = 0; k < n; ++k) {
+		double l = v3_len2(v3_sub(v3_sub(b1[k], b0[k]), d));
+		if (l > m) m = l;
+	}
+	return sqrt(m);
+}
+
 static void crossing_vf(query* q, int32_t p, int32_t t)
 {
 	cloth_pairs* d = q->d;
@@ -486,6 +520,11 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 	/* d->boxes[t] is t's swept box (drift removed) grown by eps / 2 + pad */
 	aabb tb = aabb_grow(d->boxes[t], 0.5 * eps + q->pad);
 	if (!aabb_overlap(aabb_of_segment(x0[p], v3_sub(x1[p], q->drift)), tb)) return;
+	vec3 t0[3] = {x0[tv[0]], x0[tv[1]], x0[tv[2]]}, t1[3] = {x1[tv[0]], x1[tv[1]], x1[tv[2]]};
+	double bary0[3];
+	double gap = sqrt(point_triangle_closest(x0[p], t0[0], t0[1], t0[2], bary0));
+	if (gap > relative_motion(x0[p], x1[p], t0, t1, 3) + eps) return;
+	if (never_coplanar(x0[p], x1[p], x0[tv[0]], x1[tv[0]], x0[tv[1]], x1[tv[1]], x0[tv[2]], x1[tv[2]])) return;
 	double toi, w[3];
 	if (!ccd_point_triangle(x0[p], x1[p], x0[tv[0]], x1[tv[0]], x0[tv[1]], x1[tv[1]], x0[tv[2]], x1[tv[2]], eps,
 				&toi, w))
@@ -535,6 +574,16 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	vec3 Q[4] = {x0[fv[0]], x0[fv[1]], v3_sub(x1[fv[0]], q->drift), v3_sub(x1[fv[1]], q->drift)};
 	if (!boxes_near(P, 4, Q, 4, eps + 2.0 * q->pad)) return;
 	P[2] = x1[ev[0]], P[3] = x1[ev[1]], Q[2] = x1[fv[0]], Q[3] = x1[fv[1]];
+	{
+		/* relative to e's first end: e's other end and f's ends */
+		vec3 r0[3] = {P[1], Q[0], Q[1]}, r1[3] = {P[3], Q[2], Q[3]};
+		double ps, pu;
+		double gap = sqrt(segment_segment_closest(P[0], P[1], Q[0], Q[1], &ps, &pu));
+		/* each edge point moves relative to e's first end by at most the largest of these, so
+		 * the distance between the edges changes by at most twice that */
+		if (gap > 2.0 * relative_motion(P[0], P[2], r0, r1, 3) + eps) return;
+	}
+	if (never_coplanar(P[0], P[2], P[1], P[3], Q[0], Q[2], Q[1], Q[3])) return;
 	double toi, s, u;
 	if (!ccd_edge_edge(P[0], P[2], P[1], P[3], Q[0], Q[2], Q[1], Q[3], eps, &toi, &s, &u)) return;
 	vec3 p0 = lerp(P[0], P[2], toi), p1 = lerp(P[1], P[3], toi);

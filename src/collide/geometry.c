@@ -379,6 +379,34 @@ bool ccd_edge_edge(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 r0, vec3 r1, vec3 s0
 
 /* ---- Intersection predicates ---------------------------------------------------------------- */
 
+/* Plane values (below) are trusted to this many ulps of their scale, as the CCD cubic is. */
+#define PLANE_ZERO_ULPS 32.0
+
+/* |a|_1 >= |a|: lengths for a rounding bound, without a square root. */
+static double v3_norm1(vec3 a) { return fabs(a.x) + fabs(a.y) + fabs(a.z); }
+
+/* What a plane value n . (x - o), with n = (u - o) x (v - o), can be trusted to, given l1 >= |u - o|,
+ * l2 >= |v - o|, r >= |x - o| and M >= every coordinate of the four points. As in ccd_solve: the
+ * arithmetic errs by a few ulps of l1 l2 r (a bound on the value itself), and the coordinates
+ * carry their own rounding, up to ulp(M) each, which moves the determinant by up to
+ * M (l1 l2 + l2 r + r l1) ulps. Within it the sign is noise: every vertex of a flat sheet in a
+ * tilted plane 100 m from the origin is 1e-14 m off the plane of every other triangle, on either
+ * side, and the signs decide nothing there. */
+static double plane_tol(double l1, double l2, double r, double M)
+{
+	return PLANE_ZERO_ULPS * DBL_EPSILON * (l1 * l2 * r + M * (l1 * l2 + l2 * r + r * l1));
+}
+
+static double snap_zero(double d, double tol) { return fabs(d) <= tol ? 0.0 : d; }
+
+/* The axis of n's largest component: projected along it, a triangle of normal n keeps at least
+ * 1/sqrt(3) of its area. */
+static int dominant_axis(vec3 n)
+{
+	double x = fabs(n.x), y = fabs(n.y), z = fabs(n.z);
+	return x >= y ? (x >= z ? 0 : 2) : (y >= z ? 1 : 2);
+}
+
 /* Signed volume det(q - p, u - p, v - p): which side of the line pq the directed line uv passes.
  * Swapping u and v negates it exactly (no fused operations), so two triangles sharing an edge
  * see a segment cross that edge consistently. */
@@ -429,17 +457,18 @@ static bool segments_meet_2d(vec3 p, vec3 q, vec3 u, vec3 v, int k, double* t)
 	return true;
 }
 
-/* Segment and triangle in one plane (normal n, nonzero): tested in the coordinate plane where
- * the triangle's projection is largest. */
-static bool coplanar_segment_triangle(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, vec3 n, double* t)
+/* Segment and triangle in one plane (up to rounding), tested in their projection along axis k.
+ * The triangle's orientation is read from its projection, so k may come from the other triangle
+ * of a pair; a triangle whose projection has no area is only its boundary. */
+static bool coplanar_segment_triangle(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, int k, double* t)
 {
-	int k = fabs(n.x) >= fabs(n.y) ? (fabs(n.x) >= fabs(n.z) ? 0 : 2) : (fabs(n.y) >= fabs(n.z) ? 1 : 2);
-	if (v3_get(n, k) < 0.0) {
+	double area = orient2(a, b, c, k);
+	if (area < 0.0) {
 		vec3 tmp = b; /* counter-clockwise in the projection */
 		b = c;
 		c = tmp;
 	}
-	if (orient2(a, b, p, k) >= 0.0 && orient2(b, c, p, k) >= 0.0 && orient2(c, a, p, k) >= 0.0) {
+	if (area != 0.0 && orient2(a, b, p, k) >= 0.0 && orient2(b, c, p, k) >= 0.0 && orient2(c, a, p, k) >= 0.0) {
 		*t = 0.0;
 		return true;
 	}
@@ -452,47 +481,97 @@ static bool coplanar_segment_triangle(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, ve
 	return best <= 1.0;
 }
 
-bool segment_triangle_intersect(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, double* t)
+/* The segment/triangle decision from the plane values dp = n . (p - a), dq = n . (q - a), already
+ * set to zero where they are within rounding; k is the projection axis for the coplanar case. */
+static bool segment_triangle_planes(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, double dp, double dq, int k, double* t)
 {
-	double tt = 0.0;
-	if (!t) t = &tt;
-	vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
-	if (v3_is_zero(n)) return false;
-	double dp = v3_dot(n, v3_sub(p, a)), dq = v3_dot(n, v3_sub(q, a));
 	if (!opposite_or_zero(dp, dq)) return false;
-	if (dp == 0.0 && dq == 0.0) return coplanar_segment_triangle(p, q, a, b, c, n, t);
+	if (dp == 0.0 && dq == 0.0) return coplanar_segment_triangle(p, q, a, b, c, k, t);
 	/* The segment reaches the plane at one point; it lies in the triangle iff the line pq passes
-	 * on the same side of all three directed edges. */
+	 * on the same side of all three directed edges. One of dp, dq is beyond rounding, so the
+	 * line is not within rounding of the plane and these signs mean something. */
 	double s1 = side(p, q, a, b), s2 = side(p, q, b, c), s3 = side(p, q, c, a);
 	bool neg = s1 < 0.0 || s2 < 0.0 || s3 < 0.0, pos = s1 > 0.0 || s2 > 0.0 || s3 > 0.0;
 	if (neg && pos) return false;
 	/* All three zero would put the line in the plane, which dp, dq deny: rounding, so fall
 	 * back to the planar test. */
-	if (!neg && !pos) return coplanar_segment_triangle(p, q, a, b, c, n, t);
+	if (!neg && !pos) return coplanar_segment_triangle(p, q, a, b, c, k, t);
 	*t = dp / (dp - dq);
 	return true;
 }
 
+bool segment_triangle_intersect(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, double* t)
+{
+	double tt = 0.0;
+	if (!t) t = &tt;
+	vec3 ab = v3_sub(b, a), ac = v3_sub(c, a), ap = v3_sub(p, a), aq = v3_sub(q, a);
+	vec3 n = v3_cross(ab, ac);
+	if (v3_is_zero(n)) return false;
+	double M = fmax(fmax(v3_maxabs(p), v3_maxabs(q)), fmax(v3_maxabs(a), fmax(v3_maxabs(b), v3_maxabs(c))));
+	double tol = plane_tol(v3_norm1(ab), v3_norm1(ac), fmax(v3_norm1(ap), v3_norm1(aq)), M);
+	double dp = snap_zero(v3_dot(n, ap), tol), dq = snap_zero(v3_dot(n, aq), tol);
+	return segment_triangle_planes(p, q, a, b, c, dp, dq, dominant_axis(n), t);
+}
+
+/* The plane values of triangle q's corners relative to triangle p's plane (normal n), set to zero
+ * within rounding; returns how many are zero. */
+static int plane_values(const vec3 p[3], vec3 n, const vec3 q[3], double M, double d[3])
+{
+	double r = 0.0;
+	vec3 rel[3];
+	for (int i = 0; i < 3; ++i) {
+		rel[i] = v3_sub(q[i], p[0]);
+		r = fmax(r, v3_norm1(rel[i]));
+	}
+	double tol = plane_tol(v3_norm1(v3_sub(p[1], p[0])), v3_norm1(v3_sub(p[2], p[0])), r, M);
+	int zeros = 0;
+	for (int i = 0; i < 3; ++i) {
+		d[i] = snap_zero(v3_dot(n, rel[i]), tol);
+		zeros += d[i] == 0.0;
+	}
+	return zeros;
+}
+
+static bool all_one_side(const double d[3])
+{
+	return (d[0] > 0.0 && d[1] > 0.0 && d[2] > 0.0) || (d[0] < 0.0 && d[1] < 0.0 && d[2] < 0.0);
+}
+
 bool triangle_triangle_intersect(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, vec3 b2)
 {
+	const vec3 A[3] = {a0, a1, a2}, B[3] = {b0, b1, b2};
 	vec3 na = v3_cross(v3_sub(a1, a0), v3_sub(a2, a0));
 	vec3 nb = v3_cross(v3_sub(b1, b0), v3_sub(b2, b0));
 	if (v3_is_zero(na) || v3_is_zero(nb)) return false;
-	/* Separating planes: all of one triangle strictly on one side of the other's plane. The
-	 * same dot products as segment_triangle_intersect's, so the two never disagree. */
-	double d0 = v3_dot(na, v3_sub(b0, a0)), d1 = v3_dot(na, v3_sub(b1, a0)), d2 = v3_dot(na, v3_sub(b2, a0));
-	if ((d0 > 0.0 && d1 > 0.0 && d2 > 0.0) || (d0 < 0.0 && d1 < 0.0 && d2 < 0.0)) return false;
-	double e0 = v3_dot(nb, v3_sub(a0, b0)), e1 = v3_dot(nb, v3_sub(a1, b0)), e2 = v3_dot(nb, v3_sub(a2, b0));
-	if ((e0 > 0.0 && e1 > 0.0 && e2 > 0.0) || (e0 < 0.0 && e1 < 0.0 && e2 < 0.0)) return false;
+	double M = 0.0;
+	for (int i = 0; i < 3; ++i) M = fmax(M, fmax(v3_maxabs(A[i]), v3_maxabs(B[i])));
+	/* db: B's corners against A's plane, da: A's against B's. Each is computed and set to zero
+	 * (or not) once, and every edge through that corner decides with the same value, so the
+	 * separating-plane test and the six edge tests cannot contradict each other. */
+	double db[3], da[3];
+	int zb = plane_values(A, na, B, M, db), za = plane_values(B, nb, A, M, da);
+	int ka = dominant_axis(na), kb = dominant_axis(nb);
+	if (zb == 3 || za == 3) {
+		/* One triangle lies in the other's plane up to rounding: both are in that plane, and
+		 * every sign of a 3D determinant is noise. Decide in 2D, projected along that plane's
+		 * dominant axis. */
+		int k = zb == 3 ? ka : kb;
+		for (int i = 0; i < 3; ++i) db[i] = da[i] = 0.0;
+		ka = kb = k;
+	} else if (all_one_side(db) || all_one_side(da)) {
+		/* a separating plane: all of one triangle beyond rounding on one side of the other's */
+		return false;
+	}
 	/* The intersection is a convex set whose extreme points lie on edges of one triangle or the
 	 * other (in the coplanar case: crossing boundaries, or one triangle's edges inside the
 	 * other), so two triangles meet iff one of the six edges meets the other triangle. */
-	return segment_triangle_intersect(a0, a1, b0, b1, b2, NULL) ||
-	       segment_triangle_intersect(a1, a2, b0, b1, b2, NULL) ||
-	       segment_triangle_intersect(a2, a0, b0, b1, b2, NULL) ||
-	       segment_triangle_intersect(b0, b1, a0, a1, a2, NULL) ||
-	       segment_triangle_intersect(b1, b2, a0, a1, a2, NULL) ||
-	       segment_triangle_intersect(b2, b0, a0, a1, a2, NULL);
+	double t;
+	for (int i = 0; i < 3; ++i) {
+		int j = (i + 1) % 3;
+		if (segment_triangle_planes(A[i], A[j], b0, b1, b2, da[i], da[j], kb, &t)) return true;
+		if (segment_triangle_planes(B[i], B[j], a0, a1, a2, db[i], db[j], ka, &t)) return true;
+	}
+	return false;
 }
 
 bool triangle_triangle_intersect_shared(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, vec3 b2, int shared)
@@ -507,11 +586,14 @@ bool triangle_triangle_intersect_shared(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3
 		return segment_triangle_intersect(a1, a2, b0, b1, b2, NULL) ||
 		       segment_triangle_intersect(b1, b2, a0, a1, a2, NULL);
 	case 2: {
-		/* Away from coplanarity the two meet only on the shared edge. Coplanar, they overlap
-		 * iff both free vertices lie on the same side of it (folded flat onto each other). */
-		vec3 e = v3_sub(a1, a0);
-		vec3 na = v3_cross(e, v3_sub(a2, a0)), nb = v3_cross(e, v3_sub(b2, a0));
-		return v3_dot(na, v3_sub(b2, a0)) == 0.0 && v3_dot(na, nb) > 0.0;
+		/* Away from coplanarity the two meet only on the shared edge. Coplanar (up to
+		 * rounding), they overlap iff both free vertices lie on the same side of it (folded
+		 * flat onto each other). */
+		vec3 e = v3_sub(a1, a0), f = v3_sub(a2, a0), g = v3_sub(b2, a0);
+		vec3 na = v3_cross(e, f), nb = v3_cross(e, g);
+		double M = fmax(fmax(v3_maxabs(a0), v3_maxabs(a1)), fmax(v3_maxabs(a2), v3_maxabs(b2)));
+		double tol = plane_tol(v3_norm1(e), v3_norm1(f), v3_norm1(g), M);
+		return fabs(v3_dot(na, g)) <= tol && v3_dot(na, nb) > 0.0;
 	}
 	default:
 		return false;
