@@ -264,9 +264,11 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->outcome = STEP_CG_BREAKDOWN;
 	} else if (!finite) {
 		r->outcome = STEP_NONFINITE;
-	} else if (crossings > 0) {
+	} else if (crossings > 0 && h > w->def.max_dt / 64.0) {
 		/* Even a shallow crossing is refused: position alteration would next snap the particle
-		 * onto the solid's layer, flat against any cloth already lying there. */
+		 * onto the solid's layer, flat against any cloth already lying there. Below 1/64 of the
+		 * largest step it is accepted: the contact it got is kept, and the next step's
+		 * position alteration lifts the particle out, rather than the run stopping. */
 		r->outcome = STEP_PENETRATION;
 	} else if (r->intersections > w->intersections && h > w->def.max_dt / 64.0) {
 		/* sec. 6 keeps the cloth from passing through itself; a step that would is treated as
