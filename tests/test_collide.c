@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* ---- helpers ---- */
 
@@ -903,14 +904,17 @@ static void test_triangle_triangle_shared(void)
 {
 	/* A hinge: a0-a1 shared, the second triangle folded by angle th about it. */
 	vec3 v0 = v3(0, 0, 0), v1 = v3(1, 0, 0), w = v3(0.5, 1, 0);
-	const double angles[5] = {0.0, 0.5, 1.5, 3.0, 3.14159265358979323846};
+	const double angles[5] = {0.0, 0.5, 1.5, 3.0, 3.14};
 	for (int k = 0; k < 5; ++k) {
 		double th = angles[k];
 		vec3 w2 = v3(0.5, -cos(th), sin(th)); /* th = 0: flat, unfolded */
 		CHECK(!triangle_triangle_intersect_shared(v0, v1, w, v0, v1, w2, 2));
 	}
-	/* folded exactly flat onto each other */
+	/* folded exactly flat onto each other, and by pi in floating point: sin(pi) = 1.2e-16 is
+	 * rounding, so that is the same flat fold */
 	CHECK(triangle_triangle_intersect_shared(v0, v1, w, v0, v1, v3(0.3, 0.5, 0), 2));
+	const double pi = 3.14159265358979323846;
+	CHECK(triangle_triangle_intersect_shared(v0, v1, w, v0, v1, v3(0.5, -cos(pi), sin(pi)), 2));
 	/* the unshared test sees the common edge */
 	CHECK(triangle_triangle_intersect(v0, v1, w, v0, v1, v3(0.5, -1, 0)));
 	/* A shared vertex: a fan around the origin, apart, is not an intersection ... */
@@ -943,6 +947,162 @@ static void test_triangle_triangle_shared(void)
 	CHECK(mesh_triangles_intersect(z, g0, g1));
 }
 
+/* ---- triangle / triangle, (nearly) coplanar in tilted planes ---- */
+
+/* An orthonormal frame in a random orientation with its origin at distance `dist` from the world
+ * origin: a generic tilted plane (w = 0), where coplanar points are coplanar up to rounding only. */
+typedef struct frame {
+	vec3 o, e[3];
+} frame;
+
+static frame rnd_frame(uint64_t* s, double dist)
+{
+	frame f;
+	f.e[0] = v3_normalize(rnd_v(s, -1.0, 1.0));
+	f.e[1] = v3_normalize(v3_cross(rnd_v(s, -1.0, 1.0), f.e[0]));
+	f.e[2] = v3_cross(f.e[0], f.e[1]);
+	f.o = v3_scale(v3_normalize(rnd_v(s, -1.0, 1.0)), dist);
+	return f;
+}
+
+static vec3 in_frame(const frame* f, double u, double v, double w)
+{
+	return v3_add(f->o, v3_add(v3_add(v3_scale(f->e[0], u), v3_scale(f->e[1], v)), v3_scale(f->e[2], w)));
+}
+
+/* Intersecting pairs among all pairs of an n x n grid's triangles (each quad split along its
+ * (i, j)-(i+1, j+1) diagonal), by brute force with mesh_triangles_intersect. */
+static int grid_intersections(int n, const vec3* x)
+{
+	int nt = 2 * (n - 1) * (n - 1);
+	int32_t* tri = malloc(3 * (size_t)nt * sizeof *tri);
+	int m = 0;
+	for (int j = 0; j + 1 < n; ++j)
+		for (int i = 0; i + 1 < n; ++i) {
+			int32_t v00 = i + n * j, v10 = v00 + 1, v01 = v00 + n, v11 = v01 + 1;
+			int32_t* t = tri + 3 * m;
+			t[0] = v00, t[1] = v10, t[2] = v11;
+			t[3] = v00, t[4] = v11, t[5] = v01;
+			m += 2;
+		}
+	int hits = 0;
+	for (int a = 0; a < nt; ++a)
+		for (int b = a + 1; b < nt; ++b) hits += mesh_triangles_intersect(x, tri + 3 * a, tri + 3 * b);
+	free(tri);
+	return hits;
+}
+
+/* A flat 21 x 21 sheet (cell 5 cm) in generic tilted planes near and 100 m from the origin, on a
+ * regular grid (rows and columns collinear up to rounding) and jittered in its plane, and the same
+ * sheet folded over itself around a half cylinder, whose layers and fold strips are flat in tilted
+ * planes too. No pair of its triangles intersects. Also with every vertex moved off the plane by
+ * noise from 1e-14 of the sheet's size (below the rounding bound) to 1e-8 (above it), which only
+ * changes which branch decides. Without its rounding bounds the predicate reported hundreds of
+ * pairs a whole cell apart here. */
+static void test_triangle_triangle_tilted_flat_sheet(void)
+{
+	uint64_t s = 61;
+	const int n = 21;
+	const double cell = 0.05, size = cell * (n - 1), r = 0.75 * cell, pi = 3.14159265358979323846;
+	const double noise[4] = {0.0, 1e-14, 1e-11, 1e-8};
+	vec3 x[21 * 21];
+	int total = 0;
+	for (int trial = 0; trial < 8; ++trial) {
+		frame f = rnd_frame(&s, trial < 2 ? 1.0 : 100.0);
+		bool jitter = trial % 2 == 1, fold = trial % 4 >= 2;
+		double h = noise[trial % 4] * size;
+		for (int i = 0; i < n * n; ++i) {
+			double du = rnd(&s, -0.2, 0.2), dv = rnd(&s, -0.2, 0.2), dw = rnd(&s, -1.0, 1.0);
+			double u = (i % n + (jitter ? du : 0.0)) * cell, v = (i / n + (jitter ? dv : 0.0)) * cell;
+			double w = h * dw;
+			/* folded: flat up to a, a half cylinder of radius r, then back over the bottom */
+			double a = 0.5 * (size - pi * r);
+			if (fold && u > a + pi * r) {
+				u = a - (u - a - pi * r) + 0.3 * cell;
+				w += 2.0 * r;
+			} else if (fold && u > a) {
+				double th = (u - a) / r;
+				w += r - r * cos(th);
+				u = a + r * sin(th);
+			}
+			x[i] = in_frame(&f, u, v, w);
+		}
+		int hits = grid_intersections(n, x);
+		if (hits)
+			printf("         tilted sheet %d (jitter %d, fold %d, noise %g m): %d pairs\n", trial, jitter, fold,
+			       h, hits);
+		total += hits;
+	}
+	CHECK(total == 0);
+}
+
+/* Coplanar triangles in tilted planes 100 m away still meet when they overlap, contain one another
+ * or touch along an edge, and do not when a small gap (1 % of their size) separates them. */
+static void test_triangle_triangle_tilted_coplanar(void)
+{
+	uint64_t s = 67;
+	for (int trial = 0; trial < 500; ++trial) {
+		frame f = rnd_frame(&s, trial % 5 == 0 ? 0.0 : 100.0);
+		double L = trial % 2 ? 0.05 : 1.0;
+		vec3 a0 = in_frame(&f, 0, 0, 0), a1 = in_frame(&f, L, 0, 0), a2 = in_frame(&f, 0, L, 0);
+		/* overlapping, inside, containing, and edges crossing with every vertex of B outside A */
+		CHECK(tt(a0, a1, a2, in_frame(&f, 0.2 * L, 0.2 * L, 0), in_frame(&f, 1.5 * L, 0.3 * L, 0),
+			 in_frame(&f, 0.3 * L, 1.2 * L, 0)));
+		CHECK(tt(a0, a1, a2, in_frame(&f, 0.2 * L, 0.2 * L, 0), in_frame(&f, 0.4 * L, 0.2 * L, 0),
+			 in_frame(&f, 0.2 * L, 0.4 * L, 0)));
+		CHECK(tt(a0, a1, a2, in_frame(&f, -L, -L, 0), in_frame(&f, 3 * L, -L, 0), in_frame(&f, -L, 3 * L, 0)));
+		CHECK(tt(a0, a1, a2, in_frame(&f, 0.8 * L, 0.8 * L, 0), in_frame(&f, -0.2 * L, 0.5 * L, 0),
+			 in_frame(&f, 0.5 * L, -0.2 * L, 0)));
+		/* sharing the hypotenuse's points (not its vertices) from the other side: touching */
+		CHECK(tt(a0, a1, a2, a1, a2, in_frame(&f, L, L, 0)));
+		/* a gap of 1 % beyond the hypotenuse, and beside a leg along its line */
+		CHECK(!tt(a0, a1, a2, in_frame(&f, 0.51 * L, 0.51 * L, 0), in_frame(&f, 1.5 * L, 0.6 * L, 0),
+			  in_frame(&f, 0.6 * L, 1.5 * L, 0)));
+		vec3 beyond = in_frame(&f, 1.01 * L, 0, 0), far = in_frame(&f, 2 * L, 0, 0);
+		CHECK(!tt(a0, a1, a2, beyond, far, in_frame(&f, 1.5 * L, -L, 0)));
+		/* a segment along a leg's line: beyond the leg, then overlapping it */
+		CHECK(!segment_triangle_intersect(beyond, far, a0, a1, a2, NULL));
+		CHECK(segment_triangle_intersect(in_frame(&f, 0.5 * L, 0, 0), far, a0, a1, a2, NULL));
+	}
+}
+
+/* Nearly coplanar triangles that genuinely pierce each other still intersect: B is A's plane
+ * turned by 1e-3 rad about a line through A's interior, with or without a shared vertex. Turned
+ * about a line that misses A, or lifted 1e-6 of its size off A's plane, it does not. */
+static void test_triangle_triangle_nearly_coplanar(void)
+{
+	uint64_t s = 71;
+	const double c = cos(1e-3), sn = sin(1e-3);
+	for (int trial = 0; trial < 500; ++trial) {
+		frame f = rnd_frame(&s, trial % 5 == 0 ? 0.0 : 100.0);
+		double L = trial % 2 ? 0.05 : 1.0;
+		vec3 a0 = in_frame(&f, 0, 0, 0), a1 = in_frame(&f, L, 0, 0), a2 = in_frame(&f, 0, L, 0);
+		/* B turned about the line v = 0.3 L (along u): w = (v - 0.3 L) tan(1e-3) */
+		CHECK(tt(a0, a1, a2, in_frame(&f, 0.1 * L, (0.3 - 0.25 * c) * L, -0.25 * sn * L),
+			 in_frame(&f, 0.3 * L, (0.3 + 0.25 * c) * L, 0.25 * sn * L),
+			 in_frame(&f, -0.2 * L, (0.3 + 0.2 * c) * L, 0.2 * sn * L)));
+		/* the same about the line v = 1.5 L, beyond A: B crosses A's plane outside A */
+		CHECK(!tt(a0, a1, a2, in_frame(&f, 0.1 * L, (1.5 - 0.25 * c) * L, -0.25 * sn * L),
+			  in_frame(&f, 0.3 * L, (1.5 + 0.25 * c) * L, 0.25 * sn * L),
+			  in_frame(&f, -0.2 * L, (1.5 + 0.2 * c) * L, 0.2 * sn * L)));
+		/* lifted parallel to A, overlapping it in projection */
+		double h = 1e-6 * L;
+		CHECK(!tt(a0, a1, a2, in_frame(&f, 0.2 * L, 0.2 * L, h), in_frame(&f, 1.5 * L, 0.3 * L, h),
+			  in_frame(&f, 0.3 * L, 1.2 * L, h)));
+		/* sharing a0: B's far edge centred on (0.8 L, 0.8 L), beyond A's hypotenuse, and B turned
+		 * by 1e-3 about the diagonal u = v through a0, so that A's hypotenuse pierces it */
+		vec3 d = v3_scale(v3_add(f.e[0], f.e[1]), 0.8 * L), e = v3_scale(v3_sub(f.e[1], f.e[0]), 0.3 * L);
+		vec3 lift = v3_scale(f.e[2], sn * v3_len(e));
+		vec3 b1 = v3_add(a0, v3_add(v3_add(d, v3_scale(e, c)), lift));
+		vec3 b2 = v3_add(a0, v3_sub(v3_sub(d, v3_scale(e, c)), lift));
+		CHECK(triangle_triangle_intersect_shared(a0, a1, a2, a0, b1, b2, 1));
+		CHECK(triangle_triangle_intersect_shared(a0, b1, b2, a0, a1, a2, 1));
+		/* and that sector mirrored to the far side of a0: only a0 in common */
+		vec3 m1 = v3_sub(v3_scale(a0, 2.0), b1), m2 = v3_sub(v3_scale(a0, 2.0), b2);
+		CHECK(!triangle_triangle_intersect_shared(a0, a1, a2, a0, m1, m2, 1));
+	}
+}
+
 const test_case collide_tests[] = {
 	{"point_triangle_voronoi_regions", test_point_triangle_voronoi_regions},
 	{"point_triangle_random_vs_brute", test_point_triangle_random_vs_brute},
@@ -969,5 +1129,8 @@ const test_case collide_tests[] = {
 	{"triangle_triangle_random_rigid", test_triangle_triangle_random_rigid},
 	{"triangle_triangle_random_reference", test_triangle_triangle_random_reference},
 	{"triangle_triangle_shared", test_triangle_triangle_shared},
+	{"triangle_triangle_tilted_flat_sheet", test_triangle_triangle_tilted_flat_sheet},
+	{"triangle_triangle_tilted_coplanar", test_triangle_triangle_tilted_coplanar},
+	{"triangle_triangle_nearly_coplanar", test_triangle_triangle_nearly_coplanar},
 	{NULL, NULL},
 };

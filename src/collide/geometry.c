@@ -271,7 +271,12 @@ static void triple_cubic(vec3 A0, vec3 dA, vec3 B0, vec3 dB, vec3 C0, vec3 dC, d
 	c[3] = v3_dot(dA, bc11);
 }
 
-static double v3_maxabs(vec3 a) { return fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z))); }
+/* fmax and fmin are library calls under strict IEEE semantics (they order NaN), too slow for the
+ * bounds of the intersection predicates, whose operands are never NaN for finite input. */
+static double max2(double a, double b) { return a > b ? a : b; }
+static double min2(double a, double b) { return a < b ? a : b; }
+
+static double v3_maxabs(vec3 a) { return max2(fabs(a.x), max2(fabs(a.y), fabs(a.z))); }
 
 /* Four vertices moving linearly: a point and a triangle (x[0]; x[1..3]) or two edges (x[0..1];
  * x[2..3]). */
@@ -386,14 +391,16 @@ bool ccd_edge_edge(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 r0, vec3 r1, vec3 s0
 static double v3_norm1(vec3 a) { return fabs(a.x) + fabs(a.y) + fabs(a.z); }
 
 /* What a plane value n . (x - o), with n = (u - o) x (v - o), can be trusted to, given l1 >= |u - o|,
- * l2 >= |v - o|, r >= |x - o| and M >= every coordinate of the four points. As in ccd_solve: the
- * arithmetic errs by a few ulps of l1 l2 r (a bound on the value itself), and the coordinates
- * carry their own rounding, up to ulp(M) each, which moves the determinant by up to
+ * l2 >= |v - o| and r >= |x - o|. As in ccd_solve: the arithmetic errs by a few ulps of l1 l2 r (a
+ * bound on the value itself), and the coordinates carry their own rounding, up to ulp(M) each for
+ * M the largest coordinate of the four points, which moves the determinant by up to
  * M (l1 l2 + l2 r + r l1) ulps. Within it the sign is noise: every vertex of a flat sheet in a
  * tilted plane 100 m from the origin is 1e-14 m off the plane of every other triangle, on either
- * side, and the signs decide nothing there. */
-static double plane_tol(double l1, double l2, double r, double M)
+ * side, and the signs decide nothing there. M is bounded by o's largest coordinate plus the
+ * longest of the three offsets, which costs less than visiting every point. */
+static double plane_tol(vec3 o, double l1, double l2, double r)
 {
+	double M = v3_maxabs(o) + max2(max2(l1, l2), r);
 	return PLANE_ZERO_ULPS * DBL_EPSILON * (l1 * l2 * r + M * (l1 * l2 + l2 * r + r * l1));
 }
 
@@ -426,15 +433,45 @@ static double orient2(vec3 u, vec3 v, vec3 w, int k)
 
 static bool opposite_or_zero(double a, double b) { return !((a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0)); }
 
+/* Whether x, taken to lie on the line ab, lies on the closed segment ab (all projected along k);
+ * *s is its parameter, x = a + s (b - a). A point ab holds only itself. */
+static bool on_segment_2d(vec3 x, vec3 a, vec3 b, int k, double* s)
+{
+	int i = (k + 1) % 3, j = (k + 2) % 3;
+	double dx = v3_get(b, i) - v3_get(a, i), dy = v3_get(b, j) - v3_get(a, j);
+	double ex = v3_get(x, i) - v3_get(a, i), ey = v3_get(x, j) - v3_get(a, j);
+	double dd = dx * dx + dy * dy;
+	if (dd == 0.0) {
+		*s = 0.0;
+		return ex == 0.0 && ey == 0.0;
+	}
+	*s = (ex * dx + ey * dy) / dd;
+	return *s >= 0.0 && *s <= 1.0;
+}
+
 /* Closed 2D segments pq and uv (projected along k) meet; *t is the parameter along pq of the
- * first common point. */
+ * first common point. The four orientations are set to zero within their rounding bound, the 2D
+ * form of plane_tol: a few ulps of D^2 + M D, with D the L1 extent of the four points (a bound on
+ * every difference) and M their largest coordinate. Grid edges on one line of a sheet in a tilted
+ * plane are collinear up to rounding only, and the signs of their orientations are noise: taken
+ * at face value, they would let two such edges a whole cell apart "cross". */
 static bool segments_meet_2d(vec3 p, vec3 q, vec3 u, vec3 v, int k, double* t)
 {
-	double o1 = orient2(p, q, u, k), o2 = orient2(p, q, v, k);
-	double o3 = orient2(u, v, p, k), o4 = orient2(u, v, q, k);
-	if (o1 == 0.0 && o2 == 0.0) {
-		/* u, v on the line of pq (or pq a point): compare parameters along the line */
-		int i = (k + 1) % 3, j = (k + 2) % 3;
+	int i = (k + 1) % 3, j = (k + 2) % 3;
+	const vec3 pts[4] = {p, q, u, v};
+	double lo_i = INFINITY, hi_i = -INFINITY, lo_j = INFINITY, hi_j = -INFINITY, M = 0.0;
+	for (int m = 0; m < 4; ++m) {
+		double xi = v3_get(pts[m], i), xj = v3_get(pts[m], j);
+		lo_i = min2(lo_i, xi), hi_i = max2(hi_i, xi);
+		lo_j = min2(lo_j, xj), hi_j = max2(hi_j, xj);
+		M = max2(M, max2(fabs(xi), fabs(xj)));
+	}
+	double D = (hi_i - lo_i) + (hi_j - lo_j);
+	double tol = PLANE_ZERO_ULPS * DBL_EPSILON * (D * D + M * D);
+	double o1 = snap_zero(orient2(p, q, u, k), tol), o2 = snap_zero(orient2(p, q, v, k), tol);
+	double o3 = snap_zero(orient2(u, v, p, k), tol), o4 = snap_zero(orient2(u, v, q, k), tol);
+	if ((o1 == 0.0 && o2 == 0.0) || (o3 == 0.0 && o4 == 0.0)) {
+		/* on one line (or pq a point): compare parameters along the line */
 		double dx = v3_get(q, i) - v3_get(p, i), dy = v3_get(q, j) - v3_get(p, j);
 		double dd = dx * dx + dy * dy;
 		if (dd == 0.0) {
@@ -452,23 +489,39 @@ static bool segments_meet_2d(vec3 p, vec3 q, vec3 u, vec3 v, int k, double* t)
 		return true;
 	}
 	if (!opposite_or_zero(o1, o2) || !opposite_or_zero(o3, o4)) return false;
+	if (o1 == 0.0 || o2 == 0.0 || o3 == 0.0 || o4 == 0.0) {
+		/* An end on the other segment's line (up to rounding): the two lines meet there, so
+		 * that end is the only candidate, and its position along the other segment decides.
+		 * The remaining signs would not do: with one zero in each pair they say "meet" for
+		 * two segments within rounding of one line, however far apart along it. */
+		double best = INFINITY, s;
+		if (o3 == 0.0 && on_segment_2d(p, u, v, k, &s)) best = 0.0;
+		if (o4 == 0.0 && on_segment_2d(q, u, v, k, &s)) best = min2(best, 1.0);
+		if (o1 == 0.0 && on_segment_2d(u, p, q, k, &s)) best = min2(best, s);
+		if (o2 == 0.0 && on_segment_2d(v, p, q, k, &s)) best = min2(best, s);
+		*t = best;
+		return best <= 1.0;
+	}
 	/* o3, o4 are p's and q's signed distances to the line uv (times |uv|) */
-	*t = o3 != o4 ? clamp01(o3 / (o3 - o4)) : 0.0;
+	*t = clamp01(o3 / (o3 - o4));
 	return true;
 }
 
-/* Segment and triangle in one plane (up to rounding), tested in their projection along axis k.
- * The triangle's orientation is read from its projection, so k may come from the other triangle
- * of a pair; a triangle whose projection has no area is only its boundary. */
-static bool coplanar_segment_triangle(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, int k, double* t)
+/* Closed triangle abc, projected along axis k, contains p's projection. The orientation is read
+ * from the projection itself, so k may come from the other triangle of a pair. A triangle whose
+ * projection has no area contains nothing (its boundary is tested as segments). */
+static bool point_in_triangle_2d(vec3 p, vec3 a, vec3 b, vec3 c, int k)
 {
 	double area = orient2(a, b, c, k);
-	if (area < 0.0) {
-		vec3 tmp = b; /* counter-clockwise in the projection */
-		b = c;
-		c = tmp;
-	}
-	if (area != 0.0 && orient2(a, b, p, k) >= 0.0 && orient2(b, c, p, k) >= 0.0 && orient2(c, a, p, k) >= 0.0) {
+	if (area == 0.0) return false;
+	double s = area > 0.0 ? 1.0 : -1.0;
+	return s * orient2(a, b, p, k) >= 0.0 && s * orient2(b, c, p, k) >= 0.0 && s * orient2(c, a, p, k) >= 0.0;
+}
+
+/* Segment and triangle in one plane (up to rounding), tested in their projection along axis k. */
+static bool coplanar_segment_triangle(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, int k, double* t)
+{
+	if (point_in_triangle_2d(p, a, b, c, k)) {
 		*t = 0.0;
 		return true;
 	}
@@ -482,14 +535,22 @@ static bool coplanar_segment_triangle(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, in
 }
 
 /* The segment/triangle decision from the plane values dp = n . (p - a), dq = n . (q - a), already
- * set to zero where they are within rounding; k is the projection axis for the coplanar case. */
+ * set to zero where they are within rounding; k is the projection axis for the in-plane cases. */
 static bool segment_triangle_planes(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, double dp, double dq, int k, double* t)
 {
 	if (!opposite_or_zero(dp, dq)) return false;
 	if (dp == 0.0 && dq == 0.0) return coplanar_segment_triangle(p, q, a, b, c, k, t);
-	/* The segment reaches the plane at one point; it lies in the triangle iff the line pq passes
-	 * on the same side of all three directed edges. One of dp, dq is beyond rounding, so the
-	 * line is not within rounding of the plane and these signs mean something. */
+	/* One end in the plane (up to rounding), the other off it: that end is the only common
+	 * point, and it is in the plane, so the test is 2D. The line through both ends would be the
+	 * wrong thing to test: a zero here may stand for a true distance of up to the rounding
+	 * bound, and a segment that shallow can cross the plane anywhere along its line's
+	 * extension, a whole cell away. */
+	if (dp == 0.0 || dq == 0.0) {
+		*t = dp == 0.0 ? 0.0 : 1.0;
+		return point_in_triangle_2d(dp == 0.0 ? p : q, a, b, c, k);
+	}
+	/* Both ends beyond rounding on opposite sides: the segment crosses the plane at one point,
+	 * inside the triangle iff the line pq passes on the same side of all three directed edges. */
 	double s1 = side(p, q, a, b), s2 = side(p, q, b, c), s3 = side(p, q, c, a);
 	bool neg = s1 < 0.0 || s2 < 0.0 || s3 < 0.0, pos = s1 > 0.0 || s2 > 0.0 || s3 > 0.0;
 	if (neg && pos) return false;
@@ -507,23 +568,23 @@ bool segment_triangle_intersect(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, double* 
 	vec3 ab = v3_sub(b, a), ac = v3_sub(c, a), ap = v3_sub(p, a), aq = v3_sub(q, a);
 	vec3 n = v3_cross(ab, ac);
 	if (v3_is_zero(n)) return false;
-	double M = fmax(fmax(v3_maxabs(p), v3_maxabs(q)), fmax(v3_maxabs(a), fmax(v3_maxabs(b), v3_maxabs(c))));
-	double tol = plane_tol(v3_norm1(ab), v3_norm1(ac), fmax(v3_norm1(ap), v3_norm1(aq)), M);
+	double tol = plane_tol(a, v3_norm1(ab), v3_norm1(ac), max2(v3_norm1(ap), v3_norm1(aq)));
 	double dp = snap_zero(v3_dot(n, ap), tol), dq = snap_zero(v3_dot(n, aq), tol);
-	return segment_triangle_planes(p, q, a, b, c, dp, dq, dominant_axis(n), t);
+	/* the common answer (both ends on one side) without the call */
+	return opposite_or_zero(dp, dq) && segment_triangle_planes(p, q, a, b, c, dp, dq, dominant_axis(n), t);
 }
 
 /* The plane values of triangle q's corners relative to triangle p's plane (normal n), set to zero
  * within rounding; returns how many are zero. */
-static int plane_values(const vec3 p[3], vec3 n, const vec3 q[3], double M, double d[3])
+static int plane_values(const vec3 p[3], vec3 n, const vec3 q[3], double d[3])
 {
 	double r = 0.0;
 	vec3 rel[3];
 	for (int i = 0; i < 3; ++i) {
 		rel[i] = v3_sub(q[i], p[0]);
-		r = fmax(r, v3_norm1(rel[i]));
+		r = max2(r, v3_norm1(rel[i]));
 	}
-	double tol = plane_tol(v3_norm1(v3_sub(p[1], p[0])), v3_norm1(v3_sub(p[2], p[0])), r, M);
+	double tol = plane_tol(p[0], v3_norm1(v3_sub(p[1], p[0])), v3_norm1(v3_sub(p[2], p[0])), r);
 	int zeros = 0;
 	for (int i = 0; i < 3; ++i) {
 		d[i] = snap_zero(v3_dot(n, rel[i]), tol);
@@ -543,13 +604,15 @@ bool triangle_triangle_intersect(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, ve
 	vec3 na = v3_cross(v3_sub(a1, a0), v3_sub(a2, a0));
 	vec3 nb = v3_cross(v3_sub(b1, b0), v3_sub(b2, b0));
 	if (v3_is_zero(na) || v3_is_zero(nb)) return false;
-	double M = 0.0;
-	for (int i = 0; i < 3; ++i) M = fmax(M, fmax(v3_maxabs(A[i]), v3_maxabs(B[i])));
 	/* db: B's corners against A's plane, da: A's against B's. Each is computed and set to zero
 	 * (or not) once, and every edge through that corner decides with the same value, so the
 	 * separating-plane test and the six edge tests cannot contradict each other. */
 	double db[3], da[3];
-	int zb = plane_values(A, na, B, M, db), za = plane_values(B, nb, A, M, da);
+	int zb = plane_values(A, na, B, db);
+	/* a separating plane: all of one triangle beyond rounding on one side of the other's */
+	if (all_one_side(db)) return false;
+	int za = plane_values(B, nb, A, da);
+	if (all_one_side(da)) return false;
 	int ka = dominant_axis(na), kb = dominant_axis(nb);
 	if (zb == 3 || za == 3) {
 		/* One triangle lies in the other's plane up to rounding: both are in that plane, and
@@ -558,18 +621,17 @@ bool triangle_triangle_intersect(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, ve
 		int k = zb == 3 ? ka : kb;
 		for (int i = 0; i < 3; ++i) db[i] = da[i] = 0.0;
 		ka = kb = k;
-	} else if (all_one_side(db) || all_one_side(da)) {
-		/* a separating plane: all of one triangle beyond rounding on one side of the other's */
-		return false;
 	}
 	/* The intersection is a convex set whose extreme points lie on edges of one triangle or the
 	 * other (in the coplanar case: crossing boundaries, or one triangle's edges inside the
 	 * other), so two triangles meet iff one of the six edges meets the other triangle. */
 	double t;
 	for (int i = 0; i < 3; ++i) {
+		/* the sign check inline: most edges stop there, and the call passes five points */
 		int j = (i + 1) % 3;
-		if (segment_triangle_planes(A[i], A[j], b0, b1, b2, da[i], da[j], kb, &t)) return true;
-		if (segment_triangle_planes(B[i], B[j], a0, a1, a2, db[i], db[j], ka, &t)) return true;
+		bool reach_b = opposite_or_zero(da[i], da[j]), reach_a = opposite_or_zero(db[i], db[j]);
+		if (reach_b && segment_triangle_planes(A[i], A[j], b0, b1, b2, da[i], da[j], kb, &t)) return true;
+		if (reach_a && segment_triangle_planes(B[i], B[j], a0, a1, a2, db[i], db[j], ka, &t)) return true;
 	}
 	return false;
 }
@@ -591,8 +653,7 @@ bool triangle_triangle_intersect_shared(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3
 		 * flat onto each other). */
 		vec3 e = v3_sub(a1, a0), f = v3_sub(a2, a0), g = v3_sub(b2, a0);
 		vec3 na = v3_cross(e, f), nb = v3_cross(e, g);
-		double M = fmax(fmax(v3_maxabs(a0), v3_maxabs(a1)), fmax(v3_maxabs(a2), v3_maxabs(b2)));
-		double tol = plane_tol(v3_norm1(e), v3_norm1(f), v3_norm1(g), M);
+		double tol = plane_tol(a0, v3_norm1(e), v3_norm1(f), v3_norm1(g));
 		return fabs(v3_dot(na, g)) <= tol && v3_dot(na, nb) > 0.0;
 	}
 	default:

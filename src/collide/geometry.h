@@ -47,14 +47,18 @@ bool ccd_edge_edge(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 r0, vec3 r1, vec3 s0
 
 /* Whether the closed segment pq meets the closed triangle abc, with orientation predicates (signs
  * of 3x3 determinants) rather than computed intersection points. *t (may be NULL) receives the
- * parameter along pq of the first point of contact. A segment lying in the triangle's plane is
- * tested in 2D. A zero-area triangle meets nothing. */
+ * parameter along pq of the first point of contact. The distances of p and q to the triangle's
+ * plane count as zero within their rounding bound (a few ulps of the products of the coordinates'
+ * magnitude and the edge lengths, docs/collide.md): a segment lying in the plane up to rounding is
+ * tested in 2D, and so is an end touching it. A zero-area triangle meets nothing. */
 bool segment_triangle_intersect(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c, double* t);
 
 /* Whether two closed triangles intersect, touching included (a shared point counts), coplanar
  * triangles included. Two triangles meet if and only if an edge of one meets the other, so this is
- * six segment/triangle tests after a separating-plane rejection. A zero-area triangle meets
- * nothing. */
+ * six segment/triangle tests after a separating-plane rejection, with the same rounding bound on
+ * the plane distances. A triangle within rounding of the other's plane makes the pair coplanar,
+ * decided in 2D: coplanar only up to rounding, as after a generic rotation, counts as
+ * coplanar. A zero-area triangle meets nothing. */
 bool triangle_triangle_intersect(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, vec3 b2);
 
 /* The same for two triangles of one mesh that share `shared` vertices, listed first: a0 = b0 when
@@ -63,8 +67,8 @@ bool triangle_triangle_intersect(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, ve
  *   shared = 0: triangle_triangle_intersect.
  *   shared = 1: they intersect if the edge opposite the shared vertex in either triangle meets the
  *               other triangle (any other contact would have to pass through that edge).
- *   shared = 2: they intersect only when folded exactly onto each other: coplanar, with the two
- *               opposite vertices on the same side of the shared edge.
+ *   shared = 2: they intersect only when folded flat onto each other: coplanar (up to rounding),
+ *               with the two opposite vertices on the same side of the shared edge.
  *   shared = 3: the same triangle; false. */
 bool triangle_triangle_intersect_shared(vec3 a0, vec3 a1, vec3 a2, vec3 b0, vec3 b1, vec3 b2, int shared);
 
