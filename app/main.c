@@ -15,7 +15,7 @@ static void usage(FILE* f)
 		"usage: drape <command> [options]\n"
 		"\n"
 		"commands:\n"
-		"  run [SCENE.json]   simulate a scene (default: the paper's figure 2 sheet) and write\n"
+		"  run [SCENE.json]   simulate a scene (default: the paper's figure 1 drape) and write\n"
 		"                     OBJ frames, stats.csv and summary.json; see `drape run --help`\n"
 		"  bench              time the figure 2 sheet at the paper's sizes; see `drape bench --help`\n"
 		"\n"

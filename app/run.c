@@ -22,7 +22,7 @@ static void run_usage(FILE* f)
 {
 	fprintf(f, "usage: drape run [SCENE.json] [--out DIR] [--frames N] [--threads T] [--force] [--quiet]\n"
 		   "\n"
-		   "Simulates SCENE.json (default: the built-in figure 2 sheet, scenes/figure2_sheet.json) and\n"
+		   "Simulates SCENE.json (default: the built-in figure 1 drape, scenes/figure1_drape.json) and\n"
 		   "writes into DIR (default: out):\n"
 		   "  frame_0000.obj ...  one OBJ per output frame (v, per-corner rest uv as vt, f v/vt),\n"
 		   "                      frame_0000 being the initial state; each cloth is an object\n"
