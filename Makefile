@@ -14,7 +14,7 @@ build: deps
 	cmake -S . -B $(BUILD) $(CMAKE_OPTIONS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Runs the default scene (the paper's figure 2 sheet) into out/demo.
+# Runs the default scene (the paper's figure 1 drape) into out/demo.
 demo: build
 	./$(BUILD)/drape run --out out/demo --force
 
