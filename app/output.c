@@ -1,7 +1,9 @@
 /* Output of `drape run`. Frames go through a temporary file and rename() (io/obj_write.c), so a
  * reader or an interrupted run never sees a partial frame; summary.json is written the same way. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "output.h"
 
+#include "io/embedded.h"
 #include "io/obj_write.h"
 
 #include <cjson/cJSON.h>
@@ -156,6 +158,10 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 	cJSON* root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "drape_version", DRAPE_VERSION_STRING);
 	cJSON_AddStringToObject(root, "scene", s->path);
+	/* The scene's absolute path too, so `drape render` finds it from any directory. */
+	char* scene_file = strncmp(s->path, EMBEDDED_PREFIX, strlen(EMBEDDED_PREFIX)) ? realpath(s->path, NULL) : NULL;
+	if (scene_file) cJSON_AddStringToObject(root, "scene_file", scene_file);
+	free(scene_file);
 	cJSON_AddStringToObject(root, "name", s->name);
 	cJSON_AddStringToObject(root, "status", t->status);
 	if (t->error) cJSON_AddStringToObject(root, "error", t->error);
@@ -250,3 +256,5 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 	cJSON_free(text);
 	return ok;
 }
+
+bool output_make_dirs(const char* dir, char* err, size_t err_size) { return make_dirs(dir, err, err_size); }

@@ -12,6 +12,9 @@
  * case drape's own files in it (frame_*.obj, stats.csv, summary.json) are removed first. */
 bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size);
 
+/* Creates `dir` and its parents where missing (mkdir -p). */
+bool output_make_dirs(const char* dir, char* err, size_t err_size);
+
 /* DIR/frame_NNNN.obj with every cloth as its own object. */
 bool output_write_frame(const char* dir, int frame, const drape_world* world, char* err, size_t err_size);
 

@@ -2,6 +2,8 @@
 # Installs the Debian packages drape needs to build and test, if any are missing.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcjson-dev)
+# drape render: offscreen OpenGL through EGL (Mesa's llvmpipe needs no GPU), libpng, ffmpeg.
+packages+=(libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -57,6 +57,11 @@ bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, solid_point*
  * its thickness (continuous detection: fast particles cannot tunnel). */
 bool solid_path_hit(drape_world* w, int32_t s, vec3 a, vec3 b, solid_point* out);
 
+/* The solid's placement at time t (keyframes interpolated as the steps do), and vertex v of a mesh
+ * solid in the world at time t (deforming frames too): for drawing a world at any time. */
+xform solid_pose_at(const solid_data* s, double t);
+vec3 solid_mesh_vertex_at(const solid_data* s, int32_t v, double t);
+
 void solid_free(solid_data* s);
 
 #endif

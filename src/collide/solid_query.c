@@ -214,3 +214,7 @@ void solid_free(solid_data* s)
 	if (s->tree_built) bvh_free(&s->tree);
 	memset(s, 0, sizeof *s);
 }
+
+xform solid_pose_at(const solid_data* s, double t) { return pose_at(s, t); }
+
+vec3 solid_mesh_vertex_at(const solid_data* s, int32_t v, double t) { return xform_apply_point(pose_at(s, t), mesh_local(s, v, t)); }

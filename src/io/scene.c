@@ -8,6 +8,7 @@
 #include "scene_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,19 +72,56 @@ static bool load_cloth_contact(const json_ctx* c, const jnode* root, drape_world
 	       json_opt_nonnegative(c, &n, "friction_damping", &w->cloth_friction_damping);
 }
 
+/* output.camera: eye and target required, up defaults to against gravity, fov to 35 degrees. */
+static bool load_camera(const json_ctx* c, const jnode* n, const double gravity[3], scene_camera* cam)
+{
+	static const char* const keys[] = {"eye", "target", "up", "fov", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	if (!json_get(n, "eye")) return json_fail(c, n, "missing required key 'eye'");
+	if (!json_get(n, "target")) return json_fail(c, n, "missing required key 'target'");
+	double g = sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] + gravity[2] * gravity[2]);
+	for (int k = 0; k < 3; ++k) cam->up[k] = g > 0.0 ? -gravity[k] / g : (k == 2);
+	cam->fov = 35.0;
+	if (!json_opt_vector(c, n, "eye", 3, cam->eye) || !json_opt_vector(c, n, "target", 3, cam->target) ||
+	    !json_opt_vector(c, n, "up", 3, cam->up) || !json_opt_positive(c, n, "fov", &cam->fov))
+		return false;
+	if (!(cam->fov < 180.0)) {
+		jnode m = json_node(n, json_get(n, "fov"));
+		return json_fail(c, &m, "must be a vertical field of view in degrees, > 0 and < 180, got %g", cam->fov);
+	}
+	double d[3] = {cam->target[0] - cam->eye[0], cam->target[1] - cam->eye[1], cam->target[2] - cam->eye[2]};
+	double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+	if (!(len > 0.0)) return json_fail(c, n, "eye and target must differ");
+	double x[3] = {d[1] * cam->up[2] - d[2] * cam->up[1], d[2] * cam->up[0] - d[0] * cam->up[2],
+		       d[0] * cam->up[1] - d[1] * cam->up[0]};
+	double up_len = sqrt(cam->up[0] * cam->up[0] + cam->up[1] * cam->up[1] + cam->up[2] * cam->up[2]);
+	if (!(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) > 1e-6 * len * up_len)) {
+		const cJSON* up = json_get(n, "up");
+		jnode m = json_node(n, up);
+		return json_fail(c, up ? &m : n, "up must not be zero or parallel to the view direction (target - eye)");
+	}
+	cam->set = true;
+	return true;
+}
+
 static bool load_output(const json_ctx* c, const jnode* root, scene* s)
 {
 	s->fps = 30.0;
 	s->frames = 90;
 	const cJSON* item = json_get(root, "output");
 	if (!item) return true;
-	static const char* const keys[] = {"fps", "frames", NULL};
+	static const char* const keys[] = {"fps", "frames", "camera", NULL};
 	jnode n = json_node(root, item);
 	if (!json_check_object(c, &n, keys) || !json_opt_positive(c, &n, "fps", &s->fps)) return false;
 	const cJSON* frames = json_get(&n, "frames");
 	if (frames) {
 		jnode fn = json_node(&n, frames);
 		if (!json_integer(c, &fn, 0, INT32_MAX, &s->frames)) return false;
+	}
+	const cJSON* camera = json_get(&n, "camera");
+	if (camera) {
+		jnode cn = json_node(&n, camera);
+		if (!load_camera(c, &cn, s->world.gravity, &s->camera)) return false;
 	}
 	return true;
 }

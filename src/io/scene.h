@@ -35,6 +35,14 @@ typedef struct scene_solid {
 	drape_pose* poses;   /* def.pose_count poses, or NULL for a static solid */
 } scene_solid;
 
+/* output.camera (docs/scene-format.md): where `drape render` looks from; when !set the renderer
+ * frames the scene itself. */
+typedef struct scene_camera {
+	bool set;
+	double eye[3], target[3], up[3];
+	double fov; /* vertical, degrees */
+} scene_camera;
+
 typedef struct scene {
 	char* path;   /* the file it came from, or "<built-in>/NAME" */
 	char* name;
@@ -47,6 +55,7 @@ typedef struct scene {
 	int32_t constraint_count;
 	scene_solid* solids;
 	int32_t solid_count;
+	scene_camera camera;
 } scene;
 
 /* Parses and validates a scene. On failure returns false with the message in err; *out is then

@@ -1,0 +1,444 @@
+/* Draws a drape world with OpenGL 2.1 fixed function: a gradient sky, a ground grid under the
+ * scene (or on a horizontal plane solid), the solids posed at the drawn time, every cloth with
+ * smooth per-vertex normals and two-sided lighting (a colour per side), optionally its edges and
+ * the particles in contact. Shared by `drape render` (offscreen) and `drape view` (a window). */
+#include "draw.h"
+#include "draw_shapes.h"
+
+#include "world.h"
+
+#include <GL/gl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct drawer {
+	draw_geometry solids;
+	float* normals; /* 3 per particle */
+	int32_t normal_capacity;
+};
+
+/* Front (the side the triangles' winding makes outward) and back colours per cloth, cycled. */
+static const float cloth_front[][3] = {
+	{0.85f, 0.30f, 0.20f}, {0.88f, 0.62f, 0.15f}, {0.42f, 0.70f, 0.28f}, {0.72f, 0.30f, 0.62f}};
+static const float cloth_back[][3] = {
+	{0.20f, 0.42f, 0.85f}, {0.18f, 0.62f, 0.72f}, {0.45f, 0.35f, 0.80f}, {0.25f, 0.55f, 0.55f}};
+static const float solid_colour[3] = {0.62f, 0.64f, 0.68f};
+static const float sky_top[3] = {0.56f, 0.62f, 0.70f};
+static const float sky_bottom[3] = {0.90f, 0.91f, 0.92f};
+static const float ground_colour[3] = {0.80f, 0.80f, 0.79f};
+static const float grid_colour[3] = {0.55f, 0.56f, 0.58f};
+
+drawer* drawer_create(void) { return calloc(1, sizeof(drawer)); }
+
+void drawer_destroy(drawer* d)
+{
+	if (!d) return;
+	geometry_free(&d->solids);
+	free(d->normals);
+	free(d);
+}
+
+void draw_bounds_empty(double lo[3], double hi[3])
+{
+	for (int k = 0; k < 3; ++k) {
+		lo[k] = INFINITY;
+		hi[k] = -INFINITY;
+	}
+}
+
+void draw_world_bounds(const drape_world* w, double time, double lo[3], double hi[3])
+{
+	vec3 a = v3_load(lo), b = v3_load(hi);
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		vec3 p = w->x[i];
+		if (!v3_isfinite(p)) continue;
+		a = v3(fmin(a.x, p.x), fmin(a.y, p.y), fmin(a.z, p.z));
+		b = v3(fmax(b.x, p.x), fmax(b.y, p.y), fmax(b.z, p.z));
+	}
+	for (int32_t s = 0; s < w->solid_count; ++s) solid_draw_bounds(&w->solids[s], time, &a, &b);
+	v3_store(a, lo);
+	v3_store(b, hi);
+}
+
+void draw_world_up(const drape_world* w, double up[3])
+{
+	vec3 g = v3_load(w->def.gravity);
+	vec3 u = v3_len2(g) > 0.0 && v3_isfinite(g) ? v3_normalize(v3_neg(g)) : v3(0.0, 0.0, 1.0);
+	v3_store(u, up);
+}
+
+/* Centre and radius of a box; an empty or degenerate box gets a sensible size. */
+static void box_sphere(const double lo[3], const double hi[3], vec3* centre, double* radius)
+{
+	if (!(lo[0] <= hi[0] && lo[1] <= hi[1] && lo[2] <= hi[2])) {
+		*centre = v3_zero();
+		*radius = 1.0;
+		return;
+	}
+	vec3 a = v3_load(lo), b = v3_load(hi);
+	*centre = v3_scale(v3_add(a, b), 0.5);
+	*radius = fmax(0.5 * v3_len(v3_sub(b, a)), 0.05);
+}
+
+/* Two unit vectors spanning the plane perpendicular to up, e1 as close to +x as possible. */
+static void ground_axes(vec3 up, vec3* e1, vec3* e2)
+{
+	vec3 x = fabs(up.x) < 0.9 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
+	*e1 = v3_normalize(v3_madd(x, -v3_dot(x, up), up));
+	*e2 = v3_cross(up, *e1);
+}
+
+draw_camera draw_camera_frame_box(const double lo[3], const double hi[3], const double up_in[3], double aspect)
+{
+	vec3 c, up = v3_normalize(v3_load(up_in));
+	double r;
+	box_sphere(lo, hi, &c, &r);
+	if (v3_len2(up) == 0.0) up = v3(0.0, 0.0, 1.0);
+	vec3 e1, e2;
+	ground_axes(up, &e1, &e2);
+	/* From the front right (azimuth -60 degrees from e1) and 28 degrees above the horizon. */
+	const double az = -60.0 * DRAW_PI / 180.0, el = 28.0 * DRAW_PI / 180.0;
+	vec3 dir = v3_add(v3_scale(v3_add(v3_scale(e1, cos(az)), v3_scale(e2, sin(az))), cos(el)), v3_scale(up, sin(el)));
+	draw_camera cam;
+	cam.fov_y_deg = 35.0;
+	double half_y = 0.5 * cam.fov_y_deg * DRAW_PI / 180.0;
+	double half_x = atan(tan(half_y) * (aspect > 0.0 ? aspect : 1.0));
+	/* The bounding sphere is looser than the box it holds: 0.85 of the distance that fits the
+	 * whole sphere still keeps the box in view from this angle. */
+	double dist = 0.85 * r / sin(fmin(half_x, half_y));
+	v3_store(v3_madd(c, dist, dir), cam.eye);
+	v3_store(c, cam.target);
+	v3_store(up, cam.up);
+	return cam;
+}
+
+draw_camera draw_camera_frame(const drape_world* w, double time, double aspect)
+{
+	double lo[3], hi[3], up[3];
+	draw_bounds_empty(lo, hi);
+	draw_world_bounds(w, time, lo, hi);
+	draw_world_up(w, up);
+	return draw_camera_frame_box(lo, hi, up, aspect);
+}
+
+static void perspective(double fov_y_deg, double aspect, double near, double far)
+{
+	double f = 1.0 / tan(0.5 * fov_y_deg * DRAW_PI / 180.0);
+	double m[16] = {0};
+	m[0] = f / aspect;
+	m[5] = f;
+	m[10] = (far + near) / (near - far);
+	m[11] = -1.0;
+	m[14] = 2.0 * far * near / (near - far);
+	glMatrixMode(GL_PROJECTION);
+	glLoadMatrixd(m);
+}
+
+static void look_at(vec3 eye, vec3 target, vec3 up)
+{
+	vec3 f = v3_normalize(v3_sub(target, eye));
+	vec3 s = v3_cross(f, up);
+	if (v3_len2(s) < 1e-12) s = v3_cross(f, fabs(f.z) < 0.9 ? v3(0.0, 0.0, 1.0) : v3(1.0, 0.0, 0.0));
+	s = v3_normalize(s);
+	vec3 u = v3_cross(s, f);
+	double m[16] = {s.x, u.x, -f.x, 0.0, s.y, u.y, -f.y, 0.0, s.z, u.z, -f.z, 0.0,
+			-v3_dot(s, eye), -v3_dot(u, eye), v3_dot(f, eye), 1.0};
+	glMatrixMode(GL_MODELVIEW);
+	glLoadMatrixd(m);
+}
+
+static void background(void)
+{
+	glDisable(GL_DEPTH_TEST);
+	glDisable(GL_LIGHTING);
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glBegin(GL_QUADS);
+	glColor3fv(sky_bottom);
+	glVertex2f(-1.0f, -1.0f);
+	glVertex2f(1.0f, -1.0f);
+	glColor3fv(sky_top);
+	glVertex2f(1.0f, 1.0f);
+	glVertex2f(-1.0f, 1.0f);
+	glEnd();
+	glEnable(GL_DEPTH_TEST);
+}
+
+/* A key light from the upper left behind the viewer and a weaker fill from the right, both
+ * directional and fixed to the camera (set while the modelview is the identity). */
+static void lights(void)
+{
+	const float key_dir[4] = {-0.45f, 0.75f, 0.55f, 0.0f}, key[4] = {0.75f, 0.75f, 0.72f, 1.0f};
+	const float fill_dir[4] = {0.7f, 0.1f, 0.4f, 0.0f}, fill[4] = {0.25f, 0.26f, 0.30f, 1.0f};
+	const float ambient[4] = {0.22f, 0.22f, 0.24f, 1.0f}, none[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+	const float white[4] = {0.35f, 0.35f, 0.35f, 1.0f};
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glLightModelfv(GL_LIGHT_MODEL_AMBIENT, ambient);
+	glLightModeli(GL_LIGHT_MODEL_TWO_SIDE, GL_TRUE);
+	glLightModeli(GL_LIGHT_MODEL_LOCAL_VIEWER, GL_FALSE);
+	glEnable(GL_LIGHT0);
+	glLightfv(GL_LIGHT0, GL_POSITION, key_dir);
+	glLightfv(GL_LIGHT0, GL_DIFFUSE, key);
+	glLightfv(GL_LIGHT0, GL_SPECULAR, white);
+	glLightfv(GL_LIGHT0, GL_AMBIENT, none);
+	glEnable(GL_LIGHT1);
+	glLightfv(GL_LIGHT1, GL_POSITION, fill_dir);
+	glLightfv(GL_LIGHT1, GL_DIFFUSE, fill);
+	glLightfv(GL_LIGHT1, GL_SPECULAR, none);
+	glLightfv(GL_LIGHT1, GL_AMBIENT, none);
+}
+
+static void material(GLenum face, const float rgb[3], float specular, float shininess)
+{
+	const float c[4] = {rgb[0], rgb[1], rgb[2], 1.0f}, s[4] = {specular, specular, specular, 1.0f};
+	glMaterialfv(face, GL_AMBIENT_AND_DIFFUSE, c);
+	glMaterialfv(face, GL_SPECULAR, s);
+	glMaterialf(face, GL_SHININESS, shininess);
+}
+
+/* Area-weighted vertex normals of every cloth (global particle numbering), into d->normals. */
+static bool cloth_normals(drawer* d, const drape_world* w)
+{
+	int32_t n = w->particle_count;
+	if (n > d->normal_capacity) {
+		float* p = realloc(d->normals, 3 * (size_t)n * sizeof *p);
+		if (!p) return false;
+		d->normals = p;
+		d->normal_capacity = n;
+	}
+	memset(d->normals, 0, 3 * (size_t)n * sizeof *d->normals);
+	for (int32_t c = 0; c < w->cloth_count; ++c) {
+		const cloth_data* cd = &w->cloths[c];
+		const int32_t* tri = cd->mesh.triangles;
+		for (int32_t t = 0; t < cd->mesh.triangle_count; ++t) {
+			int32_t a = cd->first_vertex + tri[3 * t], b = cd->first_vertex + tri[3 * t + 1],
+				e = cd->first_vertex + tri[3 * t + 2];
+			vec3 fn = v3_cross(v3_sub(w->x[b], w->x[a]), v3_sub(w->x[e], w->x[a]));
+			if (!v3_isfinite(fn)) continue;
+			int32_t v[3] = {a, b, e};
+			for (int k = 0; k < 3; ++k) {
+				float* p = &d->normals[3 * (size_t)v[k]];
+				p[0] += (float)fn.x, p[1] += (float)fn.y, p[2] += (float)fn.z;
+			}
+		}
+	}
+	for (int32_t i = 0; i < n; ++i) {
+		float* p = &d->normals[3 * (size_t)i];
+		float l = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+		if (l > 0.0f) p[0] /= l, p[1] /= l, p[2] /= l;
+		else p[2] = 1.0f;
+	}
+	return true;
+}
+
+static void draw_cloths(drawer* d, const drape_world* w, bool wireframe)
+{
+	if (w->cloth_count == 0 || !cloth_normals(d, w)) return;
+	glEnable(GL_LIGHTING);
+	glEnableClientState(GL_VERTEX_ARRAY);
+	glEnableClientState(GL_NORMAL_ARRAY);
+	for (int32_t c = 0; c < w->cloth_count; ++c) {
+		const cloth_data* cd = &w->cloths[c];
+		int k = c % 4;
+		material(GL_FRONT, cloth_front[k], 0.12f, 16.0f);
+		material(GL_BACK, cloth_back[k], 0.12f, 16.0f);
+		/* vec3 is three packed doubles, so the particle array is a vertex array as it is */
+		glVertexPointer(3, GL_DOUBLE, 0, &w->x[cd->first_vertex]);
+		glNormalPointer(GL_FLOAT, 0, &d->normals[3 * (size_t)cd->first_vertex]);
+		glEnable(GL_POLYGON_OFFSET_FILL);
+		glPolygonOffset(1.0f, 1.0f);
+		glDrawElements(GL_TRIANGLES, 3 * cd->mesh.triangle_count, GL_UNSIGNED_INT, cd->mesh.triangles);
+		glDisable(GL_POLYGON_OFFSET_FILL);
+		if (wireframe) {
+			glDisable(GL_LIGHTING);
+			glColor3f(0.15f, 0.15f, 0.18f);
+			glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+			glDrawElements(GL_TRIANGLES, 3 * cd->mesh.triangle_count, GL_UNSIGNED_INT, cd->mesh.triangles);
+			glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+			glEnable(GL_LIGHTING);
+		}
+	}
+	glDisableClientState(GL_NORMAL_ARRAY);
+	glDisableClientState(GL_VERTEX_ARRAY);
+}
+
+static void draw_solids(drawer* d, const drape_world* w, double time, vec3 centre, double plane_half, bool wireframe)
+{
+	draw_geometry* g = &d->solids;
+	geometry_clear(g);
+	for (int32_t s = 0; s < w->solid_count; ++s)
+		if (!geometry_add_solid(g, &w->solids[s], time, centre, plane_half)) break;
+	if (g->index_count == 0) return;
+	glEnable(GL_LIGHTING);
+	material(GL_FRONT_AND_BACK, solid_colour, 0.25f, 32.0f);
+	glEnableClientState(GL_VERTEX_ARRAY);
+	glEnableClientState(GL_NORMAL_ARRAY);
+	glVertexPointer(3, GL_FLOAT, 0, g->positions);
+	glNormalPointer(GL_FLOAT, 0, g->normals);
+	glEnable(GL_POLYGON_OFFSET_FILL);
+	glPolygonOffset(1.0f, 1.0f);
+	glDrawElements(GL_TRIANGLES, g->index_count, GL_UNSIGNED_INT, g->indices);
+	glDisable(GL_POLYGON_OFFSET_FILL);
+	if (wireframe) {
+		glDisable(GL_LIGHTING);
+		glColor3f(0.35f, 0.36f, 0.40f);
+		glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+		glDrawElements(GL_TRIANGLES, g->index_count, GL_UNSIGNED_INT, g->indices);
+		glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+	}
+	glDisableClientState(GL_NORMAL_ARRAY);
+	glDisableClientState(GL_VERTEX_ARRAY);
+}
+
+/* The smallest of 1, 2, 5 times a power of ten that is at least x. */
+static double nice_step(double x)
+{
+	double p = pow(10.0, floor(log10(x)));
+	if (p >= x) return p;
+	if (2.0 * p >= x) return 2.0 * p;
+	if (5.0 * p >= x) return 5.0 * p;
+	return 10.0 * p;
+}
+
+/* The ground: a square perpendicular to up at height `level` around the scene, its lines on a
+ * world-aligned grid so they stay put when the view moves; skipped fill when a plane solid is
+ * the ground already. */
+static void draw_ground(vec3 up, double level, vec3 centre, double radius, bool fill)
+{
+	vec3 e1, e2;
+	ground_axes(up, &e1, &e2);
+	double step = nice_step(radius / 5.0);
+	int lines = (int)ceil(2.0 * radius / step);
+	double half = lines * step;
+	double a0 = step * round(v3_dot(centre, e1) / step), b0 = step * round(v3_dot(centre, e2) / step);
+	vec3 origin = v3_madd(v3_madd(v3_scale(up, level), a0, e1), b0, e2);
+	glDisable(GL_LIGHTING);
+	if (fill) {
+		glEnable(GL_POLYGON_OFFSET_FILL);
+		glPolygonOffset(1.0f, 1.0f);
+		glColor3fv(ground_colour);
+		glBegin(GL_QUADS);
+		for (int k = 0; k < 4; ++k) {
+			double sa = (k == 1 || k == 2) ? half : -half, sb = k >= 2 ? half : -half;
+			vec3 p = v3_madd(v3_madd(origin, sa, e1), sb, e2);
+			glVertex3d(p.x, p.y, p.z);
+		}
+		glEnd();
+		glDisable(GL_POLYGON_OFFSET_FILL);
+	}
+	glColor3fv(grid_colour);
+	glBegin(GL_LINES);
+	for (int i = -lines; i <= lines; ++i) {
+		vec3 p = v3_madd(v3_madd(origin, i * step, e1), -half, e2), q = v3_madd(p, 2.0 * half, e2);
+		glVertex3d(p.x, p.y, p.z);
+		glVertex3d(q.x, q.y, q.z);
+		p = v3_madd(v3_madd(origin, i * step, e2), -half, e1), q = v3_madd(p, 2.0 * half, e1);
+		glVertex3d(p.x, p.y, p.z);
+		glVertex3d(q.x, q.y, q.z);
+	}
+	glEnd();
+}
+
+static void draw_contacts(const drape_world* w)
+{
+	glDisable(GL_LIGHTING);
+	glPointSize(6.0f);
+	glBegin(GL_POINTS);
+	if (w->contacts && !w->dirty && w->solid_count > 0) {
+		glColor3f(1.0f, 0.85f, 0.1f);
+		for (int32_t i = 0; i < w->particle_count; ++i)
+			if (w->contacts[i].solid >= 0) glVertex3d(w->x[i].x, w->x[i].y, w->x[i].z);
+	}
+	glColor3f(0.95f, 0.2f, 0.85f);
+	for (int32_t r = 0; r < w->repulsion_count; ++r)
+		for (int k = 0; k < 4; ++k) {
+			int32_t i = w->repulsions[r].node[k];
+			if (w->repulsions[r].weight[k] != 0.0 && i >= 0 && i < w->particle_count)
+				glVertex3d(w->x[i].x, w->x[i].y, w->x[i].z);
+		}
+	glEnd();
+	glPointSize(1.0f);
+}
+
+void draw_world(drawer* d, const drape_world* w, double time, const draw_camera* cam, const draw_options* opt)
+{
+	int width = opt->width > 0 ? opt->width : 1, height = opt->height > 0 ? opt->height : 1;
+	glViewport(0, 0, width, height);
+	glClearColor(sky_bottom[0], sky_bottom[1], sky_bottom[2], 1.0f);
+	glClearDepth(1.0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glDisable(GL_CULL_FACE);
+	glShadeModel(GL_SMOOTH);
+	glEnable(GL_NORMALIZE);
+	glDepthFunc(GL_LEQUAL);
+	background();
+
+	double lo[3], hi[3], up3[3];
+	if (opt->fixed_region) {
+		memcpy(lo, opt->region_lo, sizeof lo);
+		memcpy(hi, opt->region_hi, sizeof hi);
+	} else {
+		draw_bounds_empty(lo, hi);
+		draw_world_bounds(w, time, lo, hi);
+	}
+	vec3 centre;
+	double radius;
+	box_sphere(lo, hi, &centre, &radius);
+	draw_world_up(w, up3);
+	vec3 up = v3_load(up3);
+
+	vec3 eye = v3_load(cam->eye), target = v3_load(cam->target);
+	double dist = v3_len(v3_sub(centre, eye));
+	double far = dist + 6.0 * radius, near = fmax(dist - 4.0 * radius, 1e-3 * far);
+	perspective(cam->fov_y_deg > 1.0 && cam->fov_y_deg < 179.0 ? cam->fov_y_deg : 35.0, (double)width / height, near, far);
+	lights();
+	look_at(eye, target, v3_load(cam->up));
+
+	/* Fog in the horizon's colour fades the far ground into the sky. */
+	const float fog[4] = {sky_bottom[0], sky_bottom[1], sky_bottom[2], 1.0f};
+	glEnable(GL_FOG);
+	glFogi(GL_FOG_MODE, GL_LINEAR);
+	glFogfv(GL_FOG_COLOR, fog);
+	glFogf(GL_FOG_START, (float)(dist + 1.0 * radius));
+	glFogf(GL_FOG_END, (float)(dist + 4.0 * radius));
+
+	/* Ground level: under everything, plane patches included (a tilted plane must not pierce it). */
+	double plane_half = 1.5 * radius;
+	double level = INFINITY;
+	for (int c = 0; c < 8; ++c) level = fmin(level, v3_dot(v3(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]), up));
+	if (!isfinite(level)) level = v3_dot(centre, up) - radius;
+	/* The world's origin is the floor when the scene stands not far above it: a rod at 1 m then
+	 * looks raised, as it is, rather than lying on the ground. */
+	if (level >= 0.0 && level < 2.0 * radius) level = 0.0;
+	bool ground_is_plane = false;
+	for (int32_t s = 0; s < w->solid_count; ++s) {
+		const solid_data* sd = &w->solids[s];
+		if (sd->kind == DRAPE_SOLID_MESH || sd->shape.kind != SHAPE_PLANE) continue;
+		xform x = solid_pose_at(sd, time);
+		vec3 n = xform_apply_vector(x, v3(0.0, 0.0, 1.0));
+		double h = v3_dot(x.p, up);
+		if (v3_dot(n, up) > 0.999) {
+			/* a horizontal plane under (or just at) the scene is the ground */
+			if (h <= level + 1e-3 * radius) ground_is_plane = true, level = h;
+			continue;
+		}
+		/* the lowest corner of its patch */
+		vec3 f = xform_inv_apply_point(x, centre);
+		for (int c = 0; c < 4; ++c) {
+			vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? plane_half : -plane_half), f.y + (c & 2 ? plane_half : -plane_half), 0.0));
+			double hp = v3_dot(p, up);
+			if (hp < level) level = hp, ground_is_plane = false;
+		}
+	}
+
+	draw_ground(up, level, centre, radius, !ground_is_plane);
+	draw_solids(d, w, time, centre, plane_half, opt->wireframe);
+	draw_cloths(d, w, opt->wireframe);
+	if (opt->show_contacts) draw_contacts(w);
+	glDisable(GL_FOG);
+	glDisable(GL_LIGHTING);
+}
