@@ -5,7 +5,7 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan bench clean
+.PHONY: deps build demo test test-asan bench gallery clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,6 +31,10 @@ test-asan: deps
 
 bench: build
 	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv
+
+# Re-makes docs/images/ (docs/gallery.md and the README's still and clip); takes minutes.
+gallery: build
+	bash scripts/render-gallery.sh ./$(BUILD)/drape 60
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

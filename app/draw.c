@@ -106,9 +106,9 @@ draw_camera draw_camera_frame_box(const double lo[3], const double hi[3], const 
 	cam.fov_y_deg = 35.0;
 	double half_y = 0.5 * cam.fov_y_deg * DRAW_PI / 180.0;
 	double half_x = atan(tan(half_y) * (aspect > 0.0 ? aspect : 1.0));
-	/* The bounding sphere is looser than the box it holds: 0.85 of the distance that fits the
-	 * whole sphere still keeps the box in view from this angle. */
-	double dist = 0.85 * r / sin(fmin(half_x, half_y));
+	/* Far enough for the box's bounding sphere to fit the narrower field of view: nothing is
+	 * ever cut off, whatever the box's shape. */
+	double dist = r / sin(fmin(half_x, half_y));
 	v3_store(v3_madd(c, dist, dir), cam.eye);
 	v3_store(c, cam.target);
 	v3_store(up, cam.up);
@@ -345,6 +345,27 @@ static void draw_ground(vec3 up, double level, vec3 focus, double step, int line
 	glEnd();
 }
 
+/* Grid lines on a plane solid's patch (the tilted ones: a horizontal plane under the scene is the
+ * ground and has them already), on its own frame's grid. */
+static void draw_plane_grid(xform x, vec3 focus, double half, double step)
+{
+	vec3 f = xform_inv_apply_point(x, focus);
+	int lines = (int)floor(half / step + 1e-9);
+	glDisable(GL_LIGHTING);
+	glColor3fv(grid_colour);
+	glBegin(GL_LINES);
+	for (int i = -lines; i <= lines; ++i)
+		for (int axis = 0; axis < 2; ++axis) {
+			vec3 a = axis ? v3(f.x + i * step, f.y - half, 0.0) : v3(f.x - half, f.y + i * step, 0.0);
+			vec3 b = axis ? v3(f.x + i * step, f.y + half, 0.0) : v3(f.x + half, f.y + i * step, 0.0);
+			a = xform_apply_point(x, a);
+			b = xform_apply_point(x, b);
+			glVertex3d(a.x, a.y, a.z);
+			glVertex3d(b.x, b.y, b.z);
+		}
+	glEnd();
+}
+
 static void draw_contacts(const drape_world* w)
 {
 	glDisable(GL_LIGHTING);
@@ -364,6 +385,43 @@ static void draw_contacts(const drape_world* w)
 		}
 	glEnd();
 	glPointSize(1.0f);
+}
+
+/* The ground's height along up: under everything, plane patches included (a tilted plane must
+ * not pierce it); a horizontal plane under the scene is the ground itself (*ground_is_plane). */
+static double ground_level(const drape_world* w, double time, const double lo[3], const double hi[3], vec3 up, vec3 focus,
+			   double plane_half, bool* ground_is_plane)
+{
+	double level = INFINITY;
+	vec3 centre;
+	double radius;
+	box_sphere(lo, hi, &centre, &radius);
+	for (int c = 0; c < 8; ++c) level = fmin(level, v3_dot(v3(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]), up));
+	if (!isfinite(level)) level = v3_dot(centre, up) - radius;
+	/* The world's origin is the floor when the scene stands not far above it: a rod at 1 m then
+	 * looks raised, as it is, rather than lying on the ground. */
+	if (level >= 0.0 && level < 2.0 * radius) level = 0.0;
+	*ground_is_plane = false;
+	for (int32_t s = 0; s < w->solid_count; ++s) {
+		const solid_data* sd = &w->solids[s];
+		if (sd->kind == DRAPE_SOLID_MESH || sd->shape.kind != SHAPE_PLANE) continue;
+		xform x = solid_pose_at(sd, time);
+		vec3 n = xform_apply_vector(x, v3(0.0, 0.0, 1.0));
+		double h = v3_dot(x.p, up);
+		if (v3_dot(n, up) > 0.999) {
+			/* a horizontal plane under (or just at) the scene is the ground */
+			if (h <= level + 1e-3 * radius) *ground_is_plane = true, level = h;
+			continue;
+		}
+		/* the lowest corner of its patch */
+		vec3 f = xform_inv_apply_point(x, focus);
+		for (int c = 0; c < 4; ++c) {
+			vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? plane_half : -plane_half), f.y + (c & 2 ? plane_half : -plane_half), 0.0));
+			double hp = v3_dot(p, up);
+			if (hp < level) level = hp, *ground_is_plane = false;
+		}
+	}
+	return level;
 }
 
 void draw_world(drawer* d, const drape_world* w, double time, const draw_camera* cam, const draw_options* opt)
@@ -408,8 +466,7 @@ void draw_world(drawer* d, const drape_world* w, double time, const draw_camera*
 	glFogf(GL_FOG_START, (float)(dist + 1.0 * radius));
 	glFogf(GL_FOG_END, (float)(dist + 4.0 * radius));
 
-	/* Ground level: under everything, plane patches included (a tilted plane must not pierce it).
-	 * Plane patches are as large as the grid, so a plane that is the ground carries all of it. */
+	/* Plane patches are as large as the grid, so a plane that is the ground carries all of it. */
 	double step = nice_step(radius / 5.0);
 	int lines = (int)ceil(2.0 * radius / step);
 	double plane_half = lines * step;
@@ -417,35 +474,16 @@ void draw_world(drawer* d, const drape_world* w, double time, const draw_camera*
 	ground_axes(up, &e1, &e2);
 	vec3 focus = v3_add(v3_scale(up, v3_dot(centre, up)),
 			    v3_add(v3_scale(e1, step * round(v3_dot(centre, e1) / step)), v3_scale(e2, step * round(v3_dot(centre, e2) / step))));
-	double level = INFINITY;
-	for (int c = 0; c < 8; ++c) level = fmin(level, v3_dot(v3(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]), up));
-	if (!isfinite(level)) level = v3_dot(centre, up) - radius;
-	/* The world's origin is the floor when the scene stands not far above it: a rod at 1 m then
-	 * looks raised, as it is, rather than lying on the ground. */
-	if (level >= 0.0 && level < 2.0 * radius) level = 0.0;
-	bool ground_is_plane = false;
+	bool ground_is_plane;
+	double level = ground_level(w, time, lo, hi, up, focus, plane_half, &ground_is_plane);
+	draw_ground(up, level, focus, step, lines, !ground_is_plane);
+	draw_solids(d, w, time, focus, plane_half);
 	for (int32_t s = 0; s < w->solid_count; ++s) {
 		const solid_data* sd = &w->solids[s];
 		if (sd->kind == DRAPE_SOLID_MESH || sd->shape.kind != SHAPE_PLANE) continue;
 		xform x = solid_pose_at(sd, time);
-		vec3 n = xform_apply_vector(x, v3(0.0, 0.0, 1.0));
-		double h = v3_dot(x.p, up);
-		if (v3_dot(n, up) > 0.999) {
-			/* a horizontal plane under (or just at) the scene is the ground */
-			if (h <= level + 1e-3 * radius) ground_is_plane = true, level = h;
-			continue;
-		}
-		/* the lowest corner of its patch */
-		vec3 f = xform_inv_apply_point(x, focus);
-		for (int c = 0; c < 4; ++c) {
-			vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? plane_half : -plane_half), f.y + (c & 2 ? plane_half : -plane_half), 0.0));
-			double hp = v3_dot(p, up);
-			if (hp < level) level = hp, ground_is_plane = false;
-		}
+		if (v3_dot(xform_apply_vector(x, v3(0.0, 0.0, 1.0)), up) <= 0.999) draw_plane_grid(x, focus, plane_half, step);
 	}
-
-	draw_ground(up, level, focus, step, lines, !ground_is_plane);
-	draw_solids(d, w, time, focus, plane_half);
 	draw_cloths(d, w, opt->wireframe);
 	if (opt->show_contacts) draw_contacts(w);
 	glDisable(GL_FOG);

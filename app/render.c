@@ -360,7 +360,7 @@ static int render(const render_options* o)
 	for (int i = 0; status == EXIT_OK && i < j.frames.count; ++i) {
 		if (interrupted) {
 			status = EXIT_INTERRUPTED;
-			snprintf(err, sizeof err, "interrupted after %d images", done);
+			snprintf(err, sizeof err, "interrupted after %d images%s", done, o->video != VIDEO_NONE ? "; no video was made" : "");
 			break;
 		}
 		int f = j.frames.numbers[i];
@@ -381,6 +381,11 @@ static int render(const render_options* o)
 		progress_update(&bar, done, t);
 	}
 	progress_end(&bar);
+	/* Ctrl-C reaches ffmpeg too, so a failed write may just be the interrupt. */
+	if (interrupted && status != EXIT_OK) {
+		status = EXIT_INTERRUPTED;
+		snprintf(err, sizeof err, "interrupted after %d images%s", done, o->video != VIDEO_NONE ? "; no video was made" : "");
+	}
 	signal(SIGINT, old_int);
 	signal(SIGTERM, old_term);
 	if (j.video) {
