@@ -15,6 +15,7 @@ extern const test_case world_tests[];
 extern const test_case io_tests[];
 extern const test_case physics_tests[];
 extern const test_case bvh_tests[];
+extern const test_case draw_tests[];
 extern const test_case contact_tests[];
 extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
@@ -28,6 +29,7 @@ static const suite suites[] = {
 	{"forces", forces_tests}, {"mesh", mesh_tests}, {"solver", solver_tests},
 	{"world", world_tests},   {"io", io_tests},     {"physics", physics_tests},
 	{"bvh", bvh_tests},
+	{"draw", draw_tests},
 	{"contact", contact_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
