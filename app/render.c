@@ -257,8 +257,10 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 {
 	const render_options* o = j->opt;
 	struct stat st;
+	errno = 0;
 	if (stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, err_size, "'%s' is not a drape output folder (no such directory)", o->dir);
+		snprintf(err, err_size, "'%s' is not a drape output folder (%s)", o->dir,
+			 errno == ENOENT ? "no such directory" : (errno ? strerror(errno) : "not a directory"));
 		return EXIT_BAD_INPUT;
 	}
 	char* scene_path = NULL;
