@@ -370,6 +370,9 @@ static void draw_contacts(const drape_world* w)
 {
 	glDisable(GL_LIGHTING);
 	glPointSize(6.0f);
+	/* Pulled slightly towards the viewer so the surface the particle lies on does not cut the
+	 * square in half (polygon offset does not apply to points). */
+	glDepthRange(0.0, 0.9995);
 	glBegin(GL_POINTS);
 	if (w->contacts && !w->dirty && w->solid_count > 0) {
 		glColor3f(1.0f, 0.85f, 0.1f);
@@ -384,6 +387,7 @@ static void draw_contacts(const drape_world* w)
 				glVertex3d(w->x[i].x, w->x[i].y, w->x[i].z);
 		}
 	glEnd();
+	glDepthRange(0.0, 1.0);
 	glPointSize(1.0f);
 }
 
