@@ -16,6 +16,7 @@ enum {
 int command_run(int argc, char** argv);
 int command_bench(int argc, char** argv);
 int command_render(int argc, char** argv);
+int command_view(int argc, char** argv);
 
 /* Parses a whole decimal integer in [lo, hi]; false on anything else. */
 bool parse_int_arg(const char* s, long lo, long hi, long* out);

@@ -1,0 +1,618 @@
+/* `drape view`: a GLFW window (OpenGL 2.1 compatibility) that simulates a scene live, one frame
+ * of the scene's fps per displayed frame, with an orbit camera, pause/step/reset, and the paper's
+ * user-controlled force (sec. 4.4): dragging a particle pulls it with a spring whose gradient is
+ * in the implicit system (sec. 3), so the pull stays stable however hard it is. */
+#include "commands.h"
+#include "draw.h"
+#include "view_camera.h"
+#include "view_hooks.h"
+#include "view_hud.h"
+#include "view_pick.h"
+#include "view_screenshot.h"
+
+#include "io/scene.h"
+
+#include <GLFW/glfw3.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+typedef struct view_options {
+	const char* scene_path;
+	long threads;
+	long width, height;
+	double mouse_stiffness; /* <= 0: view_drag_default_stiffness */
+	long exit_after;        /* displayed frames; < 0: never */
+	const char* screenshot;
+	const char* ready;
+	const char* report;
+	int32_t track_cloth, track_vertex; /* track_cloth < 0: none */
+	bool paused;
+} view_options;
+
+enum mouse_mode { MOUSE_NONE, MOUSE_DRAG, MOUSE_ORBIT, MOUSE_PAN };
+
+typedef struct viewer {
+	view_options opt;
+	scene sc;
+	drape_world* world;
+	double gravity[3];
+	GLFWwindow* window;
+	drawer* drawer;
+	view_orbit orbit;
+	view_drag drag;
+	enum mouse_mode mouse;
+	double last_x, last_y;
+	bool paused, step_once, wireframe, contacts, quit;
+	bool failed; /* a step failed since the last reset: the simulation is stopped */
+	bool ever_failed;
+	char error[512];
+	int64_t frame; /* simulated frames since the world was built */
+	int64_t displayed;
+	drape_stats last; /* of the last simulated frame */
+	double last_frame_ms;
+	double fps, fps_since;
+	int fps_frames;
+	/* Everything drawn so far: the ground grid covers it and stays put while the cloth moves. */
+	double region_lo[3], region_hi[3];
+	view_recorder rec;
+} viewer;
+
+static void view_usage(FILE* f)
+{
+	fprintf(f,
+		"usage: drape view [SCENE.json] [options]\n"
+		"\n"
+		"Opens a window and simulates SCENE.json (default: the built-in figure 1 drape) live, one\n"
+		"frame of the scene's fps per displayed frame (slower if the simulation cannot keep up).\n"
+		"\n"
+		"mouse:  left-drag a cloth particle   pull it with a spring (the paper's user force, sec. 4.4)\n"
+		"        left-drag elsewhere           orbit     right- or shift-left-drag   pan\n"
+		"        wheel                         zoom\n"
+		"keys:   space pause   . or n single step   r reset   w wireframe   c contacts   esc or q quit\n"
+		"\n"
+		"options:\n"
+		"  --threads T          worker threads\n"
+		"  --size WxH           window size in screen coordinates (default 1024x720)\n"
+		"  --mouse-stiffness K  spring stiffness of the mouse force, N/m (default: the grabbed\n"
+		"                       cloth's weight over 5 cm)\n"
+		"  --paused             start paused\n"
+		"test hooks (docs/viewer.md):\n"
+		"  --exit-after N       quit after N displayed frames\n"
+		"  --screenshot PATH    save the last displayed frame as PNG on exit\n"
+		"  --track C:V          follow vertex V of cloth C (0-based) for --ready and --report\n"
+		"  --ready PATH         once the first frame is shown, write the window size and the\n"
+		"                       tracked particle's window position as JSON\n"
+		"  --report PATH        on exit, write JSON: status, the tracked particle's position per\n"
+		"                       frame, and every drag's particle and target per frame\n"
+		"  --help               show this help\n");
+}
+
+static bool parse_double_arg(const char* s, double lo, double* out)
+{
+	char* end;
+	double v = strtod(s, &end);
+	if (end == s || *end != '\0' || !isfinite(v) || v < lo) return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_pair(const char* s, char sep, long lo, long hi, long* a, long* b)
+{
+	const char* mid = strchr(s, sep);
+	if (!mid || mid == s || (size_t)(mid - s) > 15) return false;
+	char first[16];
+	memcpy(first, s, (size_t)(mid - s));
+	first[mid - s] = '\0';
+	return parse_int_arg(first, lo, hi, a) && parse_int_arg(mid + 1, lo, hi, b);
+}
+
+/* 0 to go on, otherwise the exit status (help printed or an error reported). */
+static int parse_options(int argc, char** argv, view_options* o)
+{
+	memset(o, 0, sizeof *o);
+	o->width = 1024;
+	o->height = 720;
+	o->exit_after = -1;
+	o->track_cloth = -1;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		bool has_value = i + 1 < argc;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			view_usage(stdout);
+			return -1;
+		} else if (strcmp(a, "--threads") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 1024, &o->threads)) {
+				fprintf(stderr, "drape view: --threads needs a whole number from 1 to 1024, got '%s'\n", argv[i]);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--size") == 0 && has_value) {
+			if (!parse_pair(argv[++i], 'x', 64, 16384, &o->width, &o->height)) {
+				fprintf(stderr, "drape view: --size needs WIDTHxHEIGHT, each from 64 to 16384, got '%s'\n", argv[i]);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--mouse-stiffness") == 0 && has_value) {
+			if (!parse_double_arg(argv[++i], 0.0, &o->mouse_stiffness) || o->mouse_stiffness <= 0.0) {
+				fprintf(stderr, "drape view: --mouse-stiffness needs a finite number > 0 (N/m), got '%s'\n", argv[i]);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--exit-after") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 1000000000, &o->exit_after)) {
+				fprintf(stderr, "drape view: --exit-after needs a whole number >= 1, got '%s'\n", argv[i]);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--track") == 0 && has_value) {
+			long c, v;
+			if (!parse_pair(argv[++i], ':', 0, 2000000000, &c, &v)) {
+				fprintf(stderr, "drape view: --track needs CLOTH:VERTEX (0-based indices), got '%s'\n", argv[i]);
+				return EXIT_BAD_INPUT;
+			}
+			o->track_cloth = (int32_t)c;
+			o->track_vertex = (int32_t)v;
+		} else if (strcmp(a, "--screenshot") == 0 && has_value) {
+			o->screenshot = argv[++i];
+		} else if (strcmp(a, "--ready") == 0 && has_value) {
+			o->ready = argv[++i];
+		} else if (strcmp(a, "--report") == 0 && has_value) {
+			o->report = argv[++i];
+		} else if (strcmp(a, "--paused") == 0) {
+			o->paused = true;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "drape view: unknown option or missing value: '%s' (see `drape view --help`)\n", a);
+			return EXIT_BAD_INPUT;
+		} else if (!o->scene_path) {
+			o->scene_path = a;
+		} else {
+			fprintf(stderr, "drape view: more than one scene given ('%s' and '%s')\n", o->scene_path, a);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	return 0;
+}
+
+/* (Re)builds the world from the scene; false with the message printed. */
+static bool build_world(viewer* v)
+{
+	char err[1024];
+	drape_world* w = scene_build_world(&v->sc, err, sizeof err);
+	if (!w) {
+		fprintf(stderr, "drape view: %s\n", err);
+		return false;
+	}
+	if (v->world) {
+		view_drag_end(&v->drag, v->world);
+		drape_world_destroy(v->world);
+	}
+	v->world = w;
+	v->mouse = v->mouse == MOUSE_DRAG ? MOUSE_NONE : v->mouse;
+	v->frame = 0;
+	v->failed = false;
+	v->error[0] = '\0';
+	memset(&v->last, 0, sizeof v->last);
+	return true;
+}
+
+static void window_size(const viewer* v, double* w, double* h)
+{
+	int iw, ih;
+	glfwGetWindowSize(v->window, &iw, &ih);
+	*w = iw;
+	*h = ih;
+}
+
+/* ---- input -------------------------------------------------------------------------------- */
+
+static void on_key(GLFWwindow* win, int key, int scancode, int action, int mods)
+{
+	(void)scancode;
+	(void)mods;
+	viewer* v = glfwGetWindowUserPointer(win);
+	if (action != GLFW_PRESS && !(action == GLFW_REPEAT && (key == GLFW_KEY_PERIOD || key == GLFW_KEY_N))) return;
+	switch (key) {
+	case GLFW_KEY_ESCAPE:
+	case GLFW_KEY_Q: v->quit = true; break;
+	case GLFW_KEY_SPACE: v->paused = !v->paused; break;
+	case GLFW_KEY_PERIOD:
+	case GLFW_KEY_N:
+		v->paused = true;
+		v->step_once = true;
+		break;
+	case GLFW_KEY_R:
+		if (build_world(v)) ++v->rec.resets;
+		break;
+	case GLFW_KEY_W: v->wireframe = !v->wireframe; break;
+	case GLFW_KEY_C: v->contacts = !v->contacts; break;
+	default: break;
+	}
+}
+
+static void on_mouse_button(GLFWwindow* win, int button, int action, int mods)
+{
+	viewer* v = glfwGetWindowUserPointer(win);
+	double x, y, w, h;
+	glfwGetCursorPos(win, &x, &y);
+	window_size(v, &w, &h);
+	if (action == GLFW_RELEASE) {
+		if (v->mouse == MOUSE_DRAG) view_drag_end(&v->drag, v->world);
+		v->mouse = MOUSE_NONE;
+		return;
+	}
+	if (v->mouse != MOUSE_NONE) return; /* one gesture at a time */
+	v->last_x = x;
+	v->last_y = y;
+	if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
+	    (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT))) {
+		v->mouse = MOUSE_PAN;
+	} else if (button == GLFW_MOUSE_BUTTON_LEFT) {
+		if (!v->failed && view_drag_begin(&v->drag, v->world, &v->orbit, w, h, x, y, v->opt.mouse_stiffness, 0.02,
+						  v->gravity)) {
+			v->mouse = MOUSE_DRAG;
+			double k = v->opt.mouse_stiffness > 0.0
+					   ? v->opt.mouse_stiffness
+					   : view_drag_default_stiffness(v->world, (drape_cloth_id){v->drag.grabbed.cloth}, v->gravity);
+			view_recorder_drag_begin(&v->rec, v->world, v->frame, &v->drag, k);
+		} else {
+			v->mouse = MOUSE_ORBIT;
+		}
+	}
+}
+
+static void on_cursor(GLFWwindow* win, double x, double y)
+{
+	viewer* v = glfwGetWindowUserPointer(win);
+	double w, h;
+	window_size(v, &w, &h);
+	double dx = x - v->last_x, dy = y - v->last_y;
+	v->last_x = x;
+	v->last_y = y;
+	switch (v->mouse) {
+	case MOUSE_DRAG: view_drag_move(&v->drag, v->world, &v->orbit, w, h, x, y); break;
+	case MOUSE_ORBIT: view_orbit_rotate(&v->orbit, dx, dy); break;
+	case MOUSE_PAN: view_orbit_pan(&v->orbit, dx, dy, h); break;
+	default: break;
+	}
+}
+
+static void on_scroll(GLFWwindow* win, double dx, double dy)
+{
+	(void)dx;
+	viewer* v = glfwGetWindowUserPointer(win);
+	view_orbit_zoom(&v->orbit, dy);
+}
+
+/* ---- simulation and drawing --------------------------------------------------------------- */
+
+static void simulate_frame(viewer* v)
+{
+	double t0 = glfwGetTime();
+	drape_world_reset_stats(v->world);
+	/* Land on the frame's exact time, (frame + 1) / fps, so rounding never accumulates. */
+	drape_status st = drape_world_step(v->world, (double)(v->frame + 1) / v->sc.fps - drape_world_time(v->world));
+	v->last = drape_world_get_stats(v->world);
+	v->last_frame_ms = 1e3 * (glfwGetTime() - t0);
+	if (st != DRAPE_OK) {
+		snprintf(v->error, sizeof v->error, "%s", drape_world_error(v->world));
+		fprintf(stderr, "drape view: frame %lld: %s (press r to reset)\n", (long long)v->frame + 1, v->error);
+		v->failed = v->ever_failed = true;
+		return;
+	}
+	++v->frame;
+	view_recorder_frame(&v->rec, v->world, v->frame, &v->drag);
+}
+
+/* The spring of a drag in progress: a line from the particle to the cursor's point. */
+static void draw_drag(const viewer* v, int fb_w, int fb_h)
+{
+	if (!v->drag.active) return;
+	drape_cloth_id id = {v->drag.grabbed.cloth};
+	int32_t n = drape_cloth_vertex_count(v->world, id);
+	double p[3];
+	double* x = malloc(3 * sizeof(double) * (size_t)n);
+	if (!x) return;
+	drape_cloth_get_positions(v->world, id, x);
+	memcpy(p, x + 3 * v->drag.grabbed.vertex, sizeof p);
+	free(x);
+	/* Window points of both ends, then 2D lines in framebuffer pixels. */
+	double ww, wh, ax, ay, bx, by, depth;
+	window_size(v, &ww, &wh);
+	if (!view_project(&v->orbit, ww, wh, p, &ax, &ay, &depth) ||
+	    !view_project(&v->orbit, ww, wh, v->drag.target, &bx, &by, &depth))
+		return;
+	double sx = fb_w / fmax(ww, 1.0), sy = fb_h / fmax(wh, 1.0);
+	glPushAttrib(GL_ENABLE_BIT | GL_CURRENT_BIT | GL_TRANSFORM_BIT | GL_LINE_BIT | GL_POINT_BIT | GL_VIEWPORT_BIT);
+	glViewport(0, 0, fb_w, fb_h);
+	glDisable(GL_DEPTH_TEST);
+	glDisable(GL_LIGHTING);
+	glMatrixMode(GL_PROJECTION);
+	glPushMatrix();
+	glLoadIdentity();
+	glOrtho(0.0, fb_w, fb_h, 0.0, -1.0, 1.0);
+	glMatrixMode(GL_MODELVIEW);
+	glPushMatrix();
+	glLoadIdentity();
+	glLineWidth(2.0f);
+	glPointSize(7.0f);
+	glColor3f(1.0f, 0.35f, 0.1f);
+	glBegin(GL_LINES);
+	glVertex2d(ax * sx, ay * sy);
+	glVertex2d(bx * sx, by * sy);
+	glEnd();
+	glBegin(GL_POINTS);
+	glVertex2d(ax * sx, ay * sy);
+	glVertex2d(bx * sx, by * sy);
+	glEnd();
+	glPopMatrix();
+	glMatrixMode(GL_PROJECTION);
+	glPopMatrix();
+	glPopAttrib();
+}
+
+static void draw_hud(const viewer* v, int fb_w, int fb_h)
+{
+	const drape_stats* s = &v->last;
+	char line1[256], line2[256], line3[256];
+	double per_step = s->steps ? (double)s->cg_iterations / (double)s->steps : 0.0;
+	char fps[32] = "-"; /* until half a second has been measured */
+	if (v->fps > 0.0) snprintf(fps, sizeof fps, "%.1f", v->fps);
+	snprintf(line1, sizeof line1, "FPS %s  T %.3f S  STEP %.2f MS", fps, drape_world_time(v->world),
+		 1e3 * s->max_dt);
+	if (s->steps && s->min_dt < s->max_dt) {
+		size_t n = strlen(line1);
+		snprintf(line1 + n, sizeof line1 - n, " (MIN %.2f)", 1e3 * s->min_dt);
+	}
+	size_t n = strlen(line1);
+	snprintf(line1 + n, sizeof line1 - n, "  CG %.1f/STEP", per_step);
+	snprintf(line2, sizeof line2, "EVAL %.1f  CG %.1f  C-C %.1f  C-S %.1f MS   FRAME %.1f MS", s->eval_ms, s->cg_ms,
+		 s->cc_ms, s->cs_ms, v->last_frame_ms);
+	if (v->failed)
+		snprintf(line3, sizeof line3, "STOPPED: %.60s - R RESETS", v->error);
+	else if (v->drag.active)
+		snprintf(line3, sizeof line3, "PULLING CLOTH %d PARTICLE %d%s", v->drag.grabbed.cloth, v->drag.grabbed.vertex,
+			 v->paused ? "  (PAUSED)" : "");
+	else
+		snprintf(line3, sizeof line3, "%sSPACE PAUSE  . STEP  R RESET  W WIRE  C CONTACTS  Q QUIT",
+			 v->paused ? "PAUSED  " : "");
+	const char* lines[3] = {line1, line2, line3};
+	int scale = fb_h >= 1200 ? 3 : 2;
+	view_hud_draw(fb_w, fb_h, lines, 3, scale);
+}
+
+static void draw_frame(viewer* v)
+{
+	int fb_w, fb_h;
+	glfwGetFramebufferSize(v->window, &fb_w, &fb_h);
+	view_frame f;
+	view_orbit_frame(&v->orbit, &f);
+	draw_camera cam;
+	memcpy(cam.eye, f.eye, sizeof cam.eye);
+	memcpy(cam.target, v->orbit.target, sizeof cam.target);
+	memcpy(cam.up, f.up, sizeof cam.up);
+	cam.fov_y_deg = v->orbit.fov_y_deg;
+	draw_options o;
+	memset(&o, 0, sizeof o);
+	o.width = fb_w;
+	o.height = fb_h;
+	o.wireframe = v->wireframe;
+	o.show_contacts = v->contacts;
+	draw_world_bounds(v->world, drape_world_time(v->world), v->region_lo, v->region_hi);
+	o.fixed_region = true;
+	memcpy(o.region_lo, v->region_lo, sizeof o.region_lo);
+	memcpy(o.region_hi, v->region_hi, sizeof o.region_hi);
+	draw_world(v->drawer, v->world, drape_world_time(v->world), &cam, &o);
+	draw_drag(v, fb_w, fb_h);
+	draw_hud(v, fb_w, fb_h);
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+static void glfw_error(int code, const char* message)
+{
+	(void)code;
+	(void)message; /* GLFW's own words are replaced by one sentence of ours */
+}
+
+static int finish(viewer* v, int status)
+{
+	if (v->opt.report && v->world) {
+		char err[512];
+		if (!view_recorder_write(&v->rec, v->opt.report, v->ever_failed ? "diverged" : "ok", v->error,
+					 v->displayed, drape_world_time(v->world), err, sizeof err)) {
+			fprintf(stderr, "drape view: %s\n", err);
+			if (status == EXIT_OK) status = EXIT_IO;
+		}
+	}
+	view_recorder_free(&v->rec);
+	if (v->drawer) drawer_destroy(v->drawer);
+	if (v->window) glfwDestroyWindow(v->window);
+	glfwTerminate();
+	if (v->world) drape_world_destroy(v->world);
+	scene_free(&v->sc);
+	return status;
+}
+
+int command_view(int argc, char** argv)
+{
+	viewer* v = calloc(1, sizeof *v);
+	if (!v) {
+		fprintf(stderr, "drape view: out of memory\n");
+		return EXIT_IO;
+	}
+	int status = parse_options(argc, argv, &v->opt);
+	if (status != 0) {
+		free(v);
+		return status < 0 ? EXIT_OK : status;
+	}
+	char err[1024];
+	bool loaded = v->opt.scene_path ? scene_load_file(v->opt.scene_path, &v->sc, err, sizeof err)
+					: scene_load_default(&v->sc, err, sizeof err);
+	if (!loaded) {
+		fprintf(stderr, "drape: %s\n", err);
+		free(v);
+		return EXIT_BAD_INPUT;
+	}
+	if (v->opt.threads > 0) v->sc.world.threads = (int32_t)v->opt.threads;
+	memcpy(v->gravity, v->sc.world.gravity, sizeof v->gravity);
+	v->rec.track_cloth = -1;
+	if (!build_world(v)) {
+		status = finish(v, EXIT_BAD_INPUT);
+		free(v);
+		return status;
+	}
+	if (v->opt.track_cloth >= 0) {
+		drape_cloth_id id = {v->opt.track_cloth};
+		if (v->opt.track_cloth >= drape_cloth_count(v->world) ||
+		    v->opt.track_vertex >= drape_cloth_vertex_count(v->world, id)) {
+			fprintf(stderr, "drape view: --track %d:%d: the scene has no such cloth vertex\n", v->opt.track_cloth,
+				v->opt.track_vertex);
+			status = finish(v, EXIT_BAD_INPUT);
+			free(v);
+			return status;
+		}
+		v->rec.track_cloth = v->opt.track_cloth;
+		v->rec.track_vertex = v->opt.track_vertex;
+	}
+
+	/* A window needs a display: say so in one sentence rather than letting GLFW complain. */
+	const char* display = getenv("DISPLAY");
+	const char* wayland = getenv("WAYLAND_DISPLAY");
+	glfwSetErrorCallback(glfw_error);
+	if ((!display || !*display) && (!wayland || !*wayland)) {
+		fprintf(stderr, "drape view: no display found (set DISPLAY, or use `drape render`)\n");
+		status = finish(v, EXIT_BAD_INPUT);
+		free(v);
+		return status;
+	}
+	if (!glfwInit()) {
+		fprintf(stderr, "drape view: cannot open display '%s' (set DISPLAY to a running X server, or use `drape render`)\n",
+			display && *display ? display : wayland);
+		status = finish(v, EXIT_BAD_INPUT);
+		free(v);
+		return status;
+	}
+	glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 2);
+	glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
+	glfwWindowHint(GLFW_SAMPLES, 4);
+	char title[256];
+	snprintf(title, sizeof title, "drape view - %s", v->sc.name ? v->sc.name : "scene");
+	v->window = glfwCreateWindow((int)v->opt.width, (int)v->opt.height, title, NULL, NULL);
+	if (!v->window) {
+		glfwWindowHint(GLFW_SAMPLES, 0); /* some servers offer no multisampled visual */
+		v->window = glfwCreateWindow((int)v->opt.width, (int)v->opt.height, title, NULL, NULL);
+	}
+	if (!v->window) {
+		fprintf(stderr, "drape view: cannot create an OpenGL 2.1 window on this display (or use `drape render`)\n");
+		status = finish(v, EXIT_BAD_INPUT);
+		free(v);
+		return status;
+	}
+	glfwMakeContextCurrent(v->window);
+	glfwSwapInterval(0); /* the loop paces itself to the scene's fps */
+	v->drawer = drawer_create();
+	if (!v->drawer) {
+		fprintf(stderr, "drape view: out of memory\n");
+		status = finish(v, EXIT_IO);
+		free(v);
+		return status;
+	}
+	glfwSetWindowUserPointer(v->window, v);
+	glfwSetKeyCallback(v->window, on_key);
+	glfwSetMouseButtonCallback(v->window, on_mouse_button);
+	glfwSetCursorPosCallback(v->window, on_cursor);
+	glfwSetScrollCallback(v->window, on_scroll);
+
+	{
+		/* The scene's output.camera if it has one (as `drape render`), else one framing it. */
+		double ww, wh, up[3];
+		window_size(v, &ww, &wh);
+		draw_camera cam = draw_camera_frame(v->world, drape_world_time(v->world), ww / fmax(wh, 1.0));
+		if (v->sc.camera.set) {
+			memcpy(cam.eye, v->sc.camera.eye, sizeof cam.eye);
+			memcpy(cam.target, v->sc.camera.target, sizeof cam.target);
+			memcpy(cam.up, v->sc.camera.up, sizeof cam.up);
+			cam.fov_y_deg = v->sc.camera.fov;
+		}
+		draw_world_up(v->world, up);
+		/* The orbit turns about the world's up; a scene camera's own up only matters for roll. */
+		view_orbit_look(&v->orbit, cam.eye, cam.target, up, cam.fov_y_deg);
+		draw_bounds_empty(v->region_lo, v->region_hi);
+	}
+	v->paused = v->opt.paused;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	const double frame_time = 1.0 / v->sc.fps;
+	double next = glfwGetTime();
+	v->fps_since = next;
+	while (!v->quit && !interrupted && !glfwWindowShouldClose(v->window)) {
+		glfwPollEvents();
+		if (v->quit) break;
+		if (!v->failed && (!v->paused || v->step_once)) simulate_frame(v);
+		v->step_once = false;
+		draw_frame(v);
+		++v->displayed;
+		bool last = v->opt.exit_after > 0 && v->displayed >= v->opt.exit_after;
+		glfwSwapBuffers(v->window);
+		if (v->displayed == 1 && v->opt.ready) {
+			double ww, wh, px = 0.0, py = 0.0, depth;
+			int fb_w, fb_h;
+			window_size(v, &ww, &wh);
+			glfwGetFramebufferSize(v->window, &fb_w, &fb_h);
+			bool has_pixel = false;
+			if (v->rec.track_cloth >= 0) {
+				double p[3];
+				drape_cloth_id id = {v->rec.track_cloth};
+				double* x = malloc(3 * sizeof(double) * (size_t)drape_cloth_vertex_count(v->world, id));
+				if (x) {
+					drape_cloth_get_positions(v->world, id, x);
+					memcpy(p, x + 3 * v->rec.track_vertex, sizeof p);
+					free(x);
+					has_pixel = view_project(&v->orbit, ww, wh, p, &px, &py, &depth);
+				}
+			}
+			if (!view_write_ready(v->opt.ready, (int)ww, (int)wh, fb_w, fb_h, has_pixel, px, py, err, sizeof err)) {
+				fprintf(stderr, "drape view: %s\n", err);
+				status = EXIT_IO;
+				break;
+			}
+		}
+		if (last) break;
+		/* fps over the last half second or more */
+		++v->fps_frames;
+		double now = glfwGetTime();
+		if (now - v->fps_since >= 0.5) {
+			v->fps = v->fps_frames / (now - v->fps_since);
+			v->fps_frames = 0;
+			v->fps_since = now;
+		}
+		/* Real time: wait out the rest of this frame, handling input meanwhile; when the
+		 * simulation is slower than real time, go straight on. */
+		next += frame_time;
+		if (next < now) next = now;
+		while (!v->quit && (now = glfwGetTime()) < next) glfwWaitEventsTimeout(next - now);
+	}
+	if (v->opt.screenshot) {
+		/* The last displayed frame, drawn again into the back buffer and read back. */
+		draw_frame(v);
+		int fb_w, fb_h;
+		glfwGetFramebufferSize(v->window, &fb_w, &fb_h);
+		if (!view_screenshot(v->opt.screenshot, fb_w, fb_h, err, sizeof err)) {
+			fprintf(stderr, "drape view: %s\n", err);
+			if (status == EXIT_OK) status = EXIT_IO;
+		}
+	}
+	if (status == EXIT_OK && v->ever_failed) status = EXIT_DIVERGED;
+	status = finish(v, status);
+	free(v);
+	return status;
+}
