@@ -17,6 +17,8 @@ int command_run(int argc, char** argv);
 int command_bench(int argc, char** argv);
 int command_render(int argc, char** argv);
 int command_view(int argc, char** argv);
+/* `drape render DIR` with its defaults (after `drape run --render`). */
+int render_run_output(const char* dir, bool quiet);
 
 /* Parses a whole decimal integer in [lo, hi]; false on anything else. */
 bool parse_int_arg(const char* s, long lo, long hi, long* out);

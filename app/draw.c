@@ -13,7 +13,7 @@
 #include <string.h>
 
 struct drawer {
-	draw_geometry solids;
+	draw_geometry solids, planes;
 	float* normals; /* 3 per particle */
 	int32_t normal_capacity;
 };
@@ -24,6 +24,7 @@ static const float cloth_front[][3] = {
 static const float cloth_back[][3] = {
 	{0.20f, 0.42f, 0.85f}, {0.18f, 0.62f, 0.72f}, {0.45f, 0.35f, 0.80f}, {0.25f, 0.55f, 0.55f}};
 static const float solid_colour[3] = {0.62f, 0.64f, 0.68f};
+static const float plane_colour[3] = {0.86f, 0.86f, 0.84f};
 static const float sky_top[3] = {0.56f, 0.62f, 0.70f};
 static const float sky_bottom[3] = {0.90f, 0.91f, 0.92f};
 static const float ground_colour[3] = {0.80f, 0.80f, 0.79f};
@@ -35,6 +36,7 @@ void drawer_destroy(drawer* d)
 {
 	if (!d) return;
 	geometry_free(&d->solids);
+	geometry_free(&d->planes);
 	free(d->normals);
 	free(d);
 }
@@ -167,13 +169,13 @@ static void background(void)
 	glEnable(GL_DEPTH_TEST);
 }
 
-/* A key light from the upper left behind the viewer and a weaker fill from the right, both
+/* A key light from the upper left behind the viewer and a weaker fill from the lower right, both
  * directional and fixed to the camera (set while the modelview is the identity). */
 static void lights(void)
 {
 	const float key_dir[4] = {-0.45f, 0.75f, 0.55f, 0.0f}, key[4] = {0.75f, 0.75f, 0.72f, 1.0f};
-	const float fill_dir[4] = {0.7f, 0.1f, 0.4f, 0.0f}, fill[4] = {0.25f, 0.26f, 0.30f, 1.0f};
-	const float ambient[4] = {0.22f, 0.22f, 0.24f, 1.0f}, none[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+	const float fill_dir[4] = {0.6f, -0.35f, 0.5f, 0.0f}, fill[4] = {0.30f, 0.30f, 0.33f, 1.0f};
+	const float ambient[4] = {0.26f, 0.26f, 0.28f, 1.0f}, none[4] = {0.0f, 0.0f, 0.0f, 1.0f};
 	const float white[4] = {0.35f, 0.35f, 0.35f, 1.0f};
 	glMatrixMode(GL_MODELVIEW);
 	glLoadIdentity();
@@ -266,15 +268,11 @@ static void draw_cloths(drawer* d, const drape_world* w, bool wireframe)
 	glDisableClientState(GL_VERTEX_ARRAY);
 }
 
-static void draw_solids(drawer* d, const drape_world* w, double time, vec3 centre, double plane_half, bool wireframe)
+static void draw_geometry_lit(const draw_geometry* g, const float colour[3], float specular)
 {
-	draw_geometry* g = &d->solids;
-	geometry_clear(g);
-	for (int32_t s = 0; s < w->solid_count; ++s)
-		if (!geometry_add_solid(g, &w->solids[s], time, centre, plane_half)) break;
 	if (g->index_count == 0) return;
 	glEnable(GL_LIGHTING);
-	material(GL_FRONT_AND_BACK, solid_colour, 0.25f, 32.0f);
+	material(GL_FRONT_AND_BACK, colour, specular, 32.0f);
 	glEnableClientState(GL_VERTEX_ARRAY);
 	glEnableClientState(GL_NORMAL_ARRAY);
 	glVertexPointer(3, GL_FLOAT, 0, g->positions);
@@ -283,15 +281,22 @@ static void draw_solids(drawer* d, const drape_world* w, double time, vec3 centr
 	glPolygonOffset(1.0f, 1.0f);
 	glDrawElements(GL_TRIANGLES, g->index_count, GL_UNSIGNED_INT, g->indices);
 	glDisable(GL_POLYGON_OFFSET_FILL);
-	if (wireframe) {
-		glDisable(GL_LIGHTING);
-		glColor3f(0.35f, 0.36f, 0.40f);
-		glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-		glDrawElements(GL_TRIANGLES, g->index_count, GL_UNSIGNED_INT, g->indices);
-		glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-	}
 	glDisableClientState(GL_NORMAL_ARRAY);
 	glDisableClientState(GL_VERTEX_ARRAY);
+}
+
+/* Planes (light, like the ground) apart from the other solids (grey). */
+static void draw_solids(drawer* d, const drape_world* w, double time, vec3 focus, double plane_half)
+{
+	geometry_clear(&d->solids);
+	geometry_clear(&d->planes);
+	for (int32_t s = 0; s < w->solid_count; ++s) {
+		const solid_data* sd = &w->solids[s];
+		bool plane = sd->kind != DRAPE_SOLID_MESH && sd->shape.kind == SHAPE_PLANE;
+		if (!geometry_add_solid(plane ? &d->planes : &d->solids, sd, time, focus, plane_half)) break;
+	}
+	draw_geometry_lit(&d->planes, plane_colour, 0.05f);
+	draw_geometry_lit(&d->solids, solid_colour, 0.25f);
 }
 
 /* The smallest of 1, 2, 5 times a power of ten that is at least x. */
@@ -304,18 +309,15 @@ static double nice_step(double x)
 	return 10.0 * p;
 }
 
-/* The ground: a square perpendicular to up at height `level` around the scene, its lines on a
- * world-aligned grid so they stay put when the view moves; skipped fill when a plane solid is
- * the ground already. */
-static void draw_ground(vec3 up, double level, vec3 centre, double radius, bool fill)
+/* The ground: a square perpendicular to up at height `level` around focus (a point on the
+ * world-aligned grid, so lines stay put when the scene's bounds change a little); no fill when a
+ * plane solid is the ground already. */
+static void draw_ground(vec3 up, double level, vec3 focus, double step, int lines, bool fill)
 {
 	vec3 e1, e2;
 	ground_axes(up, &e1, &e2);
-	double step = nice_step(radius / 5.0);
-	int lines = (int)ceil(2.0 * radius / step);
 	double half = lines * step;
-	double a0 = step * round(v3_dot(centre, e1) / step), b0 = step * round(v3_dot(centre, e2) / step);
-	vec3 origin = v3_madd(v3_madd(v3_scale(up, level), a0, e1), b0, e2);
+	vec3 origin = v3_madd(focus, level - v3_dot(focus, up), up);
 	glDisable(GL_LIGHTING);
 	if (fill) {
 		glEnable(GL_POLYGON_OFFSET_FILL);
@@ -406,8 +408,15 @@ void draw_world(drawer* d, const drape_world* w, double time, const draw_camera*
 	glFogf(GL_FOG_START, (float)(dist + 1.0 * radius));
 	glFogf(GL_FOG_END, (float)(dist + 4.0 * radius));
 
-	/* Ground level: under everything, plane patches included (a tilted plane must not pierce it). */
-	double plane_half = 1.5 * radius;
+	/* Ground level: under everything, plane patches included (a tilted plane must not pierce it).
+	 * Plane patches are as large as the grid, so a plane that is the ground carries all of it. */
+	double step = nice_step(radius / 5.0);
+	int lines = (int)ceil(2.0 * radius / step);
+	double plane_half = lines * step;
+	vec3 e1, e2;
+	ground_axes(up, &e1, &e2);
+	vec3 focus = v3_add(v3_scale(up, v3_dot(centre, up)),
+			    v3_add(v3_scale(e1, step * round(v3_dot(centre, e1) / step)), v3_scale(e2, step * round(v3_dot(centre, e2) / step))));
 	double level = INFINITY;
 	for (int c = 0; c < 8; ++c) level = fmin(level, v3_dot(v3(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]), up));
 	if (!isfinite(level)) level = v3_dot(centre, up) - radius;
@@ -427,7 +436,7 @@ void draw_world(drawer* d, const drape_world* w, double time, const draw_camera*
 			continue;
 		}
 		/* the lowest corner of its patch */
-		vec3 f = xform_inv_apply_point(x, centre);
+		vec3 f = xform_inv_apply_point(x, focus);
 		for (int c = 0; c < 4; ++c) {
 			vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? plane_half : -plane_half), f.y + (c & 2 ? plane_half : -plane_half), 0.0));
 			double hp = v3_dot(p, up);
@@ -435,8 +444,8 @@ void draw_world(drawer* d, const drape_world* w, double time, const draw_camera*
 		}
 	}
 
-	draw_ground(up, level, centre, radius, !ground_is_plane);
-	draw_solids(d, w, time, centre, plane_half, opt->wireframe);
+	draw_ground(up, level, focus, step, lines, !ground_is_plane);
+	draw_solids(d, w, time, focus, plane_half);
 	draw_cloths(d, w, opt->wireframe);
 	if (opt->show_contacts) draw_contacts(w);
 	glDisable(GL_FOG);

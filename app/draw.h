@@ -15,7 +15,7 @@ typedef struct draw_camera {
 
 typedef struct draw_options {
 	int width, height;  /* the viewport, pixels */
-	bool wireframe;     /* cloth (and mesh solid) edges over the shading */
+	bool wireframe;     /* the cloth's triangle edges over its shading */
 	bool show_contacts; /* particles in solid contact (yellow), in cloth/cloth pairs (magenta) */
 	/* The region the ground grid and plane patches are sized to. Off: the world's bounds at the
 	 * drawn time (draw_world_bounds); a renderer sets it to the union over all frames so the grid

@@ -410,6 +410,19 @@ static int render(const render_options* o)
 	return status;
 }
 
+static render_options default_options(void)
+{
+	return (render_options){.width = 800, .height = 600, .video = VIDEO_MP4, .first = 0, .last = 100000000};
+}
+
+int render_run_output(const char* dir, bool quiet)
+{
+	render_options o = default_options();
+	o.dir = dir;
+	o.quiet = quiet;
+	return render(&o);
+}
+
 static bool parse_size(const char* s, int* w, int* h)
 {
 	char tail;
@@ -437,7 +450,7 @@ static bool parse_range(const char* s, long* first, long* last)
 
 int command_render(int argc, char** argv)
 {
-	render_options o = {.width = 800, .height = 600, .video = VIDEO_MP4, .first = 0, .last = 100000000};
+	render_options o = default_options();
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
 		bool has_value = i + 1 < argc;

@@ -20,7 +20,7 @@ static void on_signal(int sig)
 
 static void run_usage(FILE* f)
 {
-	fprintf(f, "usage: drape run [SCENE.json] [--out DIR] [--frames N] [--threads T] [--force] [--quiet]\n"
+	fprintf(f, "usage: drape run [SCENE.json] [--out DIR] [--frames N] [--threads T] [--force] [--quiet] [--render]\n"
 		   "\n"
 		   "Simulates SCENE.json (default: the built-in figure 1 drape, scenes/figure1_drape.json) and\n"
 		   "writes into DIR (default: out):\n"
@@ -36,6 +36,7 @@ static void run_usage(FILE* f)
 		   "  --threads T    worker threads (results are identical for any T)\n"
 		   "  --force        reuse an existing output directory, replacing drape's files in it\n"
 		   "  --quiet        no progress bar and no closing summary line\n"
+		   "  --render       then draw the frames into DIR/render/ and DIR/render.mp4 (`drape render`)\n"
 		   "  --help         show this help\n");
 }
 
@@ -44,7 +45,7 @@ int command_run(int argc, char** argv)
 	const char* scene_path = NULL;
 	const char* out_dir = "out";
 	long frames_override = -1, threads_override = -1;
-	bool force = false, quiet = false;
+	bool force = false, quiet = false, render_after = false;
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
 		bool has_value = i + 1 < argc;
@@ -67,6 +68,8 @@ int command_run(int argc, char** argv)
 			force = true;
 		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = true;
+		} else if (strcmp(a, "--render") == 0) {
+			render_after = true;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "drape run: unknown option or missing value: '%s' (see `drape run --help`)\n", a);
 			return EXIT_BAD_INPUT;
@@ -187,5 +190,6 @@ int command_run(int argc, char** argv)
 	}
 	drape_world_destroy(world);
 	scene_free(&s);
+	if (status == EXIT_OK && render_after) status = render_run_output(out_dir, quiet);
 	return status;
 }
