@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# Tests of `drape view`, the interactive viewer: without a display it says so in one sentence
+# and exits 2; under a virtual X server (Xvfb, Mesa llvmpipe) a real mouse drag made with
+# xdotool pulls the cloth toward the cursor (the paper's user force, sec. 4.4), a very stiff
+# pull far out of the cloth's reach stays stable, and a screenshot shows the cloth.
+# usage: view_test.sh path/to/drape path/to/png_probe repo_root
+set -u
+drape=$1
+probe=$2
+root=$3
+
+if [ "${VIEW_TEST_INNER:-}" != 1 ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	passed=0
+	failed=0
+	ok() { passed=$((passed + 1)); echo "ok      $1"; }
+	bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+
+	# --- no display: one sentence, exit 2, no crash
+	env -u DISPLAY -u WAYLAND_DISPLAY "$drape" view >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ $got -ne 2 ]; then bad no_display "exit $got, want 2; stderr: $(cat "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "no display found" "$tmp/err"; then
+		bad no_display "want one line naming the missing display, got: $(cat "$tmp/err")"
+	else ok no_display; fi
+	# a display that is set but not there
+	env -u WAYLAND_DISPLAY DISPLAY=:1999 "$drape" view >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ $got -ne 2 ]; then bad dead_display "exit $got, want 2; stderr: $(cat "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "cannot open display ':1999'" "$tmp/err"; then
+		bad dead_display "want one line naming the display, got: $(cat "$tmp/err")"
+	else ok dead_display; fi
+
+	# --- bad options and scenes are reported before any window opens
+	bad_arg() { # NAME PATTERN ARGS...
+		local name=$1 pattern=$2
+		shift 2
+		env -u DISPLAY -u WAYLAND_DISPLAY "$drape" view "$@" >"$tmp/out" 2>"$tmp/err"
+		local got=$?
+		if [ $got -ne 2 ]; then bad "$name" "exit $got, want 2"
+		elif ! grep -Eq -- "$pattern" "$tmp/err"; then bad "$name" "stderr does not match /$pattern/: $(cat "$tmp/err")"
+		else ok "$name"; fi
+	}
+	bad_arg bad_exit_after "--exit-after needs" --exit-after 0
+	bad_arg bad_stiffness "--mouse-stiffness needs" --mouse-stiffness -3
+	bad_arg bad_size "--size needs" --size 10x10
+	bad_arg bad_track "no such cloth vertex" --track 0:999999
+	bad_arg bad_track_syntax "--track needs" --track 7
+	bad_arg missing_scene "no_such_scene.json" "$tmp/no_such_scene.json"
+	"$drape" view --help | grep -q -- "--mouse-stiffness" && ok view_help || bad view_help "no options listed"
+
+	# --- the live viewer under Xvfb (everything below runs inside one virtual X server)
+	for tool in xvfb-run xdotool; do
+		if ! command -v $tool >/dev/null; then
+			bad xvfb "$tool is missing (scripts/install-deps.sh installs it)"
+			echo "$passed passed, $failed failed"
+			exit 1
+		fi
+	done
+	VIEW_TEST_INNER=1 VIEW_TEST_TMP="$tmp" xvfb-run -a -s "-screen 0 1280x1024x24" \
+		bash "$0" "$drape" "$probe" "$root" >"$tmp/inner" 2>&1
+	inner=$?
+	cat "$tmp/inner"
+	passed=$((passed + $(grep -c '^ok ' "$tmp/inner")))
+	failed=$((failed + $(grep -c '^FAILED ' "$tmp/inner")))
+	if [ $inner -ne 0 ] && ! grep -q '^FAILED ' "$tmp/inner"; then
+		failed=$((failed + 1))
+		echo "FAILED  xvfb: the X server or the tests under it failed (exit $inner)"
+	fi
+	echo "$passed passed, $failed failed"
+	[ $failed -eq 0 ]
+	exit
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Inside Xvfb.
+tmp=$VIEW_TEST_TMP
+ok() { echo "ok      $1"; }
+bad() { echo "FAILED  $1: $2"; }
+
+# A 0.6 m square sheet hanging from its top edge in the x-z plane (at rest from the start, so
+# a particle stays where the ready file says it is); vertex 6 is the middle of the free edge.
+cat >"$tmp/hang.json" <<'EOF'
+{
+  "name": "hang",
+  "gravity": [0, 0, -9.81],
+  "output": {"fps": 30, "frames": 100},
+  "cloths": [{
+    "grid": {"size": [0.6, 0.6], "resolution": [13, 13], "center": [0, 0, 1],
+             "u_axis": [1, 0, 0], "v_axis": [0, 0, 1]},
+    "material": {"density": 0.1},
+    "pins": [{"edge": "top"}]
+  }]
+}
+EOF
+V=6
+
+# wait_for FILE SECONDS: polls until FILE exists.
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 10; ++i)); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# drag NAME DX DY [VIEWER OPTIONS...]: starts the viewer on the sheet, presses the left button
+# on the tracked particle, moves the cursor by (DX, DY) pixels in 10 steps, holds it there for
+# a second, releases, and quits with the q key. The report lands in $tmp/NAME.json.
+drag() {
+	local name=$1 dx=$2 dy=$3
+	shift 3
+	rm -f "$tmp/$name.ready"
+	timeout 90 "$drape" view "$tmp/hang.json" --threads 1 --size 800x600 --track 0:$V --ready "$tmp/$name.ready" \
+		--report "$tmp/$name.json" --exit-after 3000 "$@" 2>"$tmp/$name.err" &
+	local pid=$!
+	if ! wait_for "$tmp/$name.ready" 60; then
+		bad "$name" "no ready file within 60 s: $(cat "$tmp/$name.err")"
+		kill $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		return 1
+	fi
+	local px py wid
+	read -r px py < <(sed -nE 's/.*"pixel": \[([0-9-]+), ([0-9-]+)\].*/\1 \2/p' "$tmp/$name.ready")
+	wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^drape view' | head -1)
+	if [ -z "$px" ] || [ -z "$wid" ]; then
+		bad "$name" "no particle pixel ($(cat "$tmp/$name.ready")) or no window"
+		kill $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		return 1
+	fi
+	xdotool mousemove --window "$wid" "$px" "$py"
+	sleep 0.3
+	xdotool mousedown 1
+	sleep 0.2
+	local k
+	for k in 1 2 3 4 5 6 7 8 9 10; do
+		xdotool mousemove --window "$wid" $((px + dx * k / 10)) $((py + dy * k / 10))
+		sleep 0.05
+	done
+	sleep 1.5
+	xdotool mouseup 1
+	sleep 0.2
+	xdotool key q
+	wait $pid
+	local got=$?
+	if [ $got -ne 0 ]; then
+		bad "$name" "viewer exit $got: $(cat "$tmp/$name.err")"
+		return 1
+	fi
+	return 0
+}
+
+# Samples of the report as "frame x y z [tx ty tz]" lines: tracked (no target) or dragged.
+tracked_samples() { sed -nE '/"target"/d; s/.*"frame": ([0-9]+), "time": [^,]*, "position": \[([^]]*)\].*/\1 \2/p' "$1" | tr -d ','; }
+drag_samples() { sed -nE 's/.*"frame": ([0-9]+), "time": [^,]*, "position": \[([^]]*)\], "target": \[([^]]*)\].*/\1 \2 \3/p' "$1" | tr -d ','; }
+
+# --- a drag with the default stiffness pulls the particle toward the cursor
+if drag soft 250 -60; then
+	rep=$tmp/soft.json
+	grabbed=$(sed -nE 's/.*"drags".*//; s/^ *\{"cloth": 0, "vertex": ([0-9]+), "stiffness".*/\1/p' "$rep")
+	last=$(drag_samples "$rep" | tail -1)
+	first=$(drag_samples "$rep" | head -1)
+	frame=${last%% *}
+	if ! grep -q '"status": "ok"' "$rep"; then bad soft_drag "status not ok: $(head -3 "$rep")"
+	elif [ "$grabbed" != "$V" ]; then bad soft_drag "picked vertex '$grabbed', want $V (the particle under the cursor)"
+	elif [ -z "$last" ] || [ "$(drag_samples "$rep" | wc -l)" -lt 10 ]; then bad soft_drag "the drag lasted no frames"
+	else
+		# The same scene without a drag, to the frame the drag ended on (the run is
+		# deterministic, so any difference is the mouse force).
+		timeout 90 "$drape" view "$tmp/hang.json" --threads 1 --size 800x600 --track 0:$V \
+			--report "$tmp/still.json" --exit-after $((frame + 1)) 2>"$tmp/still.err"
+		base=$(tracked_samples "$tmp/still.json" | awk -v f="$frame" '$1 == f')
+		if [ -z "$base" ]; then bad soft_drag "the run without a drag has no frame $frame: $(cat "$tmp/still.err")"
+		else
+			# Displacement from the undragged run along the direction the cursor was dragged.
+			echo "$first|$last|$base" | awk -F'|' '{
+				split($1, a, " "); split($2, b, " "); split($3, c, " ");
+				dx = b[5] - a[5]; dy = b[6] - a[6]; dz = b[7] - a[7]; n = sqrt(dx*dx + dy*dy + dz*dz);
+				m = ((b[2] - c[2]) * dx + (b[3] - c[3]) * dy + (b[4] - c[4]) * dz) / n;
+				printf "%.4f %.4f\n", m, n }' >"$tmp/soft.out"
+			read -r moved reach <"$tmp/soft.out"
+			if awk -v m="$moved" 'BEGIN { exit !(m > 0.05) }'; then
+				ok "soft_drag (followed the cursor by $moved m of $reach m, vs. no drag)"
+			else
+				bad soft_drag "the particle moved only $moved m toward the cursor (target $reach m away)"
+			fi
+		fi
+	fi
+fi
+
+# --- a very stiff pull (10^5 N/m, about 10^6 times the particle's weight per metre) far beyond
+# the cloth's reach stays stable: no failed step, finite positions, the particle at the target.
+if drag hard 330 300 --mouse-stiffness 1e5; then
+	rep=$tmp/hard.json
+	last=$(drag_samples "$rep" | tail -1)
+	if ! grep -q '"status": "ok"' "$rep"; then bad hard_pull "the simulation failed: $(grep '"error"' "$rep")"
+	elif grep -q null "$rep"; then bad hard_pull "non-finite positions in the report"
+	elif [ -z "$last" ]; then bad hard_pull "the drag lasted no frames"
+	else
+		echo "$last" | awk '{
+			d = sqrt(($2-$5)^2 + ($3-$6)^2 + ($4-$7)^2);
+			cx = $5 < -0.3 ? -0.3 : ($5 > 0.3 ? 0.3 : $5);  # nearest point of the pinned edge
+			r = sqrt(($5-cx)^2 + ($6)^2 + ($7-1.3)^2);
+			printf "%.4f %.4f\n", d, r }' >"$tmp/hard.out"
+		read -r gap reach <"$tmp/hard.out"
+		if awk -v g="$gap" -v r="$reach" 'BEGIN { exit !(g < 0.02 && r > 0.6) }'; then
+			ok "hard_pull (stable; particle $gap m from a target $reach m from the pinned edge)"
+		else
+			bad hard_pull "particle $gap m from the target (want < 0.02), target $reach m from the pinned edge (want > 0.6, out of reach)"
+		fi
+	fi
+fi
+
+# --- a screenshot of the default scene (figure 1) shows the cloth and the HUD
+timeout 120 "$drape" view --threads 1 --size 640x480 --exit-after 2 --screenshot "$tmp/shot.png" 2>"$tmp/shot.err"
+got=$?
+if [ $got -ne 0 ]; then bad screenshot "viewer exit $got: $(cat "$tmp/shot.err")"
+else
+	read -r w h warm cool < <("$probe" "$tmp/shot.png")
+	if [ "${w:-0}" -ne 640 ] || [ "${h:-0}" -ne 480 ]; then bad screenshot "size ${w}x$h, want 640x480"
+	elif [ $((warm * 100)) -lt $((w * h * 3)) ] || [ $((warm * 100)) -gt $((w * h * 60)) ]; then
+		bad screenshot "$warm cloth-coloured pixels of $((w * h)), want 3% to 60%"
+	else ok "screenshot ($warm cloth pixels of $((w * h)))"; fi
+fi
+exit 0
