@@ -49,7 +49,7 @@ typedef struct view_options {
 	long threads;
 	long width, height;
 	double mouse_stiffness; /* <= 0: view_drag_default_stiffness */
-	long exit_after;        /* displayed frames; < 0: never */
+	long exit_after;        /* quit when the simulation reaches this frame; < 0: never */
 	const char* screenshot;
 	const char* ready;
 	const char* report;
@@ -69,8 +69,13 @@ typedef struct viewer {
 	view_orbit orbit;
 	view_drag drag;
 	enum mouse_mode mouse;
+	/* The cursor as of the last motion event handled. A press is picked where the cursor was
+	 * when the button went down, not where it is by the time the event is handled (the
+	 * simulation may lag behind the input). */
+	double cursor_x, cursor_y;
 	double last_x, last_y;
-	bool paused, step_once, wireframe, contacts, quit;
+	bool paused, wireframe, contacts, quit;
+	int steps_pending; /* single steps asked for while paused, one per displayed frame */
 	bool failed; /* a step failed since the last reset: the simulation is stopped */
 	bool ever_failed;
 	char error[512];
@@ -105,7 +110,7 @@ static void view_usage(FILE* f)
 		"                       cloth's weight over 5 cm)\n"
 		"  --paused             start paused\n"
 		"test hooks (docs/viewer.md):\n"
-		"  --exit-after N       quit after N displayed frames\n"
+		"  --exit-after N       quit when the simulation reaches frame N\n"
 		"  --screenshot PATH    save the last displayed frame as PNG on exit\n"
 		"  --track C:V          follow vertex V of cloth C (0-based) for --ready and --report\n"
 		"  --ready PATH         once the first frame is shown, write the window size and the\n"
@@ -242,7 +247,7 @@ static void on_key(GLFWwindow* win, int key, int scancode, int action, int mods)
 	case GLFW_KEY_PERIOD:
 	case GLFW_KEY_N:
 		v->paused = true;
-		v->step_once = true;
+		++v->steps_pending;
 		break;
 	case GLFW_KEY_R:
 		if (build_world(v)) ++v->rec.resets;
@@ -256,8 +261,7 @@ static void on_key(GLFWwindow* win, int key, int scancode, int action, int mods)
 static void on_mouse_button(GLFWwindow* win, int button, int action, int mods)
 {
 	viewer* v = glfwGetWindowUserPointer(win);
-	double x, y, w, h;
-	glfwGetCursorPos(win, &x, &y);
+	double x = v->cursor_x, y = v->cursor_y, w, h;
 	window_size(v, &w, &h);
 	if (action == GLFW_RELEASE) {
 		if (v->mouse == MOUSE_DRAG) view_drag_end(&v->drag, v->world);
@@ -290,6 +294,8 @@ static void on_cursor(GLFWwindow* win, double x, double y)
 	double w, h;
 	window_size(v, &w, &h);
 	double dx = x - v->last_x, dy = y - v->last_y;
+	v->cursor_x = x;
+	v->cursor_y = y;
 	v->last_x = x;
 	v->last_y = y;
 	switch (v->mouse) {
@@ -544,6 +550,7 @@ int command_view(int argc, char** argv)
 		return status;
 	}
 	glfwSetWindowUserPointer(v->window, v);
+	glfwGetCursorPos(v->window, &v->cursor_x, &v->cursor_y);
 	glfwSetKeyCallback(v->window, on_key);
 	glfwSetMouseButtonCallback(v->window, on_mouse_button);
 	glfwSetCursorPosCallback(v->window, on_cursor);
@@ -575,11 +582,12 @@ int command_view(int argc, char** argv)
 	while (!v->quit && !interrupted && !glfwWindowShouldClose(v->window)) {
 		glfwPollEvents();
 		if (v->quit) break;
-		if (!v->failed && (!v->paused || v->step_once)) simulate_frame(v);
-		v->step_once = false;
+		if (!v->failed && (!v->paused || v->steps_pending > 0)) simulate_frame(v);
+		if (v->paused && v->steps_pending > 0) --v->steps_pending;
+		if (!v->paused) v->steps_pending = 0;
 		draw_frame(v);
 		++v->displayed;
-		bool last = v->opt.exit_after > 0 && v->displayed >= v->opt.exit_after;
+		bool last = v->opt.exit_after > 0 && v->frame >= v->opt.exit_after;
 		glfwSwapBuffers(v->window);
 		if (v->displayed == 1 && v->opt.ready) {
 			double ww, wh, px = 0.0, py = 0.0, depth;

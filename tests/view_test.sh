@@ -106,51 +106,68 @@ wait_for() {
 	return 1
 }
 
-# drag NAME DX DY [VIEWER OPTIONS...]: starts the viewer on the sheet, presses the left button
-# on the tracked particle, moves the cursor by (DX, DY) pixels in 10 steps, holds it there for
-# a second, releases, and quits with the q key. The report lands in $tmp/NAME.json.
-drag() {
-	local name=$1 dx=$2 dy=$3
-	shift 3
+# start_viewer NAME [VIEWER OPTIONS...]: starts the viewer on the sheet (paused, tracking vertex
+# V) in the background, waits for its ready file and window, and sets pid, px, py (the tracked
+# particle's window position) and wid. The report lands in $tmp/NAME.json.
+start_viewer() {
+	local name=$1
+	shift
 	rm -f "$tmp/$name.ready"
-	timeout 90 "$drape" view "$tmp/hang.json" --threads 1 --size 800x600 --track 0:$V --ready "$tmp/$name.ready" \
-		--report "$tmp/$name.json" --exit-after 3000 "$@" 2>"$tmp/$name.err" &
-	local pid=$!
-	if ! wait_for "$tmp/$name.ready" 60; then
-		bad "$name" "no ready file within 60 s: $(cat "$tmp/$name.err")"
-		kill $pid 2>/dev/null
-		wait $pid 2>/dev/null
-		return 1
+	"$drape" view "$tmp/hang.json" --threads 1 --size 800x600 --track 0:$V --ready "$tmp/$name.ready" \
+		--report "$tmp/$name.json" --paused "$@" 2>"$tmp/$name.err" &
+	pid=$!
+	# a watchdog, in case the viewer never exits
+	(sleep 90 && kill "$pid" 2>/dev/null) >/dev/null 2>&1 &
+	watchdog=$!
+	px= py= wid=
+	if wait_for "$tmp/$name.ready" 60; then
+		read -r px py < <(sed -nE 's/.*"pixel": \[([0-9-]+), ([0-9-]+)\].*/\1 \2/p' "$tmp/$name.ready")
+		# this viewer's own window (GLFW sets _NET_WM_PID), not one a previous viewer is closing
+		wid=$(timeout 20 xdotool search --sync --onlyvisible --pid "$pid" --name '^drape view' | head -1)
 	fi
-	local px py wid
-	read -r px py < <(sed -nE 's/.*"pixel": \[([0-9-]+), ([0-9-]+)\].*/\1 \2/p' "$tmp/$name.ready")
-	wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^drape view' | head -1)
 	if [ -z "$px" ] || [ -z "$wid" ]; then
-		bad "$name" "no particle pixel ($(cat "$tmp/$name.ready")) or no window"
-		kill $pid 2>/dev/null
-		wait $pid 2>/dev/null
-		return 1
-	fi
-	xdotool mousemove --window "$wid" "$px" "$py"
-	sleep 0.3
-	xdotool mousedown 1
-	sleep 0.2
-	local k
-	for k in 1 2 3 4 5 6 7 8 9 10; do
-		xdotool mousemove --window "$wid" $((px + dx * k / 10)) $((py + dy * k / 10))
-		sleep 0.05
-	done
-	sleep 1.5
-	xdotool mouseup 1
-	sleep 0.2
-	xdotool key q
-	wait $pid
-	local got=$?
-	if [ $got -ne 0 ]; then
-		bad "$name" "viewer exit $got: $(cat "$tmp/$name.err")"
+		bad "$name" "no ready file, particle pixel or window: $(cat "$tmp/$name.ready" "$tmp/$name.err" 2>/dev/null)"
+		kill "$pid" "$watchdog" 2>/dev/null
+		wait "$pid" 2>/dev/null
 		return 1
 	fi
 	return 0
+}
+
+# finish_viewer NAME: waits for the viewer to exit by itself and checks its status.
+finish_viewer() {
+	wait "$pid"
+	local got=$?
+	kill "$watchdog" 2>/dev/null
+	if [ $got -ne 0 ]; then
+		bad "$1" "viewer exit $got: $(cat "$tmp/$1.err")"
+		return 1
+	fi
+	return 0
+}
+
+# drag NAME DX DY [VIEWER OPTIONS...]: with the simulation paused, presses the left button on
+# the tracked particle and moves the cursor by (DX, DY) pixels in 10 steps; then space starts
+# the simulation, which runs with the button held until frame $F, where the viewer exits.
+# Pausing makes the pull independent of timing: the same frames see the same target.
+F=45
+drag() {
+	local name=$1 dx=$2 dy=$3
+	shift 3
+	start_viewer "$name" --exit-after $F "$@" || return 1
+	xdotool mousemove --window "$wid" "$px" "$py"
+	sleep 0.2
+	xdotool mousedown 1
+	local k
+	for k in 1 2 3 4 5 6 7 8 9 10; do
+		xdotool mousemove --window "$wid" $((px + dx * k / 10)) $((py + dy * k / 10))
+		sleep 0.03
+	done
+	xdotool key space
+	finish_viewer "$name"
+	local status=$?
+	xdotool mouseup 1
+	return $status
 }
 
 # Samples of the report as "frame x y z [tx ty tz]" lines: tracked (no target) or dragged.
@@ -166,12 +183,13 @@ if drag soft 250 -60; then
 	frame=${last%% *}
 	if ! grep -q '"status": "ok"' "$rep"; then bad soft_drag "status not ok: $(head -3 "$rep")"
 	elif [ "$grabbed" != "$V" ]; then bad soft_drag "picked vertex '$grabbed', want $V (the particle under the cursor)"
-	elif [ -z "$last" ] || [ "$(drag_samples "$rep" | wc -l)" -lt 10 ]; then bad soft_drag "the drag lasted no frames"
+	elif [ "$frame" != "$F" ] || [ "$(drag_samples "$rep" | wc -l)" -ne $((F + 1)) ]; then
+		bad soft_drag "want the drag held from frame 0 to $F, got $(drag_samples "$rep" | wc -l) samples to frame '$frame'"
 	else
 		# The same scene without a drag, to the frame the drag ended on (the run is
 		# deterministic, so any difference is the mouse force).
 		timeout 90 "$drape" view "$tmp/hang.json" --threads 1 --size 800x600 --track 0:$V \
-			--report "$tmp/still.json" --exit-after $((frame + 1)) 2>"$tmp/still.err"
+			--report "$tmp/still.json" --exit-after "$frame" 2>"$tmp/still.err"
 		base=$(tracked_samples "$tmp/still.json" | awk -v f="$frame" '$1 == f')
 		if [ -z "$base" ]; then bad soft_drag "the run without a drag has no frame $frame: $(cat "$tmp/still.err")"
 		else
@@ -191,6 +209,22 @@ if drag soft 250 -60; then
 	fi
 fi
 
+# --- pause and single step: started paused, three presses of '.' advance exactly three frames
+if start_viewer step; then
+	xdotool mousemove --window "$wid" 5 300 # keyboard focus follows the pointer without a window manager
+	for k in 1 2 3; do
+		xdotool key period
+		sleep 0.3
+	done
+	sleep 0.5
+	xdotool key q
+	if finish_viewer step; then
+		frames=$(tracked_samples "$tmp/step.json" | awk '{print $1}' | tr '\n' ' ')
+		if [ "$frames" = "1 2 3 " ]; then ok "pause_and_step (frames $frames)"
+		else bad pause_and_step "want frames 1 2 3 recorded, got '$frames'"; fi
+	fi
+fi
+
 # --- a very stiff pull (10^5 N/m, about 10^6 times the particle's weight per metre) far beyond
 # the cloth's reach stays stable: no failed step, finite positions, the particle at the target.
 if drag hard 330 300 --mouse-stiffness 1e5; then
@@ -198,7 +232,7 @@ if drag hard 330 300 --mouse-stiffness 1e5; then
 	last=$(drag_samples "$rep" | tail -1)
 	if ! grep -q '"status": "ok"' "$rep"; then bad hard_pull "the simulation failed: $(grep '"error"' "$rep")"
 	elif grep -q null "$rep"; then bad hard_pull "non-finite positions in the report"
-	elif [ -z "$last" ]; then bad hard_pull "the drag lasted no frames"
+	elif [ "${last%% *}" != "$F" ]; then bad hard_pull "the drag did not last to frame $F"
 	else
 		echo "$last" | awk '{
 			d = sqrt(($2-$5)^2 + ($3-$6)^2 + ($4-$7)^2);
