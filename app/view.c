@@ -444,6 +444,28 @@ static void glfw_error(int code, const char* message)
 	(void)message; /* GLFW's own words are replaced by one sentence of ours */
 }
 
+/* A window with a current OpenGL 2.1 context: 4x multisampled when a GPU draws it, plain when
+ * the display offers no multisampled visual or draws in software (Mesa's llvmpipe under Xvfb),
+ * where multisampling made each frame about 25 ms slower (docs/viewer.md). */
+static GLFWwindow* open_window(const char* title, int width, int height)
+{
+	glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 2);
+	glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
+	for (int samples = 4;; samples = 0) {
+		glfwWindowHint(GLFW_SAMPLES, samples);
+		GLFWwindow* win = glfwCreateWindow(width, height, title, NULL, NULL);
+		if (win) {
+			glfwMakeContextCurrent(win);
+			const char* r = (const char*)glGetString(GL_RENDERER);
+			bool software = r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "Software"));
+			if (samples == 0 || !software) return win;
+			glfwMakeContextCurrent(NULL);
+			glfwDestroyWindow(win);
+		}
+		if (samples == 0) return NULL;
+	}
+}
+
 static int finish(viewer* v, int status)
 {
 	if (v->opt.report && v->world) {
@@ -524,23 +546,15 @@ int command_view(int argc, char** argv)
 		free(v);
 		return status;
 	}
-	glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 2);
-	glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
-	glfwWindowHint(GLFW_SAMPLES, 4);
 	char title[256];
 	snprintf(title, sizeof title, "drape view - %s", v->sc.name ? v->sc.name : "scene");
-	v->window = glfwCreateWindow((int)v->opt.width, (int)v->opt.height, title, NULL, NULL);
-	if (!v->window) {
-		glfwWindowHint(GLFW_SAMPLES, 0); /* some servers offer no multisampled visual */
-		v->window = glfwCreateWindow((int)v->opt.width, (int)v->opt.height, title, NULL, NULL);
-	}
+	v->window = open_window(title, (int)v->opt.width, (int)v->opt.height);
 	if (!v->window) {
 		fprintf(stderr, "drape view: cannot create an OpenGL 2.1 window on this display (or use `drape render`)\n");
 		status = finish(v, EXIT_BAD_INPUT);
 		free(v);
 		return status;
 	}
-	glfwMakeContextCurrent(v->window);
 	glfwSwapInterval(0); /* the loop paces itself to the scene's fps */
 	v->drawer = drawer_create();
 	if (!v->drawer) {
