@@ -68,6 +68,7 @@ typedef struct viewer {
 	drawer* drawer;
 	view_orbit orbit;
 	view_drag drag;
+	double drag_force; /* N, as last drawn */
 	enum mouse_mode mouse;
 	/* The cursor as of the last motion event handled. A press is picked where the cursor was
 	 * when the button went down, not where it is by the time the event is handled (the
@@ -278,10 +279,7 @@ static void on_mouse_button(GLFWwindow* win, int button, int action, int mods)
 		if (!v->failed && view_drag_begin(&v->drag, v->world, &v->orbit, w, h, x, y, v->opt.mouse_stiffness, 0.02,
 						  v->gravity)) {
 			v->mouse = MOUSE_DRAG;
-			double k = v->opt.mouse_stiffness > 0.0
-					   ? v->opt.mouse_stiffness
-					   : view_drag_default_stiffness(v->world, (drape_cloth_id){v->drag.grabbed.cloth}, v->gravity);
-			view_recorder_drag_begin(&v->rec, v->world, v->frame, &v->drag, k);
+			view_recorder_drag_begin(&v->rec, v->world, v->frame, &v->drag, v->drag.stiffness);
 		} else {
 			v->mouse = MOUSE_ORBIT;
 		}
@@ -334,7 +332,7 @@ static void simulate_frame(viewer* v)
 }
 
 /* The spring of a drag in progress: a line from the particle to the cursor's point. */
-static void draw_drag(const viewer* v, int fb_w, int fb_h)
+static void draw_drag(viewer* v, int fb_w, int fb_h)
 {
 	if (!v->drag.active) return;
 	drape_cloth_id id = {v->drag.grabbed.cloth};
@@ -345,6 +343,9 @@ static void draw_drag(const viewer* v, int fb_w, int fb_h)
 	drape_cloth_get_positions(v->world, id, x);
 	memcpy(p, x + 3 * v->drag.grabbed.vertex, sizeof p);
 	free(x);
+	double gap2 = 0.0;
+	for (int k = 0; k < 3; ++k) gap2 += (p[k] - v->drag.target[k]) * (p[k] - v->drag.target[k]);
+	v->drag_force = v->drag.stiffness * sqrt(gap2); /* the spring's pull, shown in the HUD */
 	/* Window points of both ends, then 2D lines in framebuffer pixels. */
 	double ww, wh, ax, ay, bx, by, depth;
 	window_size(v, &ww, &wh);
@@ -365,7 +366,7 @@ static void draw_drag(const viewer* v, int fb_w, int fb_h)
 	glLoadIdentity();
 	glLineWidth(2.0f);
 	glPointSize(7.0f);
-	glColor3f(1.0f, 0.35f, 0.1f);
+	glColor3f(0.2f, 0.9f, 1.0f); /* cyan: apart from the cloth's colours and the yellow contacts */
 	glBegin(GL_LINES);
 	glVertex2d(ax * sx, ay * sy);
 	glVertex2d(bx * sx, by * sy);
@@ -400,8 +401,8 @@ static void draw_hud(const viewer* v, int fb_w, int fb_h)
 	if (v->failed)
 		snprintf(line3, sizeof line3, "STOPPED: %.60s - R RESETS", v->error);
 	else if (v->drag.active)
-		snprintf(line3, sizeof line3, "PULLING CLOTH %d PARTICLE %d%s", v->drag.grabbed.cloth, v->drag.grabbed.vertex,
-			 v->paused ? "  (PAUSED)" : "");
+		snprintf(line3, sizeof line3, "PULLING CLOTH %d PARTICLE %d  K %.3g N/M  FORCE %.3g N%s", v->drag.grabbed.cloth,
+			 v->drag.grabbed.vertex, v->drag.stiffness, v->drag_force, v->paused ? "  (PAUSED)" : "");
 	else
 		snprintf(line3, sizeof line3, "%sSPACE PAUSE  . STEP  R RESET  W WIRE  C CONTACTS  Q QUIT",
 			 v->paused ? "PAUSED  " : "");

@@ -82,6 +82,7 @@ bool view_drag_begin(view_drag* d, drape_world* w, const view_orbit* o, double w
 	d->active = true;
 	d->spring = s;
 	d->grabbed = p;
+	d->stiffness = def.stiffness;
 	for (int k = 0; k < 3; ++k) {
 		d->plane_normal[k] = f.forward[k];
 		d->target[k] = p.position[k];

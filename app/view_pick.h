@@ -25,6 +25,7 @@ typedef struct view_drag {
 	bool active;
 	drape_spring_id spring;
 	view_pick grabbed;
+	double stiffness; /* N/m */
 	double plane_normal[3];
 	double target[3];
 } view_drag;

@@ -209,19 +209,25 @@ if drag soft 250 -60; then
 	fi
 fi
 
-# --- pause and single step: started paused, three presses of '.' advance exactly three frames
+# --- pause, single step and reset: started paused, three presses of '.' advance exactly three
+# frames; r rebuilds the world at frame 0 (still paused), and two more steps give frames 1, 2
+# with the same positions as before the reset.
 if start_viewer step; then
 	xdotool mousemove --window "$wid" 5 300 # keyboard focus follows the pointer without a window manager
-	for k in 1 2 3; do
-		xdotool key period
+	for key in period period period r period period; do
+		xdotool key $key
 		sleep 0.3
 	done
 	sleep 0.5
 	xdotool key q
 	if finish_viewer step; then
 		frames=$(tracked_samples "$tmp/step.json" | awk '{print $1}' | tr '\n' ' ')
-		if [ "$frames" = "1 2 3 " ]; then ok "pause_and_step (frames $frames)"
-		else bad pause_and_step "want frames 1 2 3 recorded, got '$frames'"; fi
+		same=$(tracked_samples "$tmp/step.json" | awk '{ p = $2 " " $3 " " $4; if ($1 in seen) { n++; if (seen[$1] != p) d++ } else seen[$1] = p }
+			END { print n + 0, d + 0 }')
+		if [ "$frames" != "1 2 3 1 2 " ]; then bad pause_step_reset "want frames 1 2 3 1 2 recorded, got '$frames'"
+		elif ! grep -q '"resets": 1' "$tmp/step.json"; then bad pause_step_reset "the report counts no reset"
+		elif [ "$same" != "2 0" ]; then bad pause_step_reset "frames after the reset differ from before (repeated, differing: $same)"
+		else ok "pause_step_reset (frames $frames)"; fi
 	fi
 fi
 
