@@ -83,6 +83,7 @@ typedef struct viewer {
 	int64_t frame; /* simulated frames since the world was built */
 	int64_t displayed;
 	drape_stats last; /* of the last simulated frame */
+	drape_stats total; /* steps, rejected steps and step sizes over the session, for --report */
 	double last_frame_ms;
 	double fps, fps_since;
 	int fps_frames;
@@ -321,6 +322,11 @@ static void simulate_frame(viewer* v)
 	drape_status st = drape_world_step(v->world, (double)(v->frame + 1) / v->sc.fps - drape_world_time(v->world));
 	v->last = drape_world_get_stats(v->world);
 	v->last_frame_ms = 1e3 * (glfwGetTime() - t0);
+	v->total.steps += v->last.steps;
+	v->total.rejected += v->last.rejected;
+	v->total.cg_iterations += v->last.cg_iterations;
+	if (v->last.steps && (v->total.min_dt == 0.0 || v->last.min_dt < v->total.min_dt)) v->total.min_dt = v->last.min_dt;
+	if (v->last.max_dt > v->total.max_dt) v->total.max_dt = v->last.max_dt;
 	if (st != DRAPE_OK) {
 		snprintf(v->error, sizeof v->error, "%s", drape_world_error(v->world));
 		fprintf(stderr, "drape view: frame %lld: %s (press r to reset)\n", (long long)v->frame + 1, v->error);
@@ -472,7 +478,7 @@ static int finish(viewer* v, int status)
 	if (v->opt.report && v->world) {
 		char err[512];
 		if (!view_recorder_write(&v->rec, v->opt.report, v->ever_failed ? "diverged" : "ok", v->error,
-					 v->displayed, drape_world_time(v->world), err, sizeof err)) {
+					 v->displayed, drape_world_time(v->world), &v->total, err, sizeof err)) {
 			fprintf(stderr, "drape view: %s\n", err);
 			if (status == EXIT_OK) status = EXIT_IO;
 		}

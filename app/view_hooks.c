@@ -140,7 +140,7 @@ static void put_string(FILE* f, const char* s)
 }
 
 bool view_recorder_write(const view_recorder* r, const char* path, const char* status, const char* error,
-			 int64_t displayed_frames, double time, char* err, size_t err_size)
+			 int64_t displayed_frames, double time, const drape_stats* totals, char* err, size_t err_size)
 {
 	FILE* f = fopen(path, "w");
 	if (!f) {
@@ -154,6 +154,11 @@ bool view_recorder_write(const view_recorder* r, const char* path, const char* s
 	fprintf(f, ",\n  \"displayed_frames\": %lld,\n  \"resets\": %d,\n  \"time\": ", (long long)displayed_frames,
 		r->resets);
 	put_number(f, time);
+	fprintf(f, ",\n  \"steps\": %lld,\n  \"rejected\": %lld,\n  \"cg_iterations\": %lld,\n  \"min_dt\": ",
+		(long long)totals->steps, (long long)totals->rejected, (long long)totals->cg_iterations);
+	put_number(f, totals->min_dt);
+	fputs(",\n  \"max_dt\": ", f);
+	put_number(f, totals->max_dt);
 	fprintf(f, ",\n  \"complete\": %s,\n  \"tracked\": ", r->out_of_memory ? "false" : "true");
 	if (r->track_cloth >= 0) {
 		fprintf(f, "{\"cloth\": %d, \"vertex\": %d, \"samples\": ", r->track_cloth, r->track_vertex);

@@ -41,9 +41,10 @@ typedef struct view_recorder {
 void view_recorder_frame(view_recorder* r, const drape_world* w, int64_t frame, const view_drag* drag);
 void view_recorder_drag_begin(view_recorder* r, const drape_world* w, int64_t frame, const view_drag* drag,
 			      double stiffness);
-/* status: "ok", or "diverged" when a step failed during the session. */
+/* status: "ok", or "diverged" when a step failed during the session; totals: steps, rejected
+ * steps, CG iterations and the smallest and largest step over the session. */
 bool view_recorder_write(const view_recorder* r, const char* path, const char* status, const char* error,
-			 int64_t displayed_frames, double time, char* err, size_t err_size);
+			 int64_t displayed_frames, double time, const drape_stats* totals, char* err, size_t err_size);
 void view_recorder_free(view_recorder* r);
 
 /* Writes {"window": [w, h], "framebuffer": [w, h], "pixel": [x, y]} (pixel: where the tracked
