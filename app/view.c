@@ -70,6 +70,7 @@ typedef struct viewer {
 	view_drag drag;
 	double drag_force; /* N, as last drawn */
 	enum mouse_mode mouse;
+	int mouse_button; /* the button that started the gesture */
 	/* The cursor as of the last motion event handled. A press is picked where the cursor was
 	 * when the button went down, not where it is by the time the event is handled (the
 	 * simulation may lag behind the input). */
@@ -236,28 +237,38 @@ static void window_size(const viewer* v, double* w, double* h)
 
 /* ---- input -------------------------------------------------------------------------------- */
 
+/* Keys by the character they type, so they sit where the keyboard layout puts them. */
+static void on_char(GLFWwindow* win, unsigned int codepoint)
+{
+	viewer* v = glfwGetWindowUserPointer(win);
+	switch (codepoint) {
+	case 'q':
+	case 'Q': v->quit = true; break;
+	case ' ': v->paused = !v->paused; break;
+	case '.':
+	case 'n':
+	case 'N':
+		v->paused = true;
+		++v->steps_pending;
+		break;
+	case 'r':
+	case 'R':
+		if (build_world(v)) ++v->rec.resets;
+		break;
+	case 'w':
+	case 'W': v->wireframe = !v->wireframe; break;
+	case 'c':
+	case 'C': v->contacts = !v->contacts; break;
+	default: break;
+	}
+}
+
 static void on_key(GLFWwindow* win, int key, int scancode, int action, int mods)
 {
 	(void)scancode;
 	(void)mods;
 	viewer* v = glfwGetWindowUserPointer(win);
-	if (action != GLFW_PRESS && !(action == GLFW_REPEAT && (key == GLFW_KEY_PERIOD || key == GLFW_KEY_N))) return;
-	switch (key) {
-	case GLFW_KEY_ESCAPE:
-	case GLFW_KEY_Q: v->quit = true; break;
-	case GLFW_KEY_SPACE: v->paused = !v->paused; break;
-	case GLFW_KEY_PERIOD:
-	case GLFW_KEY_N:
-		v->paused = true;
-		++v->steps_pending;
-		break;
-	case GLFW_KEY_R:
-		if (build_world(v)) ++v->rec.resets;
-		break;
-	case GLFW_KEY_W: v->wireframe = !v->wireframe; break;
-	case GLFW_KEY_C: v->contacts = !v->contacts; break;
-	default: break;
-	}
+	if (key == GLFW_KEY_ESCAPE && action == GLFW_PRESS) v->quit = true;
 }
 
 static void on_mouse_button(GLFWwindow* win, int button, int action, int mods)
@@ -266,11 +277,13 @@ static void on_mouse_button(GLFWwindow* win, int button, int action, int mods)
 	double x = v->cursor_x, y = v->cursor_y, w, h;
 	window_size(v, &w, &h);
 	if (action == GLFW_RELEASE) {
+		if (button != v->mouse_button) return; /* the gesture ends with its own button */
 		if (v->mouse == MOUSE_DRAG) view_drag_end(&v->drag, v->world);
 		v->mouse = MOUSE_NONE;
 		return;
 	}
 	if (v->mouse != MOUSE_NONE) return; /* one gesture at a time */
+	v->mouse_button = button;
 	v->last_x = x;
 	v->last_y = y;
 	if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
@@ -573,6 +586,7 @@ int command_view(int argc, char** argv)
 	glfwSetWindowUserPointer(v->window, v);
 	glfwGetCursorPos(v->window, &v->cursor_x, &v->cursor_y);
 	glfwSetKeyCallback(v->window, on_key);
+	glfwSetCharCallback(v->window, on_char);
 	glfwSetMouseButtonCallback(v->window, on_mouse_button);
 	glfwSetCursorPosCallback(v->window, on_cursor);
 	glfwSetScrollCallback(v->window, on_scroll);
