@@ -91,6 +91,8 @@ typedef struct viewer {
 	/* Everything drawn so far: the ground grid covers it and stays put while the cloth moves. */
 	double region_lo[3], region_hi[3];
 	view_recorder rec;
+	double* scratch; /* one cloth's positions, reused */
+	size_t scratch_size;
 } viewer;
 
 static void view_usage(FILE* f)
@@ -354,14 +356,10 @@ static void simulate_frame(viewer* v)
 static void draw_drag(viewer* v, int fb_w, int fb_h)
 {
 	if (!v->drag.active) return;
-	drape_cloth_id id = {v->drag.grabbed.cloth};
-	int32_t n = drape_cloth_vertex_count(v->world, id);
 	double p[3];
-	double* x = malloc(3 * sizeof(double) * (size_t)n);
-	if (!x) return;
-	drape_cloth_get_positions(v->world, id, x);
-	memcpy(p, x + 3 * v->drag.grabbed.vertex, sizeof p);
-	free(x);
+	if (!view_particle_position(v->world, v->drag.grabbed.cloth, v->drag.grabbed.vertex, &v->scratch,
+				    &v->scratch_size, p))
+		return;
 	double gap2 = 0.0;
 	for (int k = 0; k < 3; ++k) gap2 += (p[k] - v->drag.target[k]) * (p[k] - v->drag.target[k]);
 	v->drag_force = v->drag.stiffness * sqrt(gap2); /* the spring's pull, shown in the HUD */
@@ -497,6 +495,7 @@ static int finish(viewer* v, int status)
 		}
 	}
 	view_recorder_free(&v->rec);
+	free(v->scratch);
 	if (v->drawer) drawer_destroy(v->drawer);
 	if (v->window) glfwDestroyWindow(v->window);
 #if !VIEW_UNDER_ASAN
@@ -629,18 +628,10 @@ int command_view(int argc, char** argv)
 			int fb_w, fb_h;
 			window_size(v, &ww, &wh);
 			glfwGetFramebufferSize(v->window, &fb_w, &fb_h);
-			bool has_pixel = false;
-			if (v->rec.track_cloth >= 0) {
-				double p[3];
-				drape_cloth_id id = {v->rec.track_cloth};
-				double* x = malloc(3 * sizeof(double) * (size_t)drape_cloth_vertex_count(v->world, id));
-				if (x) {
-					drape_cloth_get_positions(v->world, id, x);
-					memcpy(p, x + 3 * v->rec.track_vertex, sizeof p);
-					free(x);
-					has_pixel = view_project(&v->orbit, ww, wh, p, &px, &py, &depth);
-				}
-			}
+			double p[3];
+			bool has_pixel = view_particle_position(v->world, v->rec.track_cloth, v->rec.track_vertex, &v->scratch,
+								&v->scratch_size, p) &&
+					 view_project(&v->orbit, ww, wh, p, &px, &py, &depth);
 			if (!view_write_ready(v->opt.ready, (int)ww, (int)wh, fb_w, fb_h, has_pixel, px, py, err, sizeof err)) {
 				fprintf(stderr, "drape view: %s\n", err);
 				status = EXIT_IO;
@@ -673,6 +664,7 @@ int command_view(int argc, char** argv)
 		}
 	}
 	if (status == EXIT_OK && v->ever_failed) status = EXIT_DIVERGED;
+	if (status == EXIT_OK && interrupted) status = EXIT_INTERRUPTED;
 	status = finish(v, status);
 	free(v);
 	return status;

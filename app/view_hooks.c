@@ -19,24 +19,6 @@ static bool grow(void** items, int32_t* capacity, int32_t count, size_t size)
 	return true;
 }
 
-static bool particle_position(view_recorder* r, const drape_world* w, int32_t cloth, int32_t vertex, double out[3])
-{
-	drape_cloth_id id = {cloth};
-	if (cloth < 0 || cloth >= drape_cloth_count(w)) return false;
-	int32_t n = drape_cloth_vertex_count(w, id);
-	if (vertex < 0 || vertex >= n) return false;
-	size_t need = 3 * (size_t)n;
-	if (need > r->scratch_size) {
-		double* p = realloc(r->scratch, need * sizeof(double));
-		if (!p) return false;
-		r->scratch = p;
-		r->scratch_size = need;
-	}
-	drape_cloth_get_positions(w, id, r->scratch);
-	memcpy(out, r->scratch + 3 * vertex, 3 * sizeof(double));
-	return true;
-}
-
 static void add_sample(view_recorder* r, view_sample** items, int32_t* count, int32_t* capacity, const view_sample* s)
 {
 	if (!grow((void**)items, capacity, *count, sizeof(view_sample))) {
@@ -49,10 +31,12 @@ static void add_sample(view_recorder* r, view_sample** items, int32_t* count, in
 void view_recorder_frame(view_recorder* r, const drape_world* w, int64_t frame, const view_drag* drag)
 {
 	view_sample s = {.frame = frame, .time = drape_world_time(w)};
-	if (r->track_cloth >= 0 && particle_position(r, w, r->track_cloth, r->track_vertex, s.position))
+	if (r->track_cloth >= 0 &&
+	    view_particle_position(w, r->track_cloth, r->track_vertex, &r->scratch, &r->scratch_size, s.position))
 		add_sample(r, &r->track, &r->track_count, &r->track_capacity, &s);
 	if (drag && drag->active && r->drag_count > 0 &&
-	    particle_position(r, w, drag->grabbed.cloth, drag->grabbed.vertex, s.position)) {
+	    view_particle_position(w, drag->grabbed.cloth, drag->grabbed.vertex, &r->scratch, &r->scratch_size,
+				   s.position)) {
 		memcpy(s.target, drag->target, sizeof s.target);
 		view_drag_record* d = &r->drags[r->drag_count - 1];
 		add_sample(r, &d->samples, &d->count, &d->capacity, &s);

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A particle whose depth exceeds the front-most candidate's by more than this is taken to lie on
  * a layer of cloth hidden behind it (a fold, the far side of a draped cloth), and is not picked. */
@@ -46,6 +47,25 @@ bool view_pick_particle(const drape_world* w, const view_orbit* o, double width,
 		if (front == DBL_MAX) break;
 	}
 	return found;
+}
+
+bool view_particle_position(const drape_world* w, int32_t cloth, int32_t vertex, double** scratch, size_t* size,
+			    double out[3])
+{
+	drape_cloth_id id = {cloth};
+	if (cloth < 0 || cloth >= drape_cloth_count(w)) return false;
+	int32_t n = drape_cloth_vertex_count(w, id);
+	if (vertex < 0 || vertex >= n) return false;
+	size_t need = 3 * (size_t)n;
+	if (need > *size) {
+		double* p = realloc(*scratch, need * sizeof(double));
+		if (!p) return false;
+		*scratch = p;
+		*size = need;
+	}
+	drape_cloth_get_positions(w, id, *scratch);
+	memcpy(out, *scratch + 3 * (size_t)vertex, 3 * sizeof(double));
+	return true;
 }
 
 double view_drag_default_stiffness(const drape_world* w, drape_cloth_id cloth, const double gravity[3])

@@ -19,6 +19,12 @@ typedef struct view_pick {
 bool view_pick_particle(const drape_world* w, const view_orbit* o, double width, double height, double px,
 			double py, double radius_px, view_pick* out);
 
+/* Where vertex `vertex` of cloth `cloth` is now. *scratch (room for *size doubles) grows to hold
+ * the cloth's positions and is reused from call to call. False for an index out of range or when
+ * out of memory. */
+bool view_particle_position(const drape_world* w, int32_t cloth, int32_t vertex, double** scratch, size_t* size,
+			    double out[3]);
+
 /* A drag in progress: the spring and the plane its target moves in (through the grabbed point,
  * facing the camera as it was at the press). */
 typedef struct view_drag {
