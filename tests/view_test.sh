@@ -231,6 +231,17 @@ if start_viewer step; then
 	fi
 fi
 
+# --- Ctrl-C (SIGINT) ends the viewer like `drape run`: exit 130, and the report is still written
+if start_viewer interrupt; then
+	kill -INT "$pid"
+	wait "$pid"
+	got=$?
+	kill "$watchdog" 2>/dev/null
+	if [ $got -ne 130 ]; then bad interrupt "exit $got, want 130: $(cat "$tmp/interrupt.err")"
+	elif ! grep -q '"status": "ok"' "$tmp/interrupt.json"; then bad interrupt "no report written"
+	else ok interrupt; fi
+fi
+
 # --- a very stiff pull (10^5 N/m, about 10^6 times the particle's weight per metre) far beyond
 # the cloth's reach stays stable: no failed step, finite positions, the particle at the target.
 if drag hard 330 300 --mouse-stiffness 1e5; then
