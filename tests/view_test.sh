@@ -242,6 +242,30 @@ if start_viewer interrupt; then
 	else ok interrupt; fi
 fi
 
+# --- a simulation that cannot continue stops (the window stays, r would reset), says why once,
+# and the viewer exits 3 as `drape run` does
+cat >"$tmp/diverge.json" <<'EOF'
+{"solver": {"min_dt": 0.03, "stretch_change_limit": 1e-12},
+ "cloths": [{"grid": {"size": [0.5, 0.5], "resolution": [6, 6]}, "pins": [{"corner": "top_left"}]}]}
+EOF
+"$drape" view "$tmp/diverge.json" --threads 1 --size 400x300 --report "$tmp/diverge_report.json" 2>"$tmp/diverge.err" &
+pid=$!
+(sleep 90 && kill "$pid" 2>/dev/null) >/dev/null 2>&1 &
+watchdog=$!
+for ((i = 0; i < 600; ++i)); do
+	grep -q "press r to reset" "$tmp/diverge.err" && break
+	sleep 0.1
+done
+wid=$(timeout 20 xdotool search --sync --onlyvisible --pid "$pid" --name '^drape view' | head -1)
+[ -n "$wid" ] && xdotool mousemove --window "$wid" 100 100 && sleep 0.2 && xdotool key q
+wait "$pid"
+got=$?
+kill "$watchdog" 2>/dev/null
+if [ $got -ne 3 ]; then bad diverged_exit_3 "exit $got, want 3: $(cat "$tmp/diverge.err")"
+elif [ "$(grep -c 'cannot continue' "$tmp/diverge.err")" -ne 1 ]; then bad diverged_exit_3 "want one message, got: $(cat "$tmp/diverge.err")"
+elif ! grep -q '"status": "diverged"' "$tmp/diverge_report.json"; then bad diverged_exit_3 "the report does not say so"
+else ok diverged_exit_3; fi
+
 # --- a very stiff pull (10^5 N/m, about 10^6 times the particle's weight per metre) far beyond
 # the cloth's reach stays stable: no failed step, finite positions, the particle at the target.
 if drag hard 330 300 --mouse-stiffness 1e5; then
