@@ -2,7 +2,7 @@
  * reader or an interrupted run never sees a partial frame; summary.json is written the same way. */
 #include "output.h"
 
-#include "caches.h"
+#include "io/caches.h"
 #include "io/obj_write.h"
 
 #include <cjson/cJSON.h>

@@ -1,6 +1,6 @@
 /* `drape run`: load (or build in) a scene, validate everything before touching the output
  * directory, then step frame by frame writing OBJ frames, stats.csv rows and summary.json. */
-#include "caches.h"
+#include "io/caches.h"
 #include "commands.h"
 #include "output.h"
 #include "progress.h"

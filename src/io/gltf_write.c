@@ -309,15 +309,22 @@ static cJSON* add_accessor(cJSON* accessors, int view, int64_t byte_offset, int 
 	return a;
 }
 
+/* A float as a JSON number that parses back to exactly its value: cJSON's own printing may stop at
+ * 15 digits, which need not round-trip, and min/max must equal the data exactly. */
+static cJSON* exact_array(const float* v, int n)
+{
+	char text[160];
+	int len = 0;
+	text[len++] = '[';
+	for (int c = 0; c < n; ++c) len += snprintf(text + len, sizeof text - (size_t)len, "%s%.17g", c ? "," : "", (double)v[c]);
+	snprintf(text + len, sizeof text - (size_t)len, "]");
+	return cJSON_CreateRaw(text);
+}
+
 static void add_bounds(cJSON* a, const float* b, int n)
 {
-	double lo[3], hi[3];
-	for (int c = 0; c < n; ++c) {
-		lo[c] = b[c];
-		hi[c] = b[3 + c];
-	}
-	cJSON_AddItemToObject(a, "min", cJSON_CreateDoubleArray(lo, n));
-	cJSON_AddItemToObject(a, "max", cJSON_CreateDoubleArray(hi, n));
+	cJSON_AddItemToObject(a, "min", exact_array(b, n));
+	cJSON_AddItemToObject(a, "max", exact_array(b + 3, n));
 }
 
 /* Builds the JSON; *bin_length receives the BIN chunk's length. */
@@ -390,8 +397,8 @@ static char* build_json(const gltf_writer* w, int64_t* bin_length)
 		int atime = cJSON_GetArraySize(accessors);
 		cJSON* time = add_accessor(accessors, vtime, 0, GL_FLOAT, targets + 1, "SCALAR");
 		float last = (float)(targets / w->fps);
-		cJSON_AddItemToObject(time, "min", cJSON_CreateDoubleArray((double[]){0.0}, 1));
-		cJSON_AddItemToObject(time, "max", cJSON_CreateDoubleArray((double[]){(double)last}, 1));
+		cJSON_AddItemToObject(time, "min", exact_array((float[]){0.0f}, 1));
+		cJSON_AddItemToObject(time, "max", exact_array(&last, 1));
 		cJSON* weights = add_accessor(accessors, -1, 0, GL_FLOAT, (int64_t)(targets + 1) * targets, "SCALAR");
 		cJSON* sparse = cJSON_AddObjectToObject(weights, "sparse");
 		cJSON_AddNumberToObject(sparse, "count", targets);

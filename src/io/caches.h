@@ -1,7 +1,7 @@
 /* The output formats of `drape run --format obj,pc2,glb`: OBJ frames, PC2 point caches with a
  * rest OBJ per cloth, and one animated binary glTF (docs/caches.md). */
-#ifndef DRAPE_APP_CACHES_H
-#define DRAPE_APP_CACHES_H
+#ifndef DRAPE_IO_CACHES_H
+#define DRAPE_IO_CACHES_H
 
 #include "drape.h"
 

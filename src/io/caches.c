@@ -3,9 +3,9 @@
  * characters outside [A-Za-z0-9._-] replaced by '_'); animation.glb (glb). */
 #include "caches.h"
 
-#include "io/gltf_write.h"
-#include "io/obj_write.h"
-#include "io/pc2_write.h"
+#include "gltf_write.h"
+#include "obj_write.h"
+#include "pc2_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
