@@ -7,11 +7,14 @@
 
 #include "io/scene.h"
 
+#include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 static volatile sig_atomic_t interrupted = 0;
+/* Why a run never started, for --json (empty: a command-line mistake, told on stderr). */
+static char early_error[1024];
 
 static void on_signal(int sig)
 {
@@ -60,6 +63,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		bool has_value = i + 1 < argc;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			run_usage(stdout);
+			*printed = true; /* the help is the whole answer */
 			return EXIT_OK;
 		} else if (strcmp(a, "--out") == 0 && has_value) {
 			out_dir = argv[++i];
@@ -101,6 +105,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	bool loaded = scene_path ? scene_load_file(scene_path, &s, err, sizeof err) : scene_load_default(&s, err, sizeof err);
 	if (!loaded) {
 		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
 		return EXIT_BAD_INPUT;
 	}
 	if (frames_override >= 0) s.frames = (int32_t)frames_override;
@@ -108,6 +113,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	drape_world* world = scene_build_world(&s, err, sizeof err);
 	if (!world) {
 		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
 		scene_free(&s);
 		return EXIT_BAD_INPUT;
 	}
@@ -121,6 +127,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	caches* cache = caches_begin(out_dir, formats, world, s.fps, s.frames, err, sizeof err);
 	if (!cache || !output_prepare_dir(out_dir, force, err, sizeof err)) {
 		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
 		if (cache) caches_finish(cache, err, sizeof err);
 		drape_world_destroy(world);
 		scene_free(&s);
@@ -238,9 +245,16 @@ int command_run(int argc, char** argv)
 	}
 	int status = run_scene(argc, argv, json, &printed);
 	if (json && !printed) {
-		printf("{\"drape_version\":\"%s\",\"status\":\"%s\",\"exit_status\":%d}\n", DRAPE_VERSION_STRING,
-		       status == EXIT_OK ? "ok" : "failed", status);
+		cJSON* o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "drape_version", DRAPE_VERSION_STRING);
+		cJSON_AddStringToObject(o, "status", status == EXIT_OK ? "ok" : "failed");
+		cJSON_AddStringToObject(o, "error", early_error[0] ? early_error : "bad command line (see stderr)");
+		cJSON_AddNumberToObject(o, "exit_status", status);
+		char* text = cJSON_PrintUnformatted(o);
+		if (text) printf("%s\n", text);
 		fflush(stdout);
+		cJSON_free(text);
+		cJSON_Delete(o);
 	}
 	return status;
 }
