@@ -407,6 +407,11 @@ static void check_glb(const char* path, const run_frames* rf, double fps)
 		CHECK(corners_ok);
 		const cJSON* tlist = cJSON_GetObjectItem(prim, "targets");
 		CHECK(cJSON_GetArraySize(tlist) == targets);
+		/* The targets share one view: it must declare its stride (spec, bufferView.byteStride). */
+		const cJSON* tacc = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "accessors"),
+						       json_int(cJSON_GetArrayItem(tlist, 0), "POSITION", -1));
+		CHECK(json_int(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "bufferViews"), json_int(tacc, "bufferView", -1)),
+			       "byteStride", 0) == 12);
 		/* Frame f is base + target f - 1, back in drape's axes (x, -z, y). */
 		double err_max = 0.0;
 		for (int f = 0; f <= targets; ++f) {

@@ -373,6 +373,8 @@ static char* build_json(const gltf_writer* w, int64_t* bin_length)
 		cJSON_AddNumberToObject(prim, "mode", GL_TRIANGLES);
 		if (targets > 0) {
 			int vt = add_view(views, &offset, 12 * (int64_t)g->count * targets, GL_ARRAY_BUFFER);
+			/* Several accessors share this view, so the spec requires its stride. */
+			cJSON_AddNumberToObject(cJSON_GetArrayItem(views, vt), "byteStride", 12);
 			cJSON* tlist = cJSON_AddArrayToObject(prim, "targets");
 			cJSON* extras = cJSON_AddObjectToObject(mesh, "extras");
 			cJSON* names = cJSON_AddArrayToObject(extras, "targetNames");
