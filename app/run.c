@@ -25,6 +25,7 @@ static void on_signal(int sig)
 static void run_usage(FILE* f)
 {
 	fprintf(f, "usage: drape run [SCENE.json] [--out DIR] [--frames N] [--threads T] [--force] [--quiet]\n"
+		   "                 [--format obj,pc2,glb] [--json]\n"
 		   "\n"
 		   "Simulates SCENE.json (default: the built-in figure 1 drape, scenes/figure1_drape.json) and\n"
 		   "writes into DIR (default: out):\n"
