@@ -11,6 +11,8 @@
 #include "gltf_write.h"
 
 #include <cjson/cJSON.h>
+#include "le_bytes.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -74,21 +76,6 @@ static char* join(const char* a, const char* b)
 	memcpy(s, a, na);
 	memcpy(s + na, b, nb + 1);
 	return s;
-}
-
-static void put_u32(unsigned char* p, uint32_t v)
-{
-	p[0] = (unsigned char)(v & 0xff);
-	p[1] = (unsigned char)((v >> 8) & 0xff);
-	p[2] = (unsigned char)((v >> 16) & 0xff);
-	p[3] = (unsigned char)((v >> 24) & 0xff);
-}
-
-static void put_f32(unsigned char* p, float x)
-{
-	uint32_t u;
-	memcpy(&u, &x, sizeof u);
-	put_u32(p, u);
 }
 
 typedef struct corner_key {
@@ -449,16 +436,16 @@ static bool write_object(gltf_writer* w, const gobject* g, FILE* f)
 {
 	unsigned char* b = w->bytes;
 	for (int32_t k = 0; k < g->count; ++k)
-		for (int c = 0; c < 3; ++c) put_f32(b + 12 * k + 4 * c, g->base[3 * g->vertex[k] + c]);
+		for (int c = 0; c < 3; ++c) le_put_f32(b + 12 * k + 4 * c, g->base[3 * g->vertex[k] + c]);
 	if (!write_all(f, b, 12 * (size_t)g->count)) return false;
 	for (int32_t k = 0; k < g->count; ++k) {
-		put_f32(b + 8 * k, g->uv[2 * k]);
-		put_f32(b + 8 * k + 4, g->uv[2 * k + 1]);
+		le_put_f32(b + 8 * k, g->uv[2 * k]);
+		le_put_f32(b + 8 * k + 4, g->uv[2 * k + 1]);
 	}
 	if (!write_all(f, b, 8 * (size_t)g->count)) return false;
 	for (int32_t t = 0; t < g->triangle_count; ++t) {
 		unsigned char tri[12];
-		for (int c = 0; c < 3; ++c) put_u32(tri + 4 * c, g->indices[3 * t + c]);
+		for (int c = 0; c < 3; ++c) le_put_u32(tri + 4 * c, g->indices[3 * t + c]);
 		if (!write_all(f, tri, sizeof tri)) return false;
 	}
 	for (int32_t k = 1; k < w->frames; ++k) {
@@ -467,7 +454,7 @@ static bool write_object(gltf_writer* w, const gobject* g, FILE* f)
 		    fread(w->scratch, sizeof *w->scratch, n, w->spool) != n)
 			return false;
 		for (int32_t v = 0; v < g->count; ++v)
-			for (int c = 0; c < 3; ++c) put_f32(b + 12 * v + 4 * c, w->scratch[3 * g->vertex[v] + c]);
+			for (int c = 0; c < 3; ++c) le_put_f32(b + 12 * v + 4 * c, w->scratch[3 * g->vertex[v] + c]);
 		if (!write_all(f, b, 12 * (size_t)g->count)) return false;
 	}
 	return true;
@@ -478,15 +465,15 @@ static bool write_animation(const gltf_writer* w, FILE* f)
 	int32_t targets = w->frames - 1;
 	unsigned char b[4];
 	for (int32_t k = 0; k <= targets; ++k) {
-		put_f32(b, (float)(k / w->fps));
+		le_put_f32(b, (float)(k / w->fps));
 		if (!write_all(f, b, 4)) return false;
 	}
 	for (int32_t k = 1; k <= targets; ++k) {
-		put_u32(b, (uint32_t)((int64_t)k * targets + (k - 1)));
+		le_put_u32(b, (uint32_t)((int64_t)k * targets + (k - 1)));
 		if (!write_all(f, b, 4)) return false;
 	}
 	for (int32_t k = 1; k <= targets; ++k) {
-		put_f32(b, 1.0f);
+		le_put_f32(b, 1.0f);
 		if (!write_all(f, b, 4)) return false;
 	}
 	return true;
@@ -519,13 +506,13 @@ bool gltf_writer_finish(gltf_writer* w, char* err, size_t err_size)
 	if (f) {
 		unsigned char h[20];
 		memcpy(h, "glTF", 4);
-		put_u32(h + 4, 2);
-		put_u32(h + 8, (uint32_t)total);
-		put_u32(h + 12, (uint32_t)json_padded);
+		le_put_u32(h + 4, 2);
+		le_put_u32(h + 8, (uint32_t)total);
+		le_put_u32(h + 12, (uint32_t)json_padded);
 		memcpy(h + 16, "JSON", 4);
 		ok = write_all(f, h, sizeof h) && write_all(f, json, json_length) &&
 		     write_all(f, "   ", json_padded - json_length);
-		put_u32(h, (uint32_t)bin_length);
+		le_put_u32(h, (uint32_t)bin_length);
 		memcpy(h + 4, "BIN\0", 4);
 		ok = ok && write_all(f, h, 8);
 		for (int32_t o = 0; ok && o < w->count; ++o) ok = write_object(w, &w->objects[o], f);

@@ -4,6 +4,8 @@
  * sees a cache whose header disagrees with its length. */
 #include "pc2_write.h"
 
+#include "le_bytes.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,22 +30,6 @@ static bool fail(char* err, size_t err_size, const char* fmt, ...)
 		va_end(args);
 	}
 	return false;
-}
-
-static void put_u32(unsigned char* p, uint32_t v)
-{
-	p[0] = (unsigned char)(v & 0xff);
-	p[1] = (unsigned char)((v >> 8) & 0xff);
-	p[2] = (unsigned char)((v >> 16) & 0xff);
-	p[3] = (unsigned char)((v >> 24) & 0xff);
-}
-
-static void put_f32(unsigned char* p, double v)
-{
-	float x = (float)v;
-	uint32_t u;
-	memcpy(&u, &x, sizeof u);
-	put_u32(p, u);
 }
 
 static void free_writer(pc2_writer* w)
@@ -93,11 +79,11 @@ pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start
 	}
 	unsigned char h[PC2_HEADER_SIZE];
 	memcpy(h, "POINTCACHE2", 12); /* with its terminating zero */
-	put_u32(h + 12, 1);
-	put_u32(h + 16, (uint32_t)point_count);
-	put_f32(h + 20, start_frame);
-	put_f32(h + 24, sample_rate);
-	put_u32(h + 28, 0);
+	le_put_u32(h + 12, 1);
+	le_put_u32(h + 16, (uint32_t)point_count);
+	le_put_f32(h + 20, (float)start_frame);
+	le_put_f32(h + 24, (float)sample_rate);
+	le_put_u32(h + 28, 0);
 	if (fwrite(h, 1, sizeof h, w->f) != sizeof h) {
 		fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(errno));
 		pc2_writer_abort(w);
@@ -108,7 +94,7 @@ pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start
 
 bool pc2_writer_add(pc2_writer* w, const double* positions, char* err, size_t err_size)
 {
-	for (int32_t i = 0; i < 3 * w->points; ++i) put_f32(w->buffer + 4 * i, positions[i]);
+	for (int32_t i = 0; i < 3 * w->points; ++i) le_put_f32(w->buffer + 4 * i, (float)positions[i]);
 	size_t n = 12 * (size_t)w->points;
 	if (fwrite(w->buffer, 1, n, w->f) != n) return fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(errno));
 	++w->samples;
@@ -120,7 +106,7 @@ int32_t pc2_writer_samples(const pc2_writer* w) { return w->samples; }
 bool pc2_writer_finish(pc2_writer* w, char* err, size_t err_size)
 {
 	unsigned char count[4];
-	put_u32(count, (uint32_t)w->samples);
+	le_put_u32(count, (uint32_t)w->samples);
 	bool ok = fseek(w->f, 28, SEEK_SET) == 0 && fwrite(count, 1, 4, w->f) == 4 && fflush(w->f) == 0 && !ferror(w->f);
 	int saved = errno;
 	ok = fclose(w->f) == 0 && ok;
