@@ -118,6 +118,22 @@ for f in check_frames:
                 failures.append("%s %s frame %d: max error %.3g m > %.3g m" % (fmt, name, f, e, tol))
     print("frame %d checked" % f)
 
+# Between frames both formats interpolate linearly (Mesh Cache: interpolation Linear; GLB: LINEAR
+# weights), so half a frame after frame h they show the midpoint of frames h and h + 1.
+h = last // 2
+scene.frame_set(h, subframe=0.5)
+for name in cloths:
+    a, b = frames[h][name][0], frames[h + 1][name][0]
+    want = [tuple(0.5 * (p[c] + q[c]) for c in range(3)) for p, q in zip(a, b)]
+    for fmt, obj, order in (("pc2", pc2_objects[name], list(range(len(want)))),
+                            ("glb", glb_objects[name], gltf_order(frames[0][name][1]))):
+        got = world_positions(obj)
+        e = max(max(abs(g[c] - want[order[k]][c]) for c in range(3)) for k, g in enumerate(got))
+        errors[fmt + " mid-frame"] = e
+        if e > tol:
+            failures.append("%s %s frame %g: max error %.3g m > %.3g m" % (fmt, name, h + 0.5, e, tol))
+print("frame %g checked (midpoint of frames %d and %d)" % (h + 0.5, h, h + 1))
+
 # The comparison means something only if the cloth moved well beyond the tolerance.
 motion = max(abs(a[c] - b[c]) for name in cloths for a, b in zip(frames[0][name][0], frames[last][name][0]) for c in range(3))
 if motion < 100 * tol:
@@ -125,6 +141,8 @@ if motion < 100 * tol:
 print("blender %s, cloths %s, frames %s" % (bpy.app.version_string, cloths, check_frames))
 print("largest vertex motion from frame 0 to %d: %.3g m" % (last, motion))
 print("max |blender - drape OBJ| over checked frames: pc2 %.3g m, glb %.3g m" % (errors["pc2"], errors["glb"]))
+print("max |blender - midpoint of OBJ frames| at frame %g: pc2 %.3g m, glb %.3g m"
+      % (h + 0.5, errors["pc2 mid-frame"], errors["glb mid-frame"]))
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures))
     sys.exit(1)
