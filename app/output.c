@@ -2,8 +2,9 @@
  * reader or an interrupted run never sees a partial frame; summary.json is written the same way. */
 #include "output.h"
 
-#include "io/caches.h"
 #include "io/obj_write.h"
+
+#include "io/caches.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

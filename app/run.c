@@ -25,7 +25,6 @@ static void on_signal(int sig)
 static void run_usage(FILE* f)
 {
 	fprintf(f, "usage: drape run [SCENE.json] [--out DIR] [--frames N] [--threads T] [--force] [--quiet]\n"
-		   "                 [--format obj,pc2,glb] [--json]\n"
 		   "\n"
 		   "Simulates SCENE.json (default: the built-in figure 1 drape, scenes/figure1_drape.json) and\n"
 		   "writes into DIR (default: out):\n"
@@ -44,11 +43,11 @@ static void run_usage(FILE* f)
 		   "  --out DIR      output directory; must not exist or be empty unless --force\n"
 		   "  --frames N     number of frames to simulate (overrides the scene's output.frames)\n"
 		   "  --threads T    worker threads (results are identical for any T)\n"
-		   "  --force        reuse an existing output directory, replacing drape's files in it\n"
-		   "  --quiet        no progress bar and no closing summary line\n"
 		   "  --format LIST  comma-separated output formats among obj, pc2, glb (default: obj)\n"
 		   "  --json         print the summary (summary.json's content) as one JSON object on\n"
 		   "                 stdout instead of the closing line, also when the run fails\n"
+		   "  --force        reuse an existing output directory, replacing drape's files in it\n"
+		   "  --quiet        no progress bar and no closing summary line\n"
 		   "  --help         show this help\n");
 }
 
