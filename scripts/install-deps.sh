@@ -2,8 +2,8 @@
 # Installs the Debian packages drape needs to build and test, if any are missing.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcjson-dev)
-packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 missing=()
+packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing+=("$p")
