@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcjson-dev)
 missing=()
+packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing+=("$p")
