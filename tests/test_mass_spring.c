@@ -452,6 +452,293 @@ static void test_resolution_consistent_sag(void)
 	CHECK_REL(hc, hf, 0.01, 0.0);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Line solves */
+
+/* Dense Gaussian elimination with partial pivoting on an n x n row-major matrix. */
+static bool dense_solve(int n, double* a, double* b)
+{
+	for (int c = 0; c < n; ++c) {
+		int piv = c;
+		for (int r = c + 1; r < n; ++r)
+			if (fabs(a[r * n + c]) > fabs(a[piv * n + c])) piv = r;
+		if (a[piv * n + c] == 0.0) return false;
+		if (piv != c) {
+			for (int k = 0; k < n; ++k) {
+				double t = a[c * n + k];
+				a[c * n + k] = a[piv * n + k];
+				a[piv * n + k] = t;
+			}
+			double t = b[c];
+			b[c] = b[piv];
+			b[piv] = t;
+		}
+		for (int r = c + 1; r < n; ++r) {
+			double f = a[r * n + c] / a[c * n + c];
+			for (int k = c; k < n; ++k) a[r * n + k] -= f * a[c * n + k];
+			b[r] -= f * b[c];
+		}
+	}
+	for (int r = n - 1; r >= 0; --r) {
+		double s = b[r];
+		for (int k = r + 1; k < n; ++k) s -= a[r * n + k] * b[k];
+		b[r] = s / a[r * n + r];
+	}
+	return true;
+}
+
+/* The assembled ADI/split line systems, solved line by line with block Thomas, equal a dense
+ * solve of the same filtered system [S A S + (I - S)] u = S (b - A z), dv = S u + z, with the
+ * left edge point-pinned and one particle on a plane and one on a line constraint. */
+static void check_lines_against_dense(drape_integrator integ, int phase)
+{
+	drape_world_def wd = quiet_world(integ);
+	drape_material mat = drape_default_material();
+	const int nu = 6, nv = 4;
+	drape_cloth_id c;
+	drape_world* w = make_ms_sheet(&wd, &mat, nu, nv, 0.5, 0.3, 1, &c);
+	CHECK(w != NULL);
+	if (!w) return;
+	drape_constraint_def plane = drape_default_constraint_def();
+	plane.cloth = c;
+	plane.vertex = nu + 3;
+	plane.kind = DRAPE_CONSTRAINT_PLANE;
+	plane.axis[0] = 0.3, plane.axis[1] = 0.2, plane.axis[2] = 1.0;
+	drape_constraint_add(w, &plane);
+	drape_constraint_def line = plane;
+	line.vertex = 2 * nu + 4;
+	line.kind = DRAPE_CONSTRAINT_LINE;
+	drape_constraint_add(w, &line);
+	uint64_t seed = 7;
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		w->x[i] = v3_add(w->x[i], v3(0.02 * fixture_rand(&seed), 0.02 * fixture_rand(&seed), 0.03 * fixture_rand(&seed)));
+		w->v[i] = v3(0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed));
+	}
+	CHECK(world_prepare(w) == DRAPE_OK);
+	const double h = 0.02;
+	constraints_prepare(w, 0.0, h);
+	w->adi_phase = phase;
+	step_scheme sc;
+	integrator_scheme(w, &sc);
+	const int dir = sc.solve == SOLVE_LINES_V ? 1 : 0;
+	assemble_pass(w, 0.0, h, &sc.pass[integ == DRAPE_INTEGRATOR_SPLIT ? phase : 0]);
+	if (integ == DRAPE_INTEGRATOR_SPLIT && phase == 1)
+		for (int32_t i = 0; i < w->particle_count; ++i) w->b[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	const int split_dir = integ == DRAPE_INTEGRATOR_SPLIT ? phase : dir;
+	const int32_t n = w->particle_count, N = 3 * n;
+	vec3* dv = malloc((size_t)n * sizeof(vec3));
+	CHECK(line_solve(w, split_dir, w->b, dv));
+	double* a = calloc((size_t)N * N, sizeof(double));
+	double* full = calloc((size_t)N * N, sizeof(double));
+	double* r = calloc((size_t)N, sizeof(double));
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t s2 = w->A.row_start[i]; s2 < w->A.row_start[i + 1]; ++s2) {
+			int32_t j = w->A.cols[s2];
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) full[(3 * i + p) * N + 3 * j + q] = w->A.blocks[s2].m[p][q];
+		}
+	/* S A S + (I - S) and S (b - A z) */
+	for (int32_t i = 0; i < n; ++i) {
+		mat3 Si = w->constrained[i] ? w->S[i] : m3_identity();
+		vec3 az = v3_zero();
+		for (int32_t j = 0; j < n; ++j) {
+			mat3 Aij;
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) Aij.m[p][q] = full[(3 * i + p) * N + 3 * j + q];
+			az = v3_add(az, m3_mulv(Aij, w->z[j]));
+			mat3 Sj = w->constrained[j] ? w->S[j] : m3_identity();
+			mat3 blk = m3_mul(Si, m3_mul(Aij, Sj));
+			if (i == j) blk = m3_add(blk, m3_sub(m3_identity(), Si));
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) a[(3 * i + p) * N + 3 * j + q] = blk.m[p][q];
+		}
+		vec3 ri = m3_mulv(Si, v3_sub(w->b[i], az));
+		r[3 * i] = ri.x, r[3 * i + 1] = ri.y, r[3 * i + 2] = ri.z;
+	}
+	CHECK(dense_solve(N, a, r));
+	double worst = 0.0, scale = 0.0;
+	for (int32_t i = 0; i < n; ++i) {
+		vec3 u = v3(r[3 * i], r[3 * i + 1], r[3 * i + 2]);
+		vec3 want = w->constrained[i] ? v3_add(m3_mulv(w->S[i], u), w->z[i]) : u;
+		worst = fmax(worst, v3_len(v3_sub(want, dv[i])));
+		scale = fmax(scale, v3_len(want));
+		/* pinned particles get exactly z */
+		if (i % nu == 0) CHECK(v3_len(v3_sub(dv[i], w->z[i])) == 0.0);
+	}
+	CHECK(scale > 1e-3);
+	CHECK(worst <= 1e-10 * scale);
+	/* and the system really is line-only: no block couples particles of different lines */
+	int cross = 0;
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t s2 = w->A.row_start[i]; s2 < w->A.row_start[i + 1]; ++s2) {
+			int32_t j = w->A.cols[s2];
+			bool same_line = split_dir == 0 ? (i / nu == j / nu) : (i % nu == j % nu);
+			if (same_line) continue;
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) cross += w->A.blocks[s2].m[p][q] != 0.0;
+		}
+	CHECK(cross == 0);
+	free(dv);
+	free(a);
+	free(full);
+	free(r);
+	drape_world_destroy(w);
+}
+
+static void test_line_solves_match_dense(void)
+{
+	check_lines_against_dense(DRAPE_INTEGRATOR_CN_ADI, 0);
+	check_lines_against_dense(DRAPE_INTEGRATOR_CN_ADI, 1);
+	check_lines_against_dense(DRAPE_INTEGRATOR_ONOFF_ADI, 0);
+	check_lines_against_dense(DRAPE_INTEGRATOR_ONOFF_ADI, 1);
+	check_lines_against_dense(DRAPE_INTEGRATOR_SPLIT, 0); /* split's warp sweep */
+	check_lines_against_dense(DRAPE_INTEGRATOR_SPLIT, 1); /* and its weft sweep's matrix */
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Integrators against each other */
+
+/* Positions after `seconds` of a falling sheet with step h: a triangle sheet pinned at two corners,
+ * a mass-spring sheet clamped along one edge. */
+static void swing(drape_integrator integ, drape_cloth_model model, double h, double seconds, double* out)
+{
+	drape_world_def wd = quiet_world(integ);
+	wd.max_dt = h;
+	wd.adaptive = false;
+	drape_material mat = drape_default_material();
+	mat.bend_u = mat.bend_v = 2e-3; /* bend matters */
+	drape_world* w;
+	drape_cloth_id c;
+	if (model == DRAPE_MODEL_TRIANGLES) {
+		w = make_sheet(&wd, &mat, 7, 0.3, true, &c);
+	} else {
+		/* clamped along one edge and falling: bend matters, and nothing buckles (a sheet hung
+		 * by two corners wrinkles, and its wrinkles do not converge with h) */
+		w = make_ms_sheet(&wd, &mat, 7, 7, 0.3, 0.3, 2, &c);
+	}
+	CHECK(w != NULL);
+	if (!w) return;
+	CHECK(drape_world_step(w, seconds) == DRAPE_OK);
+	drape_cloth_get_positions(w, c, out);
+	drape_world_destroy(w);
+}
+
+static void imex_converges(drape_cloth_model model)
+{
+	/* explicit shear needs h below ~sqrt(m / k_shear) = 5 ms here (sec. 2.3) */
+	const double T = 0.2;
+	double be[2][3 * 49], bend[2][3 * 49], bs[2][3 * 49];
+	const double hs[2] = {0.002, 0.0005};
+	for (int k = 0; k < 2; ++k) {
+		swing(DRAPE_INTEGRATOR_BACKWARD_EULER, model, hs[k], T, be[k]);
+		swing(DRAPE_INTEGRATOR_IMEX_BEND, model, hs[k], T, bend[k]);
+		swing(DRAPE_INTEGRATOR_IMEX_BEND_SHEAR, model, hs[k], T, bs[k]);
+	}
+	double d1[2], d2[2];
+	for (int k = 0; k < 2; ++k) {
+		d1[k] = max_abs_diff(be[k], bend[k], 3 * 49);
+		d2[k] = max_abs_diff(be[k], bs[k], 3 * 49);
+	}
+	printf("    %s: |imex_bend - be| %.2e -> %.2e, |imex_bend_shear - be| %.2e -> %.2e (h %.3f -> %.3f)\n",
+	       model == DRAPE_MODEL_TRIANGLES ? "triangles" : "mass_spring", d1[0], d1[1], d2[0], d2[1], hs[0], hs[1]);
+	/* both first order: the gap shrinks about in proportion to h (4x here) */
+	CHECK(d1[0] > 0.0 && d2[0] > 0.0);
+	CHECK(d1[1] < 0.5 * d1[0]);
+	CHECK(d2[1] < 0.5 * d2[0]);
+	CHECK(d1[1] < 5e-3 && d2[1] < 5e-3);
+}
+
+static void test_imex_converges_to_implicit(void)
+{
+	imex_converges(DRAPE_MODEL_MASS_SPRING);
+	imex_converges(DRAPE_MODEL_TRIANGLES);
+}
+
+/* Forward and symplectic Euler, the line schemes and backward Euler approach one solution. */
+static void test_all_integrators_agree_at_small_steps(void)
+{
+	/* below the explicit limit sqrt(m / k_s) = 0.5 ms of the stretch springs */
+	const double T = 0.2, h = 1e-4;
+	double ref[3 * 49], x[3 * 49];
+	swing(DRAPE_INTEGRATOR_BACKWARD_EULER, DRAPE_MODEL_MASS_SPRING, h, T, ref);
+	for (int i = DRAPE_INTEGRATOR_FORWARD_EULER; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		swing((drape_integrator)i, DRAPE_MODEL_MASS_SPRING, h, T, x);
+		double d = max_abs_diff(ref, x, 3 * 49);
+		printf("    %-18s max |x - x_be| = %.2e m\n", drape_integrator_name((drape_integrator)i), d);
+		CHECK(d < 5e-3);
+	}
+}
+
+/* A symplectic Euler step far beyond sqrt(m / k_s) blows up; adaptive stepping rejects the steps
+ * (nothing non-finite is ever accepted) and halves down to a stable size. */
+static void test_explicit_blowup_rejected(void)
+{
+	drape_world_def wd = quiet_world(DRAPE_INTEGRATOR_SYMPLECTIC_EULER);
+	wd.max_dt = 1.0 / 30.0;
+	drape_cloth_id c;
+	drape_world* w = make_chain(&wd, 11, 1.0, 0.25, 200.0, 0.0, &c); /* sqrt(m/k) = 3.5 ms */
+	CHECK(w != NULL);
+	if (!w) return;
+	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
+	drape_stats st = drape_world_get_stats(w);
+	CHECK(st.rejected > 0);
+	CHECK(w->control.dt < 0.0036);
+	/* the hanging chain holds about m g sag = 0.015 J; a blow-up would hold ~1e80 */
+	double e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
+	printf("    %lld steps, %lld rejected, dt now %.2e s, energy %.3e J\n", (long long)st.steps, (long long)st.rejected,
+	       w->control.dt, e);
+	CHECK(isfinite(e) && e < 1.0);
+	drape_world_destroy(w);
+	/* Without adaptive stepping the blow-up ends in DRAPE_ERROR_DIVERGED, state not written. */
+	wd.adaptive = false;
+	w = make_chain(&wd, 11, 1.0, 0.25, 200.0, 0.0, &c);
+	drape_status s = drape_world_step(w, 5.0);
+	CHECK(s == DRAPE_ERROR_DIVERGED);
+	CHECK(strstr(drape_world_error(w), "min_dt") != NULL);
+	for (int32_t i = 0; i < w->particle_count; ++i) CHECK(v3_isfinite(w->x[i]) && v3_isfinite(w->v[i]));
+	drape_world_destroy(w);
+}
+
+/* Impossible combinations are refused with messages naming the culprit. */
+static void test_rejected_combinations(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.integrator = DRAPE_INTEGRATOR_SPLIT;
+	CHECK(drape_world_create(&wd) == NULL); /* self_collision on by default */
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	CHECK(w != NULL);
+	drape_grid_def g = drape_default_grid_def();
+	g.resolution[0] = g.resolution[1] = 4;
+	drape_mesh mesh;
+	drape_mesh_make_grid(&g, &mesh, NULL, 0);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.name = "skirt";
+	drape_cloth_id c = drape_cloth_add(w, &cd);
+	CHECK(c.index < 0);
+	CHECK(strstr(drape_world_error(w), "skirt") && strstr(drape_world_error(w), "split"));
+	cd.model = DRAPE_MODEL_MASS_SPRING;
+	cd.grid[0] = 4;
+	cd.grid[1] = 5; /* wrong */
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "4 x 5") != NULL);
+	cd.grid[1] = 4;
+	CHECK(drape_cloth_add(w, &cd).index == 0);
+	drape_mesh_free(&mesh);
+	drape_world_destroy(w);
+	wd.integrator = DRAPE_INTEGRATOR_COUNT;
+	CHECK(drape_world_create(&wd) == NULL);
+	wd.integrator = DRAPE_INTEGRATOR_ONOFF_ADI;
+	wd.onoff_c1 = 0.0;
+	CHECK(drape_world_create(&wd) == NULL);
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		drape_integrator back;
+		CHECK(drape_integrator_from_name(drape_integrator_name((drape_integrator)i), &back) && back == (drape_integrator)i);
+	}
+	CHECK(drape_integrator_name(DRAPE_INTEGRATOR_COUNT) == NULL);
+}
+
 const test_case mass_spring_tests[] = {
 	{"spring_derivatives", test_spring_derivatives},
 	{"bend_spring_derivatives", test_bend_spring_derivatives},
@@ -461,5 +748,10 @@ const test_case mass_spring_tests[] = {
 	{"chain_sag_backward_euler", test_chain_sag_backward_euler},
 	{"onoff_c1", test_onoff_c1},
 	{"resolution_consistent_sag", test_resolution_consistent_sag},
+	{"line_solves_match_dense", test_line_solves_match_dense},
+	{"imex_converges_to_implicit", test_imex_converges_to_implicit},
+	{"all_integrators_agree_at_small_steps", test_all_integrators_agree_at_small_steps},
+	{"explicit_blowup_rejected", test_explicit_blowup_rejected},
+	{"rejected_combinations", test_rejected_combinations},
 	{NULL, NULL},
 };
