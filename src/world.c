@@ -281,6 +281,8 @@ static const char* outcome_text(step_outcome o)
 		return "the cloth would pass through itself";
 	case STEP_FORCED:
 		return "forced rejection";
+	case STEP_DIVERGING:
+		return "the explicit part of the integrator diverged (strain jumped by more than 50 % in one step)";
 	default:
 		return "accepted";
 	}
@@ -318,11 +320,12 @@ drape_status drape_world_step(drape_world* w, double duration)
 			if (h < w->control.dt) w->control.dt = h;
 			if (!step_control_reject(&w->control)) {
 				char where[96] = "";
-				if (r.outcome == STEP_STRETCH_CHANGE && r.worst_spring >= 0)
+				bool strain = r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING;
+				if (strain && r.worst_spring >= 0)
 					snprintf(where, sizeof where, " (strain of spring %d (particles %d-%d) changed by %.3g)",
 						 r.worst_spring, w->ms_springs[r.worst_spring].v[0], w->ms_springs[r.worst_spring].v[1],
 						 r.stretch_change);
-				else if (r.outcome == STEP_STRETCH_CHANGE)
+				else if (strain)
 					snprintf(where, sizeof where, " (|w| of triangle %d changed by %.3g)", r.worst_triangle,
 						 r.stretch_change);
 				world_fail(w,

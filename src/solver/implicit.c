@@ -356,6 +356,9 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
  * contact yet (each pass adds their contact constraints). */
 #define CONTACT_PASSES 4
 
+/* A strain change per step that only a diverging explicit part produces. */
+#define DIVERGENCE_STRAIN 0.5
+
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
 	const int32_t n = w->particle_count;
@@ -430,7 +433,11 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->intersections = cloth_contacts_intersections(w, w->x1);
 		r->cc_ms += now_ms() - tf;
 	}
-	if (w->def.adaptive && finite) {
+	/* Schemes with explicit parts diverge when the step is too large: their blow-up shows first
+	 * as strain jumping between steps, so that test runs for them even without adaptive
+	 * stepping, at DIVERGENCE_STRAIN (a blown-up state is never accepted). */
+	const bool diverging_scheme = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER;
+	if ((w->def.adaptive || diverging_scheme) && finite) {
 		r->stretch_change = stretch_change(w, &r->worst_triangle);
 		int32_t spring;
 		double d = spring_stretch_change(w, &spring);
@@ -461,5 +468,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->outcome = STEP_SELF_INTERSECTION;
 	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit) {
 		r->outcome = STEP_STRETCH_CHANGE;
+	} else if (diverging_scheme && r->stretch_change > DIVERGENCE_STRAIN) {
+		r->outcome = STEP_DIVERGING;
 	}
 }
