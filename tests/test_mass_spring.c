@@ -194,6 +194,13 @@ static void test_spring_derivatives(void)
 	const vec3 v[2] = {v3(0.5, -1.0, 0.2), v3(-0.3, 0.4, 0.9)};
 	CHECK(v3_len(v3_sub(x[1], x[0])) > spring_rest);
 	fd_check(2, spring_terms_k, spring_energy_k, x, v);
+	/* the explicit path's force alone equals the terms' force */
+	element_terms full;
+	element_terms_clear(&full, 2);
+	ms_spring_terms(x, v, spring_rest, spring_k, 2.5, &full);
+	vec3 f[2];
+	ms_spring_force(x[0], x[1], v[0], v[1], spring_rest, spring_k, 2.5, f);
+	for (int a = 0; a < 2; ++a) CHECK(v3_len(v3_sub(f[a], full.f[a])) <= 1e-12 * v3_len(f[a]));
 	/* damping alone: df/dv exact; its df/dx is the symmetric part only, so check df/dv here */
 	element_terms t, tp, tm;
 	element_terms_clear(&t, 2);
@@ -219,6 +226,12 @@ static void test_bend_spring_derivatives(void)
 	const vec3 v[3] = {v3(0.1, 0.0, -0.2), v3(0.0, 0.3, 0.1), v3(-0.2, 0.1, 0.0)};
 	fd_check(3, bend_terms_lin, bend_energy_lin, x, v);
 	fd_check(3, bend_terms_nl, bend_energy_nl, x, v);
+	element_terms full;
+	element_terms_clear(&full, 3);
+	bend_terms_nl(x, v, &full);
+	vec3 f[3];
+	ms_bend_force(x, v, bend_wt, 3.0, 0.7, 0.05, f);
+	for (int a = 0; a < 3; ++a) CHECK(v3_len(v3_sub(f[a], full.f[a])) <= 1e-12 * v3_len(f[a]));
 	/* The nonlinear spring is stiffer than the linear one once bent. */
 	CHECK(bend_energy_nl(x) > bend_energy_lin(x));
 }

@@ -7,9 +7,10 @@
 void element_terms_clear(element_terms* t, int n)
 {
 	t->n = n;
-	for (int i = 0; i < COND_MAX_NODES; ++i) {
+	/* Only the n x n blocks in use: everything reads t->n. */
+	for (int i = 0; i < n; ++i) {
 		t->f[i] = v3_zero();
-		for (int j = 0; j < COND_MAX_NODES; ++j) {
+		for (int j = 0; j < n; ++j) {
 			t->dfdx[i][j] = m3_zero();
 			t->dfdv[i][j] = m3_zero();
 		}

@@ -104,5 +104,8 @@ double ms_spring_energy(const vec3 x[2], double rest, double k);
  * k (|C|^2/2 + |C|^4/(4 s^2)) (s = 0: linear), damping -kd Cdot along dC. */
 void ms_bend_terms(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, element_terms* t);
 double ms_bend_energy(const vec3 x[3], const double wt[3], double k, double s);
+/* The same forces alone, for explicit treatment (equal to the f of the *_terms functions). */
+void ms_spring_force(vec3 x0, vec3 x1, vec3 v0, vec3 v1, double rest, double k, double kd, vec3 f[2]);
+void ms_bend_force(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, vec3 f[3]);
 
 #endif
