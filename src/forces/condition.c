@@ -7,10 +7,9 @@
 void element_terms_clear(element_terms* t, int n)
 {
 	t->n = n;
-	/* Only the n x n blocks in use: everything reads t->n. */
-	for (int i = 0; i < n; ++i) {
+	for (int i = 0; i < COND_MAX_NODES; ++i) {
 		t->f[i] = v3_zero();
-		for (int j = 0; j < n; ++j) {
+		for (int j = 0; j < COND_MAX_NODES; ++j) {
 			t->dfdx[i][j] = m3_zero();
 			t->dfdv[i][j] = m3_zero();
 		}
@@ -58,6 +57,18 @@ void condition_terms_component(const condition* c, int a, double k, double kd, c
 				if (hw != 0.0) t->dfdx[i][j] = m3_madd(t->dfdx[i][j], hw, c->hess[a][i][j]);
 				t->dfdv[i][j] = m3_madd(t->dfdv[i][j], -kd, gg);
 			}
+		}
+	}
+}
+
+void element_terms_reset(element_terms* t, int n)
+{
+	t->n = n;
+	for (int i = 0; i < n; ++i) {
+		t->f[i] = v3_zero();
+		for (int j = 0; j < n; ++j) {
+			t->dfdx[i][j] = m3_zero();
+			t->dfdv[i][j] = m3_zero();
 		}
 	}
 }

@@ -34,6 +34,8 @@ typedef struct element_terms {
 } element_terms;
 
 void element_terms_clear(element_terms* t, int n);
+/* Clears only the n x n blocks in use (everything reads t->n): the assembly's hot path. */
+void element_terms_reset(element_terms* t, int n);
 
 /* How condition_terms forms df/dx. EXACT is eq. 8 plus the symmetric part of eq. 12.
  * DEFINITE additionally drops C * d2C (and Cdot * d2C) for components whose Hessian is

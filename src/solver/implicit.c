@@ -44,7 +44,7 @@ static element_terms* sink(sinks* s, const assembly_plan* p, int family)
 	if (role == ROLE_OFF) return NULL;
 	int k = role - 1;
 	if (!s->used[k]) {
-		element_terms_clear(&s->t[k], s->n);
+		element_terms_reset(&s->t[k], s->n);
 		s->used[k] = true;
 	}
 	return &s->t[k];
