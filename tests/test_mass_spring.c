@@ -4,6 +4,9 @@
  * solve, IMEX converging to backward Euler, On-Off's c1, and explicit blow-ups being rejected. */
 #include "fixtures.h"
 #include "test.h"
+#include "test_io.h"
+
+#include "io/scene.h"
 
 #include "forces/forces.h"
 #include "solver/constraints.h"
@@ -765,6 +768,77 @@ static void test_rejected_combinations(void)
 	CHECK(drape_integrator_name(DRAPE_INTEGRATOR_COUNT) == NULL);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Scene files */
+
+static void test_scene_keys(void)
+{
+	scene s;
+	char err[1024];
+	CHECK(scene_load_text(q("{'solver': {'integrator': 'onoff_adi', 'onoff_c1': 3, 'max_dt': 0.001},"
+				"'cloths': [{'model': 'mass_spring', 'nonlinear_bend': true, 'bend_kappa1': 5,"
+				"'grid': {'resolution': [8, 1], 'size': [1, 1]}, 'pins': [{'edge': 'left'}]}]}"),
+			      "test.json", &s, err, sizeof err));
+	CHECK(s.world.integrator == DRAPE_INTEGRATOR_ONOFF_ADI && s.world.onoff_c1 == 3.0);
+	CHECK(!s.world.self_collision); /* off by default for the line schemes */
+	CHECK(s.cloths[0].model == DRAPE_MODEL_MASS_SPRING && s.cloths[0].nonlinear_bend && s.cloths[0].bend_kappa1 == 5.0);
+	CHECK(s.constraint_count == 1);
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (w) {
+		CHECK(w->ms_spring_count == 7 && w->ms_bend_count == 6 && w->ms_bends[0].s > 0.0);
+		CHECK(drape_world_step(w, 0.01) == DRAPE_OK);
+		drape_world_destroy(w);
+	}
+	scene_free(&s);
+
+	static const struct {
+		const char* json;
+		const char* expect;
+	} bad[] = {
+		{"{'solver': {'integrator': 'adi'}, 'cloths': [{'grid': {}}]}", "test.json:1: solver.integrator: unknown integrator 'adi'"},
+		{"{'solver': {'onoff_c1': 0}, 'cloths': [{'grid': {}}]}", "solver.onoff_c1: must be > 0"},
+		{"{'cloths': [{'model': 'springs', 'grid': {}}]}", "cloths[0].model: unknown model 'springs' (triangles, mass_spring)"},
+		{"{'cloths': [{'nonlinear_bend': true, 'grid': {}}]}", "cloths[0].nonlinear_bend: nonlinear bend springs belong to model 'mass_spring'"},
+		{"{'cloths': [{'grid': {'resolution': [5, 1]}}]}", "a grid with 1 particle along v is a chain"},
+		{"{'cloths': [{'model': 'mass_spring', 'mesh': {'file': 'a.obj'}}]}", "model 'mass_spring' needs a 'grid'"},
+		{"{'solver': {'integrator': 'split'}, 'cloth_contact': {'enabled': true}, 'cloths': [{'grid': {}}]}",
+		 "cloth_contact.enabled: cloth/cloth contact needs integrator backward_euler, imex_bend or imex_bend_shear, not split"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+		CHECK(!scene_load_text(q(bad[k].json), "test.json", &s, err, sizeof err));
+		CHECK_HAS(err, bad[k].expect);
+	}
+	/* A triangles cloth under a line scheme is refused when the world is built, naming it. */
+	CHECK(scene_load_text(q("{'solver': {'integrator': 'cn_adi'}, 'cloths': [{'name': 'cape', 'grid': {}}]}"), "test.json", &s,
+			      err, sizeof err));
+	CHECK(scene_build_world(&s, err, sizeof err) == NULL);
+	CHECK_HAS(err, "cloths[0] 'cape': cloth 'cape' uses the triangles model, but the cn_adi integrator");
+	scene_free(&s);
+}
+
+/* The shipped mass-spring scene loads, builds and runs a few steps with the split scheme. */
+static void test_shipped_scene(void)
+{
+	scene s;
+	char err[1024];
+	CHECK(scene_load_file(DRAPE_SOURCE_DIR "/scenes/mass_spring_sheet.json", &s, err, sizeof err));
+	CHECK(s.world.integrator == DRAPE_INTEGRATOR_SPLIT);
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (w) {
+		CHECK(drape_world_step(w, 0.05) == DRAPE_OK);
+		CHECK(drape_world_get_stats(w).rejected == 0);
+		/* the pinned corners stay exactly put */
+		const drape_mesh* m = drape_cloth_mesh(w, (drape_cloth_id){0});
+		int32_t nu = s.cloths[0].grid_resolution[0], nv = s.cloths[0].grid_resolution[1];
+		int32_t corner = (nv - 1) * nu;
+		CHECK(w->x[corner].x == m->positions[3 * corner] && w->x[corner].z == m->positions[3 * corner + 2]);
+		drape_world_destroy(w);
+	}
+	scene_free(&s);
+}
+
 const test_case mass_spring_tests[] = {
 	{"spring_derivatives", test_spring_derivatives},
 	{"bend_spring_derivatives", test_bend_spring_derivatives},
@@ -779,5 +853,7 @@ const test_case mass_spring_tests[] = {
 	{"all_integrators_agree_at_small_steps", test_all_integrators_agree_at_small_steps},
 	{"explicit_blowup_rejected", test_explicit_blowup_rejected},
 	{"rejected_combinations", test_rejected_combinations},
+	{"scene_keys", test_scene_keys},
+	{"shipped_scene", test_shipped_scene},
 	{NULL, NULL},
 };
