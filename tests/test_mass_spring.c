@@ -817,6 +817,40 @@ static void test_scene_keys(void)
 	scene_free(&s);
 }
 
+/* Solid contact with every integrator: a mass-spring sheet dropped on a floor comes to rest on
+ * it (its thickness above z = 0), through the same contact constraints as backward Euler. */
+static void test_solid_contact_all_integrators(void)
+{
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		char json[1024];
+		snprintf(json, sizeof json,
+			 "{'solver': {'integrator': '%s', 'max_dt': 0.0005}, 'cloth_contact': {'enabled': false},"
+			 "'cloths': [{'model': 'mass_spring', 'grid': {'resolution': [6, 6], 'size': [0.3, 0.3], 'center': [0, 0, 0.03]},"
+			 "'material': {'stretch': 100, 'shear': 5, 'stretch_damping': 0.2}}],"
+			 "'solids': [{'shape': 'plane', 'thickness': 0.005, 'friction': 0.5}]}",
+			 drape_integrator_name((drape_integrator)i));
+		scene s;
+		char err[1024];
+		CHECK(scene_load_text(q(json), "test.json", &s, err, sizeof err));
+		drape_world* w = scene_build_world(&s, err, sizeof err);
+		CHECK(w != NULL);
+		if (!w) {
+			scene_free(&s);
+			continue;
+		}
+		CHECK(drape_world_step(w, 0.4) == DRAPE_OK);
+		double lo = 1.0, hi = -1.0;
+		for (int32_t k = 0; k < w->particle_count; ++k) lo = fmin(lo, w->x[k].z), hi = fmax(hi, w->x[k].z);
+		drape_stats st = drape_world_get_stats(w);
+		printf("    %-18s z in [%.5f, %.5f], %d in contact, KE %.2e\n", drape_integrator_name((drape_integrator)i), lo, hi,
+		       st.solid_contacts, drape_world_kinetic_energy(w));
+		CHECK(lo > 0.004 && hi < 0.0051);
+		CHECK(st.solid_contacts == 36);
+		drape_world_destroy(w);
+		scene_free(&s);
+	}
+}
+
 /* The shipped mass-spring scene loads, builds and runs a few steps with the split scheme. */
 static void test_shipped_scene(void)
 {
@@ -855,5 +889,6 @@ const test_case mass_spring_tests[] = {
 	{"rejected_combinations", test_rejected_combinations},
 	{"scene_keys", test_scene_keys},
 	{"shipped_scene", test_shipped_scene},
+	{"solid_contact_all_integrators", test_solid_contact_all_integrators},
 	{NULL, NULL},
 };
