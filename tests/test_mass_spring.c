@@ -46,6 +46,10 @@ static drape_world* make_chain(drape_world_def* wd, int n, double length, double
 		drape_world_destroy(w);
 		return NULL;
 	}
+	/* a chain lies on the line through the centre along u */
+	CHECK(mesh.vertex_count == n && mesh.triangle_count == 0);
+	CHECK(mesh.positions[0] == 0.0 && mesh.positions[1] == 0.0 && mesh.positions[2] == 0.0);
+	CHECK(fabs(mesh.positions[3 * (n - 1) + 2] + length) < 1e-12);
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	cd.model = DRAPE_MODEL_MASS_SPRING;
