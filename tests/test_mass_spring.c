@@ -399,6 +399,52 @@ static void test_onoff_c1(void)
 	CHECK_REL(c3, exact * 2.0 / 3.0, 5e-3, 0.0);
 }
 
+/* The same question dynamically: a mass on a spring (a two-particle chain, top pinned, no
+ * gravity) released stretched oscillates with period 2 pi sqrt(m / k). On-Off with c1 = 2 keeps
+ * it; c1 = 3 makes the spring 1.5 times stiffer, the period sqrt(1.5) times shorter. */
+static double oscillation_period(drape_integrator integ, double c1, double h)
+{
+	drape_world_def wd = quiet_world(integ);
+	wd.gravity[2] = 0.0;
+	wd.max_dt = h;
+	wd.adaptive = false;
+	wd.onoff_c1 = c1;
+	drape_cloth_id c;
+	drape_world* w = make_chain(&wd, 2, 1.0, 0.25, 2.0, 0.0, &c); /* k = 2 N/m, m = 0.125 kg */
+	if (!w) return NAN;
+	w->x[1].z -= 0.1;
+	double prev = w->x[1].z + 1.0, first = -1.0, last = -1.0;
+	int crossings = 0;
+	/* upward crossings of the rest length, at a time interpolated within the step (sampled after
+	 * each pair of steps, so On-Off is always seen after an on-step) */
+	for (int k = 1; k <= (int)(12.0 / (2 * h)); ++k) {
+		drape_world_step(w, 2 * h);
+		double d = w->x[1].z + 1.0;
+		if (prev < 0.0 && d >= 0.0) {
+			double t = drape_world_time(w) - 2 * h * d / (d - prev);
+			if (first < 0.0) first = t;
+			last = t;
+			crossings++;
+		}
+		prev = d;
+	}
+	drape_world_destroy(w);
+	return crossings > 1 ? (last - first) / (crossings - 1) : NAN;
+}
+
+static void test_onoff_period(void)
+{
+	const double h = 0.002, exact = 2.0 * 3.14159265358979323846 * sqrt(0.125 / 2.0);
+	double be = oscillation_period(DRAPE_INTEGRATOR_BACKWARD_EULER, 2.0, h);
+	double c2 = oscillation_period(DRAPE_INTEGRATOR_ONOFF_ADI, 2.0, h);
+	double c3 = oscillation_period(DRAPE_INTEGRATOR_ONOFF_ADI, 3.0, h);
+	printf("    period: exact %.4f s, backward Euler %.4f, on-off c1=2 %.4f, c1=3 %.4f (exact / sqrt(1.5) = %.4f)\n", exact, be, c2,
+	       c3, exact / sqrt(1.5));
+	CHECK_REL(be, exact, 0.002, 0.0);
+	CHECK_REL(c2, exact, 0.002, 0.0);
+	CHECK_REL(c3, exact / sqrt(1.5), 0.002, 0.0);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Resolution consistency */
 
@@ -919,6 +965,7 @@ const test_case mass_spring_tests[] = {
 	{"grid_energy_matches_continuum", test_grid_energy_matches_continuum},
 	{"chain_sag_backward_euler", test_chain_sag_backward_euler},
 	{"onoff_c1", test_onoff_c1},
+	{"onoff_period", test_onoff_period},
 	{"resolution_consistent_sag", test_resolution_consistent_sag},
 	{"line_solves_match_dense", test_line_solves_match_dense},
 	{"imex_converges_to_implicit", test_imex_converges_to_implicit},
