@@ -282,7 +282,7 @@ static const char* outcome_text(step_outcome o)
 	case STEP_FORCED:
 		return "forced rejection";
 	case STEP_DIVERGING:
-		return "the explicit part of the integrator diverged (strain jumped by more than 50 % in one step)";
+		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
 	default:
 		return "accepted";
 	}
@@ -318,6 +318,9 @@ drape_status drape_world_step(drape_world* w, double duration)
 			w->stats.rejected++;
 			/* A failure at a step shortened to reach t_end is judged at that size. */
 			if (h < w->control.dt) w->control.dt = h;
+			/* An explicit part that diverged at h diverges at h again (its limit is set by the
+			 * stiffness, not the state): never grow back to it. */
+			if (r.outcome == STEP_DIVERGING && 0.5 * h < w->control.max_dt) w->control.max_dt = 0.5 * h;
 			if (!step_control_reject(&w->control)) {
 				char where[96] = "";
 				bool strain = r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING;

@@ -771,9 +771,8 @@ static void test_explicit_blowup_rejected(void)
 	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
 	e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
 	printf("    adaptive off: %lld rejected, energy %.3e J\n", (long long)drape_world_get_stats(w).rejected, e);
-	/* bounded, though the tries at too large a step (every <= 40 steps) pump some energy in */
 	CHECK(drape_world_get_stats(w).rejected > 0);
-	CHECK(isfinite(e) && e < 10.0);
+	CHECK(isfinite(e) && e < 1.0);
 	drape_world_destroy(w);
 	wd.min_dt = 0.01;
 	w = make_chain(&wd, 11, 1.0, 0.25, 200.0, 0.0, &c);

@@ -392,7 +392,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 #define CONTACT_PASSES 4
 
 /* A strain change per step that only a diverging explicit part produces. */
-#define DIVERGENCE_STRAIN 0.5
+#define DIVERGENCE_STRAIN 0.25
 
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
