@@ -39,6 +39,7 @@ static drape_world* make_chain(drape_world_def* wd, int n, double length, double
 	g.v_axis[0] = 1.0;
 	g.v_axis[1] = 0.0;
 	g.center[2] = -0.5 * length;
+	g.center[0] = 0.5 * g.size[1]; /* the chain is the grid's v = 0 edge */
 	drape_mesh mesh;
 	char err[256];
 	if (drape_mesh_make_grid(&g, &mesh, err, sizeof err) != DRAPE_OK) {
@@ -46,7 +47,7 @@ static drape_world* make_chain(drape_world_def* wd, int n, double length, double
 		drape_world_destroy(w);
 		return NULL;
 	}
-	/* a chain lies on the line through the centre along u */
+	/* a chain is the grid's v = 0 edge: along u through center - size[1]/2 v_axis */
 	CHECK(mesh.vertex_count == n && mesh.triangle_count == 0);
 	CHECK(mesh.positions[0] == 0.0 && mesh.positions[1] == 0.0 && mesh.positions[2] == 0.0);
 	CHECK(fabs(mesh.positions[3 * (n - 1) + 2] + length) < 1e-12);

@@ -111,7 +111,7 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 			uvs[2 * id + 1] = v;
 			for (int k = 0; k < 3; ++k)
 				positions[3 * id + k] =
-					def->center[k] + (u - 0.5 * su) * uh[k] + (v - (nv > 1 ? 0.5 * sv : 0.0)) * vh[k];
+					def->center[k] + (u - 0.5 * su) * uh[k] + (v - 0.5 * sv) * vh[k];
 		}
 	}
 
