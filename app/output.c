@@ -6,6 +6,8 @@
 #include "io/embedded.h"
 #include "io/obj_write.h"
 
+#include "io/caches.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -41,6 +43,7 @@ static bool is_drape_file(const char* name)
 {
 	size_t n = strlen(name);
 	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0) return true;
+	if (caches_owns_file(name)) return true;
 	if (strncmp(name, "frame_", 6) != 0) return false;
 	return (n > 4 && strcmp(name + n - 4, ".obj") == 0) || (n > 8 && strcmp(name + n - 8, ".obj.tmp") == 0);
 }
@@ -152,8 +155,7 @@ static cJSON* material_json(const drape_material* m)
 	return o;
 }
 
-bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
-			  size_t err_size)
+static cJSON* summary_json(const scene* s, const drape_world* world, const run_totals* t)
 {
 	cJSON* root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "drape_version", DRAPE_VERSION_STRING);
@@ -168,6 +170,8 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 	cJSON_AddNumberToObject(root, "frames_written", t->frames_written);
 	cJSON_AddNumberToObject(root, "simulated_time", t->simulated_time);
 	cJSON_AddNumberToObject(root, "wall_seconds", t->wall_seconds);
+	cJSON_AddNumberToObject(root, "exit_status", t->exit_status);
+	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world));
 
 	cJSON* tot = cJSON_AddObjectToObject(root, "totals");
 	const drape_stats* st = &t->stats;
@@ -235,7 +239,24 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 		cJSON_AddNumberToObject(o, "friction", d->friction);
 		cJSON_AddItemToArray(solids, o);
 	}
+	return root;
+}
 
+void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
+{
+	cJSON* root = summary_json(s, world, t);
+	cJSON_AddStringToObject(root, "out", dir);
+	char* text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (text) printf("%s\n", text);
+	fflush(stdout);
+	cJSON_free(text);
+}
+
+bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
+			  size_t err_size)
+{
+	cJSON* root = summary_json(s, world, t);
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text) {

@@ -28,9 +28,14 @@ typedef struct run_totals {
 	double simulated_time;
 	double wall_seconds;
 	drape_stats stats; /* summed over frames; min/max over frames */
+	unsigned formats;  /* FORMAT_* bits (caches.h) */
+	int exit_status;
 } run_totals;
 
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
 			  size_t err_size);
+
+/* The same summary as one line of JSON on stdout (`drape run --json`), plus "out": dir. */
+void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t);
 
 #endif
