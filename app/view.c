@@ -484,6 +484,7 @@ static GLFWwindow* open_window(const char* title, int width, int height)
 	}
 }
 
+/* Writes the report, releases everything (v too) and returns the exit status. */
 static int finish(viewer* v, int status)
 {
 	if (v->opt.report && v->world) {
@@ -503,84 +504,65 @@ static int finish(viewer* v, int status)
 #endif
 	if (v->world) drape_world_destroy(v->world);
 	scene_free(&v->sc);
+	free(v);
 	return status;
 }
 
-int command_view(int argc, char** argv)
+/* Loads the scene and builds the world; 0 or the exit status (the message printed). */
+static int load(viewer* v)
 {
-	viewer* v = calloc(1, sizeof *v);
-	if (!v) {
-		fprintf(stderr, "drape view: out of memory\n");
-		return EXIT_IO;
-	}
-	int status = parse_options(argc, argv, &v->opt);
-	if (status != 0) {
-		free(v);
-		return status < 0 ? EXIT_OK : status;
-	}
 	char err[1024];
 	bool loaded = v->opt.scene_path ? scene_load_file(v->opt.scene_path, &v->sc, err, sizeof err)
 					: scene_load_default(&v->sc, err, sizeof err);
 	if (!loaded) {
 		fprintf(stderr, "drape: %s\n", err);
-		free(v);
 		return EXIT_BAD_INPUT;
 	}
 	if (v->opt.threads > 0) v->sc.world.threads = (int32_t)v->opt.threads;
 	memcpy(v->gravity, v->sc.world.gravity, sizeof v->gravity);
-	v->rec.track_cloth = -1;
-	if (!build_world(v)) {
-		status = finish(v, EXIT_BAD_INPUT);
-		free(v);
-		return status;
-	}
+	if (!build_world(v)) return EXIT_BAD_INPUT;
 	if (v->opt.track_cloth >= 0) {
 		drape_cloth_id id = {v->opt.track_cloth};
 		if (v->opt.track_cloth >= drape_cloth_count(v->world) ||
 		    v->opt.track_vertex >= drape_cloth_vertex_count(v->world, id)) {
 			fprintf(stderr, "drape view: --track %d:%d: the scene has no such cloth vertex\n", v->opt.track_cloth,
 				v->opt.track_vertex);
-			status = finish(v, EXIT_BAD_INPUT);
-			free(v);
-			return status;
+			return EXIT_BAD_INPUT;
 		}
 		v->rec.track_cloth = v->opt.track_cloth;
 		v->rec.track_vertex = v->opt.track_vertex;
 	}
+	return 0;
+}
 
-	/* A window needs a display: say so in one sentence rather than letting GLFW complain. */
+/* Opens the window and its drawer and hooks up the input; 0 or the exit status. A window needs
+ * a display: without one, say so in one sentence rather than letting GLFW complain. */
+static int open_display(viewer* v)
+{
 	const char* display = getenv("DISPLAY");
 	const char* wayland = getenv("WAYLAND_DISPLAY");
 	glfwSetErrorCallback(glfw_error);
 	if ((!display || !*display) && (!wayland || !*wayland)) {
 		fprintf(stderr, "drape view: no display found (set DISPLAY, or use `drape render`)\n");
-		status = finish(v, EXIT_BAD_INPUT);
-		free(v);
-		return status;
+		return EXIT_BAD_INPUT;
 	}
 	if (!glfwInit()) {
 		fprintf(stderr, "drape view: cannot open display '%s' (set DISPLAY to a running X server, or use `drape render`)\n",
 			display && *display ? display : wayland);
-		status = finish(v, EXIT_BAD_INPUT);
-		free(v);
-		return status;
+		return EXIT_BAD_INPUT;
 	}
 	char title[256];
 	snprintf(title, sizeof title, "drape view - %s", v->sc.name ? v->sc.name : "scene");
 	v->window = open_window(title, (int)v->opt.width, (int)v->opt.height);
 	if (!v->window) {
 		fprintf(stderr, "drape view: cannot create an OpenGL 2.1 window on this display (or use `drape render`)\n");
-		status = finish(v, EXIT_BAD_INPUT);
-		free(v);
-		return status;
+		return EXIT_BAD_INPUT;
 	}
 	glfwSwapInterval(0); /* the loop paces itself to the scene's fps */
 	v->drawer = drawer_create();
 	if (!v->drawer) {
 		fprintf(stderr, "drape view: out of memory\n");
-		status = finish(v, EXIT_IO);
-		free(v);
-		return status;
+		return EXIT_IO;
 	}
 	glfwSetWindowUserPointer(v->window, v);
 	glfwGetCursorPos(v->window, &v->cursor_x, &v->cursor_y);
@@ -589,27 +571,45 @@ int command_view(int argc, char** argv)
 	glfwSetMouseButtonCallback(v->window, on_mouse_button);
 	glfwSetCursorPosCallback(v->window, on_cursor);
 	glfwSetScrollCallback(v->window, on_scroll);
+	return 0;
+}
 
-	{
-		/* The scene's output.camera if it has one (as `drape render`), else one framing it. */
-		double ww, wh, up[3];
-		window_size(v, &ww, &wh);
-		draw_camera cam = draw_camera_frame(v->world, drape_world_time(v->world), ww / fmax(wh, 1.0));
-		if (v->sc.camera.set) {
-			memcpy(cam.eye, v->sc.camera.eye, sizeof cam.eye);
-			memcpy(cam.target, v->sc.camera.target, sizeof cam.target);
-			memcpy(cam.up, v->sc.camera.up, sizeof cam.up);
-			cam.fov_y_deg = v->sc.camera.fov;
-		}
-		draw_world_up(v->world, up);
-		/* The orbit turns about the world's up; a scene camera's own up only matters for roll. */
-		view_orbit_look(&v->orbit, cam.eye, cam.target, up, cam.fov_y_deg);
-		draw_bounds_empty(v->region_lo, v->region_hi);
+/* The scene's output.camera if it has one (as in `drape render`), else one framing the scene. */
+static void initial_camera(viewer* v)
+{
+	double ww, wh, up[3];
+	window_size(v, &ww, &wh);
+	draw_camera cam = draw_camera_frame(v->world, drape_world_time(v->world), ww / fmax(wh, 1.0));
+	if (v->sc.camera.set) {
+		memcpy(cam.eye, v->sc.camera.eye, sizeof cam.eye);
+		memcpy(cam.target, v->sc.camera.target, sizeof cam.target);
+		memcpy(cam.up, v->sc.camera.up, sizeof cam.up);
+		cam.fov_y_deg = v->sc.camera.fov;
 	}
-	v->paused = v->opt.paused;
+	draw_world_up(v->world, up);
+	/* The orbit turns about the world's up; a scene camera's own up only matters for roll. */
+	view_orbit_look(&v->orbit, cam.eye, cam.target, up, cam.fov_y_deg);
+	draw_bounds_empty(v->region_lo, v->region_hi);
+}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+/* --ready: the window size and where the tracked particle is on screen. */
+static bool write_ready(viewer* v, char* err, size_t err_size)
+{
+	double ww, wh, px = 0.0, py = 0.0, depth, p[3];
+	int fb_w, fb_h;
+	window_size(v, &ww, &wh);
+	glfwGetFramebufferSize(v->window, &fb_w, &fb_h);
+	bool has_pixel = view_particle_position(v->world, v->rec.track_cloth, v->rec.track_vertex, &v->scratch,
+						&v->scratch_size, p) &&
+			 view_project(&v->orbit, ww, wh, p, &px, &py, &depth);
+	return view_write_ready(v->opt.ready, (int)ww, (int)wh, fb_w, fb_h, has_pixel, px, py, err, err_size);
+}
+
+/* Simulates and draws until quit, --exit-after or a signal; the exit status. */
+static int run_loop(viewer* v)
+{
+	char err[1024];
+	int status = EXIT_OK;
 	const double frame_time = 1.0 / v->sc.fps;
 	double next = glfwGetTime();
 	v->fps_since = next;
@@ -620,25 +620,13 @@ int command_view(int argc, char** argv)
 		if (v->paused && v->steps_pending > 0) --v->steps_pending;
 		if (!v->paused) v->steps_pending = 0;
 		draw_frame(v);
-		++v->displayed;
-		bool last = v->opt.exit_after > 0 && v->frame >= v->opt.exit_after;
 		glfwSwapBuffers(v->window);
-		if (v->displayed == 1 && v->opt.ready) {
-			double ww, wh, px = 0.0, py = 0.0, depth;
-			int fb_w, fb_h;
-			window_size(v, &ww, &wh);
-			glfwGetFramebufferSize(v->window, &fb_w, &fb_h);
-			double p[3];
-			bool has_pixel = view_particle_position(v->world, v->rec.track_cloth, v->rec.track_vertex, &v->scratch,
-								&v->scratch_size, p) &&
-					 view_project(&v->orbit, ww, wh, p, &px, &py, &depth);
-			if (!view_write_ready(v->opt.ready, (int)ww, (int)wh, fb_w, fb_h, has_pixel, px, py, err, sizeof err)) {
-				fprintf(stderr, "drape view: %s\n", err);
-				status = EXIT_IO;
-				break;
-			}
+		if (++v->displayed == 1 && v->opt.ready && !write_ready(v, err, sizeof err)) {
+			fprintf(stderr, "drape view: %s\n", err);
+			status = EXIT_IO;
+			break;
 		}
-		if (last) break;
+		if (v->opt.exit_after > 0 && v->frame >= v->opt.exit_after) break;
 		/* fps over the last half second or more */
 		++v->fps_frames;
 		double now = glfwGetTime();
@@ -665,7 +653,26 @@ int command_view(int argc, char** argv)
 	}
 	if (status == EXIT_OK && v->ever_failed) status = EXIT_DIVERGED;
 	if (status == EXIT_OK && interrupted) status = EXIT_INTERRUPTED;
-	status = finish(v, status);
-	free(v);
 	return status;
+}
+
+int command_view(int argc, char** argv)
+{
+	viewer* v = calloc(1, sizeof *v);
+	if (!v) {
+		fprintf(stderr, "drape view: out of memory\n");
+		return EXIT_IO;
+	}
+	v->rec.track_cloth = -1;
+	int status = parse_options(argc, argv, &v->opt);
+	if (status != 0) {
+		free(v);
+		return status < 0 ? EXIT_OK : status;
+	}
+	if ((status = load(v)) != 0 || (status = open_display(v)) != 0) return finish(v, status);
+	initial_camera(v);
+	v->paused = v->opt.paused;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	return finish(v, run_loop(v));
 }
