@@ -214,6 +214,8 @@ fi
 # with the same positions as before the reset.
 if start_viewer step; then
 	xdotool mousemove --window "$wid" 5 300 # keyboard focus follows the pointer without a window manager
+	# a left drag that starts off the cloth turns the camera and adds no spring
+	xdotool mousedown 1 mousemove --window "$wid" 60 320 mousemove --window "$wid" 120 340 mouseup 1
 	for key in period period period r period period; do
 		xdotool key $key
 		sleep 0.3
@@ -227,6 +229,7 @@ if start_viewer step; then
 		if [ "$frames" != "1 2 3 1 2 " ]; then bad pause_step_reset "want frames 1 2 3 1 2 recorded, got '$frames'"
 		elif ! grep -q '"resets": 1' "$tmp/step.json"; then bad pause_step_reset "the report counts no reset"
 		elif [ "$same" != "2 0" ]; then bad pause_step_reset "frames after the reset differ from before (repeated, differing: $same)"
+		elif ! grep -q '"drags": \[\]' "$tmp/step.json"; then bad pause_step_reset "a drag off the cloth grabbed a particle"
 		else ok "pause_step_reset (frames $frames)"; fi
 	fi
 fi
