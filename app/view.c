@@ -77,7 +77,6 @@ typedef struct viewer {
 	double cursor_x, cursor_y;
 	double last_x, last_y;
 	bool paused, wireframe, contacts, quit;
-	int steps_pending; /* single steps asked for while paused, one per displayed frame */
 	bool failed; /* a step failed since the last reset: the simulation is stopped */
 	bool ever_failed;
 	char error[512];
@@ -239,6 +238,8 @@ static void window_size(const viewer* v, double* w, double* h)
 
 /* ---- input -------------------------------------------------------------------------------- */
 
+static void simulate_frame(viewer* v);
+
 /* Keys by the character they type, so they sit where the keyboard layout puts them. */
 static void on_char(GLFWwindow* win, unsigned int codepoint)
 {
@@ -250,8 +251,10 @@ static void on_char(GLFWwindow* win, unsigned int codepoint)
 	case '.':
 	case 'n':
 	case 'N':
+		/* Stepped here, in event order: a step pressed between two mouse events sees the first
+		 * and not the second, however the events are batched. */
 		v->paused = true;
-		++v->steps_pending;
+		if (!v->failed) simulate_frame(v);
 		break;
 	case 'r':
 	case 'R':
@@ -616,9 +619,7 @@ static int run_loop(viewer* v)
 	while (!v->quit && !interrupted && !glfwWindowShouldClose(v->window)) {
 		glfwPollEvents();
 		if (v->quit) break;
-		if (!v->failed && (!v->paused || v->steps_pending > 0)) simulate_frame(v);
-		if (v->paused && v->steps_pending > 0) --v->steps_pending;
-		if (!v->paused) v->steps_pending = 0;
+		if (!v->failed && !v->paused) simulate_frame(v);
 		draw_frame(v);
 		glfwSwapBuffers(v->window);
 		if (++v->displayed == 1 && v->opt.ready && !write_ready(v, err, sizeof err)) {

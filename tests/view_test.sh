@@ -209,6 +209,40 @@ if drag soft 250 -60; then
 	fi
 fi
 
+# --- press, drag, step, release: with the simulation paused, ten presses of '.' step frames 1-10
+# with the spring; the release removes it, and five more steps (11-15) run without it. Single
+# steps happen in event order, so this is exact however the events are batched. The particle
+# follows the cursor while held and swings back once released.
+if [ -s "$tmp/still.json" ] && start_viewer release; then
+	xdotool mousemove --window "$wid" "$px" "$py"
+	sleep 0.2
+	xdotool mousedown 1
+	for k in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove --window "$wid" $((px + 25 * k)) $((py - 6 * k)); done
+	xdotool key --delay 20 period period period period period period period period period period
+	xdotool mouseup 1
+	xdotool key --delay 20 period period period period period
+	sleep 0.3
+	xdotool key q
+	if finish_viewer release; then
+		rep=$tmp/release.json
+		held=$(drag_samples "$rep" | awk '{print $1}' | tr '\n' ' ')
+		frames=$(tracked_samples "$rep" | awk '{print $1}' | tr '\n' ' ')
+		# Offsets from the undragged run along the drag direction, at frames 10 and 15.
+		read -r at10 at15 < <({ drag_samples "$rep" | sed -n '1p;$p'; tracked_samples "$rep"; echo "still"; tracked_samples "$tmp/still.json"; } | awk '
+			NR == 1 { g[1] = $5; g[2] = $6; g[3] = $7; next }
+			NR == 2 { n = 0; for (i = 1; i <= 3; ++i) { d[i] = $(i + 4) - g[i]; n += d[i] * d[i] }; n = sqrt(n); next }
+			$1 == "still" { s = 1; next }
+			!s { p[$1] = $2 " " $3 " " $4; next }
+			s && ($1 == 10 || $1 == 15) { split(p[$1], q, " "); m[$1] = ((q[1] - $2) * d[1] + (q[2] - $3) * d[2] + (q[3] - $4) * d[3]) / n }
+			END { printf "%.4f %.4f\n", m[10], m[15] }')
+		if [ "$held" != "0 1 2 3 4 5 6 7 8 9 10 " ]; then bad release "want the spring on frames 0-10, got '$held'"
+		elif [ "$frames" != "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 " ]; then bad release "want frames 1-15, got '$frames'"
+		elif ! awk -v a="$at10" -v b="$at15" 'BEGIN { exit !(a > 0.03 && b < a) }'; then
+			bad release "offset toward the cursor $at10 m at frame 10 (want > 0.03), $at15 m at 15 (want less)"
+		else ok "release (toward the cursor by $at10 m while held, $at15 m five frames after release)"; fi
+	fi
+fi
+
 # --- pause, single step and reset: started paused, three presses of '.' advance exactly three
 # frames; r rebuilds the world at frame 0 (still paused), and two more steps give frames 1, 2
 # with the same positions as before the reset.
