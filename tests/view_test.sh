@@ -250,12 +250,7 @@ if start_viewer step; then
 	xdotool mousemove --window "$wid" 5 300 # keyboard focus follows the pointer without a window manager
 	# a left drag that starts off the cloth turns the camera and adds no spring
 	xdotool mousedown 1 mousemove --window "$wid" 60 320 mousemove --window "$wid" 120 340 mouseup 1
-	for key in period period period r period period; do
-		xdotool key $key
-		sleep 0.3
-	done
-	sleep 0.5
-	xdotool key q
+	xdotool key --delay 20 period period period r period period q # handled in order, steps at once
 	if finish_viewer step; then
 		frames=$(tracked_samples "$tmp/step.json" | awk '{print $1}' | tr '\n' ' ')
 		same=$(tracked_samples "$tmp/step.json" | awk '{ p = $2 " " $3 " " $4; if ($1 in seen) { n++; if (seen[$1] != p) d++ } else seen[$1] = p }
