@@ -199,7 +199,14 @@ void offscreen_destroy(offscreen* o)
 		eglMakeCurrent(o->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 		eglDestroyContext(o->display, o->context);
 	}
+#ifndef __SANITIZE_ADDRESS__
 	if (o->display != EGL_NO_DISPLAY) eglTerminate(o->display);
+#else
+	/* Under AddressSanitizer the display stays open until exit: eglTerminate unloads Mesa's
+	 * driver (swrast_dri.so), whose globals still point at 240 bytes it never frees; once it is
+	 * gone LeakSanitizer reports them as leaks of an unnamed module, which no suppression can
+	 * match. Kept loaded, they stay reachable and drape's own leaks are still all reported. */
+#endif
 	eglReleaseThread();
 	free(o);
 }
