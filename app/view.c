@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "draw.h"
 #include "view_camera.h"
+#include "view_font.h"
 #include "view_hooks.h"
 #include "view_hud.h"
 #include "view_pick.h"
@@ -427,7 +428,10 @@ static void draw_hud(const viewer* v, int fb_w, int fb_h)
 		snprintf(line3, sizeof line3, "%sSPACE PAUSE  . STEP  R RESET  W WIRE  C CONTACTS  Q QUIT",
 			 v->paused ? "PAUSED  " : "");
 	const char* lines[3] = {line1, line2, line3};
+	/* Font pixels 2x2 (3x3 on tall framebuffers), 1x1 where the lines would not fit across. */
 	int scale = fb_h >= 1200 ? 3 : 2;
+	for (int l = 0; l < 3; ++l)
+		while (scale > 1 && view_text_width(lines[l], scale) + 8 * scale > fb_w) --scale;
 	view_hud_draw(fb_w, fb_h, lines, 3, scale);
 }
 
