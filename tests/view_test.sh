@@ -106,6 +106,9 @@ wait_for() {
 	return 1
 }
 
+# Ends the watchdog started with a viewer: its sleep is killed, so the kill after it never runs.
+stop_watchdog() { pkill -P "$watchdog" 2>/dev/null; }
+
 # start_viewer NAME [VIEWER OPTIONS...]: starts the viewer on the sheet (paused, tracking vertex
 # V) in the background, waits for its ready file and window, and sets pid, px, py (the tracked
 # particle's window position) and wid. The report lands in $tmp/NAME.json.
@@ -127,7 +130,8 @@ start_viewer() {
 	fi
 	if [ -z "$px" ] || [ -z "$wid" ]; then
 		bad "$name" "no ready file, particle pixel or window: $(cat "$tmp/$name.ready" "$tmp/$name.err" 2>/dev/null)"
-		kill "$pid" "$watchdog" 2>/dev/null
+		kill "$pid" 2>/dev/null
+		stop_watchdog
 		wait "$pid" 2>/dev/null
 		return 1
 	fi
@@ -138,7 +142,7 @@ start_viewer() {
 finish_viewer() {
 	wait "$pid"
 	local got=$?
-	kill "$watchdog" 2>/dev/null
+	stop_watchdog
 	if [ $got -ne 0 ]; then
 		bad "$1" "viewer exit $got: $(cat "$tmp/$1.err")"
 		return 1
@@ -268,7 +272,7 @@ if start_viewer interrupt; then
 	kill -INT "$pid"
 	wait "$pid"
 	got=$?
-	kill "$watchdog" 2>/dev/null
+	stop_watchdog
 	if [ $got -ne 130 ]; then bad interrupt "exit $got, want 130: $(cat "$tmp/interrupt.err")"
 	elif ! grep -q '"status": "ok"' "$tmp/interrupt.json"; then bad interrupt "no report written"
 	else ok interrupt; fi
@@ -292,7 +296,7 @@ wid=$(timeout 20 xdotool search --sync --onlyvisible --pid "$pid" --name '^drape
 [ -n "$wid" ] && xdotool mousemove --window "$wid" 100 100 && sleep 0.2 && xdotool key q
 wait "$pid"
 got=$?
-kill "$watchdog" 2>/dev/null
+stop_watchdog
 if [ $got -ne 3 ]; then bad diverged_exit_3 "exit $got, want 3: $(cat "$tmp/diverge.err")"
 elif [ "$(grep -c 'cannot continue' "$tmp/diverge.err")" -ne 1 ]; then bad diverged_exit_3 "want one message, got: $(cat "$tmp/diverge.err")"
 elif ! grep -q '"status": "diverged"' "$tmp/diverge_report.json"; then bad diverged_exit_3 "the report does not say so"
