@@ -94,27 +94,6 @@ bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
 	return true;
 }
 
-bool output_write_frame(const char* dir, int frame, const drape_world* world, char* err, size_t err_size)
-{
-	int32_t count = drape_cloth_count(world);
-	obj_object objects[count > 0 ? count : 1];
-	double* positions[count > 0 ? count : 1];
-	bool ok = true;
-	for (int32_t i = 0; i < count; ++i) {
-		drape_cloth_id id = {i};
-		positions[i] = malloc(3 * (size_t)drape_cloth_vertex_count(world, id) * sizeof(double));
-		if (!positions[i]) ok = false;
-		else drape_cloth_get_positions(world, id, positions[i]);
-		objects[i] = (obj_object){drape_cloth_name(world, id), drape_cloth_mesh(world, id), positions[i]};
-	}
-	char path[4096];
-	snprintf(path, sizeof path, "%s/frame_%04d.obj", dir, frame);
-	if (ok) ok = obj_write_objects(path, objects, count, err, err_size);
-	else snprintf(err, err_size, "out of memory writing %s", path);
-	for (int32_t i = 0; i < count; ++i) free(positions[i]);
-	return ok;
-}
-
 FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 {
 	char path[4096];
