@@ -1,10 +1,10 @@
-/* Output of `drape run`. Frames go through a temporary file and rename() (io/obj_write.c), so a
- * reader or an interrupted run never sees a partial frame; summary.json is written the same way. */
+/* Output of `drape run` besides the frames (io/caches.c): preparing the directory, stats.csv and
+ * summary.json, which goes through a temporary file and rename() so a reader or an interrupted run
+ * never sees a partial one. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "output.h"
 
 #include "io/embedded.h"
-#include "io/obj_write.h"
 
 #include "io/caches.h"
 
