@@ -5,7 +5,7 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan bench gallery clean
+.PHONY: deps build demo test test-asan test-blender bench gallery clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -28,6 +28,11 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DDRAPE_SANITIZE=ON $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+
+# drape's PC2 and GLB exports imported by Debian's Blender (installed if missing) and compared
+# with the OBJ frames; a minute or two, so not part of `make test` (docs/caches.md).
+test-blender: build
+	bash tests/blender_roundtrip.sh ./$(BUILD)/drape $(CURDIR)
 
 bench: build
 	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv

@@ -46,6 +46,10 @@ static char* variant_text(int resolution, double bend_factor)
 	return text;
 }
 
+/* The bar over all runs of the whole benchmark (on a terminal only). */
+static progress bench_bar;
+static int bench_runs_done;
+
 /* Runs scene `text` (named `path`, which anchors its mesh files) `runs` times. */
 static bench_result bench_scene(const char* text, const char* path, int runs, int frames, int threads)
 {
@@ -86,6 +90,7 @@ static bench_result bench_scene(const char* text, const char* path, int runs, in
 		if (!ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
 		drape_world_destroy(w);
 		scene_free(&s);
+		progress_update(&bench_bar, ++bench_runs_done, -1.0);
 		if (!ok) break;
 	}
 	if (r.ok) {
@@ -108,6 +113,7 @@ static bench_result bench_sheet(int resolution, double bend_factor, int runs, in
 
 static void print_row(FILE* csv, const char* kind, double factor, int runs, int threads, const bench_result* r)
 {
+	progress_clear(&bench_bar);
 	printf("%-6s %3d %9d %7.1f %9.2f %9.2f %9.2f %7.2f %7.1f %5.1f %5.1f %5.1f %5.1f %5.1f/%-5.1f %4lld\n", kind, threads,
 	       r->particles, factor, r->ms_median, r->ms_min, r->ms_max, r->steps_per_frame, r->cg_per_step, r->eval_pct,
 	       r->cg_pct, r->cc_pct, r->cs_pct, 1e3 * r->min_dt, 1e3 * r->max_dt, r->rejected);
@@ -176,6 +182,8 @@ int command_bench(int argc, char** argv)
 	printf("%-6s %3s %9s %7s %9s %9s %9s %7s %7s %5s %5s %5s %5s %11s %4s\n", "kind", "thr", "particles", "bend x",
 	       "median", "min", "max", "steps/f", "CG/step", "EVAL%", "CG%", "C/C%", "C/S%", "dt min/max", "rej");
 	int status = EXIT_OK;
+	progress_begin(&bench_bar, "drape bench", (int)runs * (2 + 4 + (sweep ? 5 : 0)), false);
+	bench_bar.unit = "runs";
 	/* Table 1, figure 1: the drape over the cylinder mesh, 90 frames (the paper ran 75). */
 	const char* fig1 = embedded_text(SCENE_DEFAULT);
 	for (int t = 1; t <= 2; ++t) {
@@ -202,6 +210,6 @@ int command_bench(int argc, char** argv)
 		}
 		printf("bend sweep: runtime spread (max - min) / mean = %.1f %% (the paper: under 5 %%)\n", 100.0 * (hi - lo) / (sum / 5.0));
 	}
-	if (csv) fclose(csv);
+	if (csv) fclose(csv); /* print_row has erased the bar */
 	return status;
 }

@@ -16,6 +16,7 @@ enum {
 int command_run(int argc, char** argv);
 int command_bench(int argc, char** argv);
 int command_render(int argc, char** argv);
+int command_view(int argc, char** argv);
 /* `drape render DIR` with its defaults (after `drape run --render`). */
 int render_run_output(const char* dir, bool quiet);
 

@@ -20,6 +20,8 @@ static void usage(FILE* f)
 		"  bench              time the figure 2 sheet at the paper's sizes; see `drape bench --help`\n"
 		"  render DIR         draw a run's frames as PNG images and an MP4 or GIF (offscreen OpenGL,\n"
 		"                     ffmpeg); see `drape render --help`\n"
+		"  view [SCENE.json]  open a window and simulate live; drag the cloth with the mouse; see\n"
+		"                     `drape view --help`\n"
 		"\n"
 		"options:\n"
 		"  --help             show this help\n"
@@ -58,6 +60,7 @@ int main(int argc, char** argv)
 	if (strcmp(cmd, "run") == 0) return command_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "bench") == 0) return command_bench(argc - 1, argv + 1);
 	if (strcmp(cmd, "render") == 0) return command_render(argc - 1, argv + 1);
+	if (strcmp(cmd, "view") == 0) return command_view(argc - 1, argv + 1);
 	fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -1,10 +1,12 @@
-/* Output of `drape run`. Frames go through a temporary file and rename() (io/obj_write.c), so a
- * reader or an interrupted run never sees a partial frame; summary.json is written the same way. */
+/* Output of `drape run` besides the frames (io/caches.c): preparing the directory, stats.csv and
+ * summary.json, which goes through a temporary file and rename() so a reader or an interrupted run
+ * never sees a partial one. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "output.h"
 
 #include "io/embedded.h"
-#include "io/obj_write.h"
+
+#include "io/caches.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -41,6 +43,7 @@ static bool is_drape_file(const char* name)
 {
 	size_t n = strlen(name);
 	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0) return true;
+	if (caches_owns_file(name)) return true;
 	if (strncmp(name, "frame_", 6) != 0) return false;
 	return (n > 4 && strcmp(name + n - 4, ".obj") == 0) || (n > 8 && strcmp(name + n - 8, ".obj.tmp") == 0);
 }
@@ -91,27 +94,6 @@ bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
 	return true;
 }
 
-bool output_write_frame(const char* dir, int frame, const drape_world* world, char* err, size_t err_size)
-{
-	int32_t count = drape_cloth_count(world);
-	obj_object objects[count > 0 ? count : 1];
-	double* positions[count > 0 ? count : 1];
-	bool ok = true;
-	for (int32_t i = 0; i < count; ++i) {
-		drape_cloth_id id = {i};
-		positions[i] = malloc(3 * (size_t)drape_cloth_vertex_count(world, id) * sizeof(double));
-		if (!positions[i]) ok = false;
-		else drape_cloth_get_positions(world, id, positions[i]);
-		objects[i] = (obj_object){drape_cloth_name(world, id), drape_cloth_mesh(world, id), positions[i]};
-	}
-	char path[4096];
-	snprintf(path, sizeof path, "%s/frame_%04d.obj", dir, frame);
-	if (ok) ok = obj_write_objects(path, objects, count, err, err_size);
-	else snprintf(err, err_size, "out of memory writing %s", path);
-	for (int32_t i = 0; i < count; ++i) free(positions[i]);
-	return ok;
-}
-
 FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 {
 	char path[4096];
@@ -152,8 +134,7 @@ static cJSON* material_json(const drape_material* m)
 	return o;
 }
 
-bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
-			  size_t err_size)
+static cJSON* summary_json(const scene* s, const drape_world* world, const run_totals* t)
 {
 	cJSON* root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "drape_version", DRAPE_VERSION_STRING);
@@ -168,6 +149,8 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 	cJSON_AddNumberToObject(root, "frames_written", t->frames_written);
 	cJSON_AddNumberToObject(root, "simulated_time", t->simulated_time);
 	cJSON_AddNumberToObject(root, "wall_seconds", t->wall_seconds);
+	cJSON_AddNumberToObject(root, "exit_status", t->exit_status);
+	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world));
 
 	cJSON* tot = cJSON_AddObjectToObject(root, "totals");
 	const drape_stats* st = &t->stats;
@@ -235,7 +218,24 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 		cJSON_AddNumberToObject(o, "friction", d->friction);
 		cJSON_AddItemToArray(solids, o);
 	}
+	return root;
+}
 
+void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
+{
+	cJSON* root = summary_json(s, world, t);
+	cJSON_AddStringToObject(root, "out", dir);
+	char* text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (text) printf("%s\n", text);
+	fflush(stdout);
+	cJSON_free(text);
+}
+
+bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
+			  size_t err_size)
+{
+	cJSON* root = summary_json(s, world, t);
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text) {

@@ -15,9 +15,6 @@ bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
 /* Creates `dir` and its parents where missing (mkdir -p). */
 bool output_make_dirs(const char* dir, char* err, size_t err_size);
 
-/* DIR/frame_NNNN.obj with every cloth as its own object. */
-bool output_write_frame(const char* dir, int frame, const drape_world* world, char* err, size_t err_size);
-
 FILE* output_open_stats(const char* dir, char* err, size_t err_size);
 void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms);
 
@@ -28,9 +25,14 @@ typedef struct run_totals {
 	double simulated_time;
 	double wall_seconds;
 	drape_stats stats; /* summed over frames; min/max over frames */
+	unsigned formats;  /* FORMAT_* bits (caches.h) */
+	int exit_status;
 } run_totals;
 
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
 			  size_t err_size);
+
+/* The same summary as one line of JSON on stdout (`drape run --json`), plus "out": dir. */
+void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t);
 
 #endif

@@ -19,6 +19,7 @@ void progress_begin(progress* p, const char* label, int total, bool quiet)
 	p->total = total > 0 ? total : 1;
 	p->start_s = wall_seconds();
 	snprintf(p->label, sizeof p->label, "%s", label);
+	p->unit = "frames";
 }
 
 void progress_update(progress* p, int done, double sim_time)
@@ -33,9 +34,16 @@ void progress_update(progress* p, int done, double sim_time)
 	double elapsed = wall_seconds() - p->start_s;
 	double rate = elapsed > 0.0 ? done / elapsed : 0.0;
 	double eta = rate > 0.0 ? (p->total - done) / rate : 0.0;
-	fprintf(stderr, "\r%s [%s] %d/%d frames  t=%.2f s  %.1f frames/s  ETA %d:%02d ", p->label, bar, done, p->total,
-		sim_time, rate, (int)eta / 60, (int)eta % 60);
+	char t[48] = "";
+	if (sim_time >= 0.0) snprintf(t, sizeof t, "  t=%.2f s", sim_time);
+	fprintf(stderr, "\r%s [%s] %d/%d %s%s  %.1f %s/s  ETA %d:%02d ", p->label, bar, done, p->total, p->unit, t, rate,
+		p->unit, (int)eta / 60, (int)eta % 60);
 	fflush(stderr);
+}
+
+void progress_clear(progress* p)
+{
+	if (p->enabled) fprintf(stderr, "\r\033[K");
 }
 
 void progress_end(progress* p)

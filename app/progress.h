@@ -10,11 +10,16 @@ typedef struct progress {
 	int total;
 	double start_s;
 	char label[32];
+	const char* unit; /* what is counted: "frames" unless changed after progress_begin */
 } progress;
 
 void progress_begin(progress* p, const char* label, int total, bool quiet);
+/* sim_time < 0: no simulated time to show. */
 void progress_update(progress* p, int done, double sim_time);
 void progress_end(progress* p);
+/* Erases the bar's line so that other output can be printed on the terminal; the next update
+ * draws it again. */
+void progress_clear(progress* p);
 double wall_seconds(void);
 
 #endif

@@ -1,16 +1,20 @@
 /* `drape run`: load (or build in) a scene, validate everything before touching the output
  * directory, then step frame by frame writing OBJ frames, stats.csv rows and summary.json. */
+#include "io/caches.h"
 #include "commands.h"
 #include "output.h"
 #include "progress.h"
 
 #include "io/scene.h"
 
+#include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 static volatile sig_atomic_t interrupted = 0;
+/* Why a run never started, for --json (empty: a command-line mistake, told on stderr). */
+static char early_error[1024];
 
 static void on_signal(int sig)
 {
@@ -29,19 +33,28 @@ static void run_usage(FILE* f)
 		   "  stats.csv           per frame: steps, rejected steps, CG iterations, EVAL/CG/collision\n"
 		   "                      milliseconds, min/max step size, kinetic energy\n"
 		   "  summary.json        totals, status and the scene's settings\n"
+		   "  cache_NAME.pc2      with --format pc2: a PC2 point cache per cloth, and its rest mesh\n"
+		   "  cache_NAME.obj      cache_NAME.obj (same vertex order), for Blender's Mesh Cache\n"
+		   "                      modifier, Houdini and 3ds Max\n"
+		   "  animation.glb       with --format glb: binary glTF 2.0, the rest mesh with uv and the\n"
+		   "                      motion as morph targets (docs/caches.md)\n"
 		   "\n"
 		   "options:\n"
 		   "  --out DIR      output directory; must not exist or be empty unless --force\n"
 		   "  --frames N     number of frames to simulate (overrides the scene's output.frames)\n"
 		   "  --threads T    worker threads (results are identical for any T)\n"
+		   "  --format LIST  comma-separated output formats among obj, pc2, glb (default: obj)\n"
+		   "  --json         print the summary (summary.json's content) as one JSON object on\n"
+		   "                 stdout instead of the closing line, also when the run fails\n"
 		   "  --force        reuse an existing output directory, replacing drape's files in it\n"
 		   "  --quiet        no progress bar and no closing summary line\n"
 		   "  --render       then draw the frames into DIR/render/ and DIR/render.mp4 (`drape render`)\n"
 		   "  --help         show this help\n");
 }
 
-int command_run(int argc, char** argv)
+static int run_scene(int argc, char** argv, bool json, bool* printed)
 {
+	unsigned formats = FORMAT_OBJ;
 	const char* scene_path = NULL;
 	const char* out_dir = "out";
 	long frames_override = -1, threads_override = -1;
@@ -51,6 +64,7 @@ int command_run(int argc, char** argv)
 		bool has_value = i + 1 < argc;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			run_usage(stdout);
+			*printed = true; /* the help is the whole answer */
 			return EXIT_OK;
 		} else if (strcmp(a, "--out") == 0 && has_value) {
 			out_dir = argv[++i];
@@ -64,6 +78,14 @@ int command_run(int argc, char** argv)
 				fprintf(stderr, "drape run: --threads needs a whole number from 1 to 1024, got '%s'\n", argv[i]);
 				return EXIT_BAD_INPUT;
 			}
+		} else if (strcmp(a, "--format") == 0 && has_value) {
+			char ferr[512];
+			if (!caches_parse_formats(argv[++i], &formats, ferr, sizeof ferr)) {
+				fprintf(stderr, "drape run: %s\n", ferr);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--json") == 0) {
+			continue;
 		} else if (strcmp(a, "--force") == 0) {
 			force = true;
 		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -80,12 +102,17 @@ int command_run(int argc, char** argv)
 			return EXIT_BAD_INPUT;
 		}
 	}
+	if (render_after && !(formats & FORMAT_OBJ)) {
+		fprintf(stderr, "drape run: --render draws the OBJ frames, so --format must include obj\n");
+		return EXIT_BAD_INPUT;
+	}
 
 	char err[1024];
 	scene s;
 	bool loaded = scene_path ? scene_load_file(scene_path, &s, err, sizeof err) : scene_load_default(&s, err, sizeof err);
 	if (!loaded) {
 		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
 		return EXIT_BAD_INPUT;
 	}
 	if (frames_override >= 0) s.frames = (int32_t)frames_override;
@@ -93,6 +120,7 @@ int command_run(int argc, char** argv)
 	drape_world* world = scene_build_world(&s, err, sizeof err);
 	if (!world) {
 		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
 		scene_free(&s);
 		return EXIT_BAD_INPUT;
 	}
@@ -103,8 +131,11 @@ int command_run(int argc, char** argv)
 		fprintf(stderr, "drape: warning: %.*s\n", len, p);
 		p += len + (end ? 1 : 0);
 	}
-	if (!output_prepare_dir(out_dir, force, err, sizeof err)) {
+	caches* cache = caches_begin(out_dir, formats, world, s.fps, s.frames, err, sizeof err);
+	if (!cache || !output_prepare_dir(out_dir, force, err, sizeof err)) {
 		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
+		if (cache) caches_finish(cache, err, sizeof err);
 		drape_world_destroy(world);
 		scene_free(&s);
 		return EXIT_BAD_INPUT;
@@ -113,11 +144,11 @@ int command_run(int argc, char** argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	int status = EXIT_OK;
-	run_totals totals = {.status = "ok"};
+	run_totals totals = {.status = "ok", .formats = formats};
 	const double frame_dt = 1.0 / s.fps;
 	const double start = wall_seconds();
 	FILE* stats = output_open_stats(out_dir, err, sizeof err);
-	if (!stats || !output_write_frame(out_dir, 0, world, err, sizeof err)) {
+	if (!stats || !caches_add_frame(cache, 0, world, err, sizeof err)) {
 		fprintf(stderr, "drape: %s\n", err);
 		status = EXIT_IO;
 		totals.status = "failed";
@@ -160,7 +191,7 @@ int command_run(int argc, char** argv)
 			totals.error = err;
 			break;
 		}
-		if (!output_write_frame(out_dir, f, world, err, sizeof err)) {
+		if (!caches_add_frame(cache, f, world, err, sizeof err)) {
 			fprintf(stderr, "drape: %s\n", err);
 			status = EXIT_IO;
 			totals.status = "failed";
@@ -176,12 +207,26 @@ int command_run(int argc, char** argv)
 	totals.simulated_time = drape_world_time(world);
 	totals.wall_seconds = wall_seconds() - start;
 	char serr[512];
+	if (!caches_finish(cache, serr, sizeof serr)) {
+		fprintf(stderr, "drape: %s\n", serr);
+		if (status == EXIT_OK) {
+			status = EXIT_IO;
+			totals.status = "failed";
+			snprintf(err, sizeof err, "%s", serr);
+			totals.error = err;
+		}
+	}
+	totals.exit_status = status;
 	if (!output_write_summary(out_dir, &s, world, &totals, serr, sizeof serr)) {
 		fprintf(stderr, "drape: %s\n", serr);
 		if (status == EXIT_OK) status = EXIT_IO;
 	}
 	if (status == EXIT_INTERRUPTED) fprintf(stderr, "drape: interrupted after %d frames\n", totals.frames_written - 1);
-	if (status == EXIT_OK && !quiet) {
+	if (json) {
+		output_print_summary(out_dir, &s, world, &totals);
+		*printed = true;
+	}
+	if (status == EXIT_OK && !quiet && !json) {
 		int n = totals.frames_written - 1;
 		printf("drape: %d frames in %.2f s (%.1f ms/frame), %lld steps, %lld rejected, %.1f CG iterations/step -> %s/\n",
 		       n, totals.wall_seconds, n ? 1e3 * totals.wall_seconds / n : 0.0, (long long)totals.stats.steps,
@@ -190,6 +235,35 @@ int command_run(int argc, char** argv)
 	}
 	drape_world_destroy(world);
 	scene_free(&s);
-	if (status == EXIT_OK && render_after) status = render_run_output(out_dir, quiet);
+	/* With --json stdout carries the run's JSON only: the render says nothing there. */
+	if (status == EXIT_OK && render_after) status = render_run_output(out_dir, quiet || json);
+	return status;
+}
+
+/* With --json every outcome prints one object on stdout: the run's summary, or for a run that
+ * never started (bad arguments or scene), its status and exit status; messages stay on stderr. */
+int command_run(int argc, char** argv)
+{
+	bool json = false, printed = false;
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "--json") == 0) json = true;
+		/* Skip option values, so that `--out --json` names a directory. */
+		if (i + 1 < argc && (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--frames") == 0 ||
+				     strcmp(argv[i], "--threads") == 0 || strcmp(argv[i], "--format") == 0))
+			++i;
+	}
+	int status = run_scene(argc, argv, json, &printed);
+	if (json && !printed) {
+		cJSON* o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "drape_version", DRAPE_VERSION_STRING);
+		cJSON_AddStringToObject(o, "status", status == EXIT_OK ? "ok" : "failed");
+		cJSON_AddStringToObject(o, "error", early_error[0] ? early_error : "bad command line (see stderr)");
+		cJSON_AddNumberToObject(o, "exit_status", status);
+		char* text = cJSON_PrintUnformatted(o);
+		if (text) printf("%s\n", text);
+		fflush(stdout);
+		cJSON_free(text);
+		cJSON_Delete(o);
+	}
 	return status;
 }

@@ -4,7 +4,10 @@ set -euo pipefail
 packages=(gcc make cmake pkg-config libcjson-dev)
 # drape render: offscreen OpenGL through EGL (Mesa's llvmpipe needs no GPU), libpng, ffmpeg.
 packages+=(libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev ffmpeg)
+# drape view: a GLFW window, tested under a virtual X server (Xvfb, xdotool).
+packages+=(libglfw3-dev xvfb xauth xdotool)
 missing=()
+packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing+=("$p")

@@ -196,9 +196,92 @@ else
 	bad interrupted_run "exit $status, complete=$complete"
 fi
 
+# --- output formats (docs/caches.md): PC2 + rest OBJ per cloth, GLB; --force cleans them up
+pc2_samples() { od -An -t u4 -j 28 -N 4 "$1" | tr -d ' '; }
+out="$tmp/formats"
+small_scene=$(scene small "{$small}")
+if "$drape" run "$small_scene" --out "$out" --frames 3 --format obj,pc2,glb --quiet; then
+	size=$(stat -c %s "$out/cache_cloth0.pc2")
+	if [ ! -e "$out/frame_0003.obj" ] || [ ! -e "$out/cache_cloth0.obj" ] || [ ! -e "$out/animation.glb" ]; then
+		bad formats_all "missing files: $(ls "$out")"
+	elif [ "$size" -ne $((32 + 4 * 36 * 12)) ] || [ "$(head -c 11 "$out/cache_cloth0.pc2")" != POINTCACHE2 ]; then
+		bad formats_all "cache_cloth0.pc2 is $size bytes"
+	elif [ "$(head -c 4 "$out/animation.glb")" != glTF ]; then
+		bad formats_all "animation.glb has no glTF magic"
+	elif [ "$(grep -c '^v ' "$out/cache_cloth0.obj")" -ne 36 ] || ! cmp -s "$out/cache_cloth0.obj" "$out/frame_0000.obj"; then
+		bad formats_all "rest OBJ is not frame 0"
+	elif ls "$out" | grep -q '\.tmp$'; then
+		bad formats_all "temporary files left"
+	else
+		ok formats_all
+	fi
+else
+	bad formats_all "exit $?"
+fi
+touch "$out/notes.txt" "$out/mine.pc2"
+if "$drape" run "$small_scene" --out "$out" --frames 1 --format glb --force --quiet && [ ! -e "$out/cache_cloth0.pc2" ] &&
+	[ ! -e "$out/cache_cloth0.obj" ] && [ ! -e "$out/frame_0000.obj" ] && [ -e "$out/animation.glb" ] &&
+	[ -e "$out/notes.txt" ] && [ -e "$out/mine.pc2" ]; then
+	ok format_force_cleans_caches
+else
+	bad format_force_cleans_caches "$(ls "$out")"
+fi
+expect_fail unknown_format 2 "unknown format 'fbx'" -- run --format obj,fbx
+expect_fail empty_format 2 "unknown format ''" -- run --format ""
+# an interrupted run still gets a complete cache of the frames it wrote
+out="$tmp/interrupted_pc2"
+"$drape" run --out "$out" --frames 100000 --format obj,pc2 --quiet 2>/dev/null &
+pid=$!
+for _ in $(seq 50); do [ -e "$out/frame_0002.obj" ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+status=$?
+objs=$(ls "$out"/frame_*.obj | wc -l)
+cache="$out/cache_cloth.pc2" # the default scene's cloth is named "cloth"
+if [ $status -eq 130 ] && [ -e "$cache" ] && [ "$(pc2_samples "$cache")" -eq "$objs" ] &&
+	[ "$(stat -c %s "$cache")" -eq $((32 + objs * 2601 * 12)) ]; then
+	ok interrupted_pc2
+else
+	bad interrupted_pc2 "exit $status, $objs frames: $(ls "$out")"
+fi
+
+# --- --json: one JSON object on stdout and nothing else, on success and on failure
+json_field() { python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); print(eval(sys.argv[1]))' "$1"; }
+"$drape" run "$small_scene" --out "$tmp/json" --frames 2 --json --format obj,pc2 >"$tmp/stdout" 2>"$tmp/stderr"
+status=$?
+if [ $status -eq 0 ] && [ "$(wc -l <"$tmp/stdout")" -eq 1 ] &&
+	[ "$(json_field 'd["status"], d["exit_status"], d["frames_written"], d["outputs"]["formats"], d["outputs"]["pc2"][0]["cache"]' <"$tmp/stdout")" = "('ok', 0, 3, ['obj', 'pc2'], 'cache_cloth0.pc2')" ] &&
+	[ "$(json_field 'd["totals"]["steps"] > 0 and d["out"]' <"$tmp/stdout")" = "$tmp/json" ]; then
+	ok json_summary
+else
+	bad json_summary "exit $status: $(cat "$tmp/stdout") $(cat "$tmp/stderr")"
+fi
+"$drape" run "$tmp/nope.json" --out "$tmp/json_bad" --json >"$tmp/stdout" 2>"$tmp/stderr"
+status=$?
+if [ $status -eq 2 ] && [ "$(json_field 'd["status"], d["exit_status"], "nope.json" in d["error"]' <"$tmp/stdout")" = "('failed', 2, True)" ] &&
+	grep -q nope.json "$tmp/stderr"; then
+	ok json_bad_scene
+else
+	bad json_bad_scene "exit $status: $(cat "$tmp/stdout")"
+fi
+"$drape" run "$tmp/diverge.json" --out "$tmp/json_diverge" --frames 5 --json >"$tmp/stdout" 2>/dev/null
+status=$?
+if [ $status -eq 3 ] && [ "$(json_field 'd["status"], d["exit_status"], "cannot continue" in d["error"]' <"$tmp/stdout")" = "('failed', 3, True)" ]; then
+	ok json_diverged
+else
+	bad json_diverged "exit $status: $(cat "$tmp/stdout")"
+fi
+
 # --- frames do not depend on the thread count
 "$drape" run --out "$tmp/t1" --frames 4 --threads 1 --quiet && "$drape" run --out "$tmp/t2" --frames 4 --threads 2 --quiet
 if cmp -s "$tmp/t1/frame_0004.obj" "$tmp/t2/frame_0004.obj"; then ok threads_identical_frames; else bad threads_identical_frames "frames differ"; fi
+
+# --- integrators: names are checked, line schemes need mass-spring cloths, frames stay thread-invariant
+expect_fail unknown_integrator 2 "solver.integrator: unknown integrator 'adi'" -- run "$(scene integ '{"solver": {"integrator": "adi"}, '"$small"'}')"
+expect_fail split_needs_springs 2 "'cape' uses the triangles model, but the split integrator" -- run "$(scene splittri '{"solver": {"integrator": "split"}, "cloths": [{"name": "cape", "grid": {"size": [1, 1], "resolution": [5, 5]}}]}')"
+"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms1" --frames 2 --threads 1 --quiet &&
+	"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms2" --frames 2 --threads 2 --quiet
+if cmp -s "$tmp/ms1/frame_0002.obj" "$tmp/ms2/frame_0002.obj"; then ok split_threads_identical_frames; else bad split_threads_identical_frames "frames differ"; fi
 
 # --- every shipped scene runs a few frames
 for s in "$root"/scenes/*.json; do

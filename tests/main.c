@@ -19,6 +19,8 @@ extern const test_case draw_tests[];
 extern const test_case contact_tests[];
 extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
+extern const test_case mass_spring_tests[];
+extern const test_case view_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -33,6 +35,8 @@ static const suite suites[] = {
 	{"contact", contact_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
+	{"mass_spring", mass_spring_tests},
+	{"view", view_tests},
 };
 
 int main(int argc, char** argv)

@@ -107,6 +107,14 @@ else
 	bad run_render "drape run --render failed"
 fi
 
+# --- run --render with --json keeps stdout to the run's one JSON object; without OBJ frames it is refused
+"$drape" run "$tent" --out "$tmp/json" --frames 2 --render --json >"$tmp/json.out" 2>"$tmp/json.err"
+if [ $? -eq 0 ] && [ "$(wc -l <"$tmp/json.out")" -eq 1 ] && grep -q '"status":"ok"' "$tmp/json.out" && [ -f "$tmp/json/render.mp4" ]; then
+	ok run_render_json
+else bad run_render_json "stdout: $(cat "$tmp/json.out") stderr: $(cat "$tmp/json.err")"; fi
+expect_fail run_render_no_obj 2 "--render draws the OBJ frames" -- "$drape" run "$tent" --out "$tmp/noobj" --format pc2 --render --quiet
+[ ! -e "$tmp/noobj" ] && ok run_render_no_obj_nothing || bad run_render_no_obj_nothing "made $tmp/noobj"
+
 # --- bad input
 mkdir -p "$tmp/empty"
 expect_fail not_drape_folder 2 "not a drape output folder" -- "$drape" render "$tmp/empty"

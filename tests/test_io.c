@@ -552,5 +552,10 @@ const test_case io_tests[] = {
 	{"scene_file_errors", test_scene_file_errors},
 	{"scene_build_world", test_scene_build_world},
 	{"scene_solid_build_world", test_scene_solid_build_world},
+	{"caches_formats", test_caches_formats},
+	{"pc2_writer_bytes", test_pc2_writer_bytes},
+	{"gltf_split_seams", test_gltf_split_seams},
+	{"caches_run_round_trip", test_caches_run_round_trip},
+	{"caches_failures", test_caches_failures},
 	{NULL, NULL},
 };

@@ -4,6 +4,7 @@
 #include "fixtures.h"
 #include "test.h"
 
+#include "solver/block_tridiag.h"
 #include "solver/bsr.h"
 #include "solver/constraints.h"
 #include "solver/implicit.h"
@@ -352,6 +353,143 @@ static void test_step_control_sequence(void)
 	CHECK(!step_control_reject(&c));
 }
 
+/* Dense Gaussian elimination with partial pivoting on an m x m row-major matrix (overwritten). */
+static bool dense_solve(int m, double* a, double* b)
+{
+	for (int k = 0; k < m; ++k) {
+		int p = k;
+		for (int r = k + 1; r < m; ++r)
+			if (fabs(a[r * m + k]) > fabs(a[p * m + k])) p = r;
+		if (a[p * m + k] == 0.0) return false;
+		if (p != k) {
+			for (int c = 0; c < m; ++c) {
+				double t = a[k * m + c];
+				a[k * m + c] = a[p * m + c];
+				a[p * m + c] = t;
+			}
+			double t = b[k];
+			b[k] = b[p];
+			b[p] = t;
+		}
+		for (int r = k + 1; r < m; ++r) {
+			double f = a[r * m + k] / a[k * m + k];
+			for (int c = k; c < m; ++c) a[r * m + c] -= f * a[k * m + c];
+			b[r] -= f * b[k];
+		}
+	}
+	for (int k = m - 1; k >= 0; --k) {
+		double s = b[k];
+		for (int c = k + 1; c < m; ++c) s -= a[k * m + c] * b[c];
+		b[k] = s / a[k * m + k];
+	}
+	return true;
+}
+
+static mat3 random_block(uint64_t* seed)
+{
+	mat3 r;
+	for (int a = 0; a < 3; ++a)
+		for (int c = 0; c < 3; ++c) r.m[a][c] = fixture_rand(seed);
+	return r;
+}
+
+/* Random block-tridiagonal systems, symmetric positive definite (symmetric, diagonally dominant
+ * with a positive diagonal) or non-symmetric diagonally dominant, solved by block Thomas and by
+ * dense elimination of the same 3n x 3n matrix. */
+static void check_block_tridiag_against_dense(int32_t n, bool symmetric, uint64_t seed)
+{
+	mat3* lo = malloc((size_t)n * sizeof(mat3));
+	mat3* di = malloc((size_t)n * sizeof(mat3));
+	mat3* up = malloc((size_t)n * sizeof(mat3));
+	mat3* sm = malloc((size_t)n * sizeof(mat3));
+	vec3* rhs = malloc((size_t)n * sizeof(vec3));
+	vec3* x = malloc((size_t)n * sizeof(vec3));
+	vec3* sv = malloc((size_t)n * sizeof(vec3));
+	int m = 3 * n;
+	double* a = calloc((size_t)m * (size_t)m, sizeof(double));
+	double* b = malloc((size_t)m * sizeof(double));
+	for (int32_t i = 0; i < n; ++i) {
+		up[i] = random_block(&seed);
+		lo[i] = symmetric ? (i > 0 ? m3_transpose(up[i - 1]) : m3_zero()) : random_block(&seed);
+		mat3 d = random_block(&seed);
+		if (symmetric) d = m3_scale(m3_add(d, m3_transpose(d)), 0.5);
+		di[i] = d;
+		rhs[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	}
+	/* Strict row diagonal dominance with a margin: the shift is the largest off-diagonal row sum. */
+	for (int32_t i = 0; i < n; ++i) {
+		double off = 0.0;
+		for (int r = 0; r < 3; ++r) {
+			double s = 0.0;
+			for (int c = 0; c < 3; ++c) {
+				if (c != r) s += fabs(di[i].m[r][c]);
+				if (i > 0) s += fabs(lo[i].m[r][c]);
+				if (i + 1 < n) s += fabs(up[i].m[r][c]);
+			}
+			off = fmax(off, s);
+		}
+		di[i] = m3_add(di[i], m3_diag(off + 1.0));
+	}
+	for (int32_t i = 0; i < n; ++i)
+		for (int r = 0; r < 3; ++r) {
+			b[3 * i + r] = v3_get(rhs[i], r);
+			for (int c = 0; c < 3; ++c) {
+				a[(3 * i + r) * m + 3 * i + c] = di[i].m[r][c];
+				if (i > 0) a[(3 * i + r) * m + 3 * (i - 1) + c] = lo[i].m[r][c];
+				if (i + 1 < n) a[(3 * i + r) * m + 3 * (i + 1) + c] = up[i].m[r][c];
+			}
+		}
+	/* lower[0] and upper[n-1] must not be read: poison them. */
+	lo[0] = m3_diag(NAN);
+	up[n - 1] = m3_diag(NAN);
+	CHECK(block_tridiag_solve(n, lo, di, up, rhs, x, sm, sv));
+	CHECK(dense_solve(m, a, b));
+	double scale = 0.0;
+	for (int k = 0; k < m; ++k) scale = fmax(scale, fabs(b[k]));
+	for (int32_t i = 0; i < n; ++i)
+		for (int r = 0; r < 3; ++r) CHECK_NEAR(v3_get(x[i], r), b[3 * i + r], 1e-12 * scale);
+	/* In place (x aliasing rhs) gives the same bits. */
+	vec3* xr = malloc((size_t)n * sizeof(vec3));
+	memcpy(xr, rhs, (size_t)n * sizeof(vec3));
+	CHECK(block_tridiag_solve(n, lo, di, up, xr, xr, sm, sv));
+	CHECK(memcmp(xr, x, (size_t)n * sizeof(vec3)) == 0);
+	free(xr);
+	free(lo), free(di), free(up), free(sm), free(rhs), free(x), free(sv), free(a), free(b);
+}
+
+static void test_block_tridiag_matches_dense(void)
+{
+	const int32_t sizes[3] = {1, 2, 50};
+	for (int s = 0; s < 3; ++s) {
+		check_block_tridiag_against_dense(sizes[s], true, 11u + (uint64_t)s);
+		check_block_tridiag_against_dense(sizes[s], false, 101u + (uint64_t)s);
+	}
+}
+
+static void test_block_tridiag_singular_pivot(void)
+{
+	mat3 lo[3], di[3], up[3], sm[3];
+	vec3 rhs[3] = {v3(1, 2, 3), v3(4, 5, 6), v3(7, 8, 9)}, x[3], sv[3];
+	for (int i = 0; i < 3; ++i) lo[i] = up[i] = di[i] = m3_identity();
+	/* A singular first block. */
+	di[0].m[2][2] = 0.0;
+	di[0].m[2][0] = di[0].m[2][1] = 0.0;
+	CHECK(!block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
+	/* Regular blocks whose elimination gives a zero pivot: [[I, I], [I, I]] is singular. */
+	di[0] = m3_identity();
+	CHECK(!block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
+	/* Nearly so: the eliminated pivot diag(~1e-15, 1, 1) has condition number ~1e15. */
+	di[1] = m3_diag(2.0);
+	di[1].m[0][0] = 1.0 + 1e-15;
+	CHECK(!block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
+	/* Non-finite input. */
+	di[1] = m3_diag(3.0);
+	rhs[2].y = NAN;
+	CHECK(!block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
+	rhs[2].y = 8.0;
+	CHECK(block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
+}
+
 const test_case solver_tests[] = {
 	{"bsr_pattern_and_product", test_bsr_pattern_and_product},
 	{"matrix_is_symmetric", test_matrix_is_symmetric},
@@ -361,5 +499,7 @@ const test_case solver_tests[] = {
 	{"pcg_without_constraints_is_standard_pcg", test_pcg_without_constraints_is_standard_pcg},
 	{"pcg_thread_count_invariant", test_pcg_thread_count_invariant},
 	{"step_control_sequence", test_step_control_sequence},
+	{"block_tridiag_matches_dense", test_block_tridiag_matches_dense},
+	{"block_tridiag_singular_pivot", test_block_tridiag_singular_pivot},
 	{NULL, NULL},
 };

@@ -34,6 +34,8 @@ typedef struct element_terms {
 } element_terms;
 
 void element_terms_clear(element_terms* t, int n);
+/* Clears only the n x n blocks in use (everything reads t->n): the assembly's hot path. */
+void element_terms_reset(element_terms* t, int n);
 
 /* How condition_terms forms df/dx. EXACT is eq. 8 plus the symmetric part of eq. 12.
  * DEFINITE additionally drops C * d2C (and Cdot * d2C) for components whose Hessian is
@@ -49,6 +51,9 @@ typedef enum jacobian_mode {
  * asymmetric dC (dCdot/dx)^T term, as the paper drops it),  df/dv += -kd dC dC^T.
  * v holds the n particles' velocities (NULL reads as all zero). */
 void condition_terms(const condition* c, double k, double kd, const vec3* v, jacobian_mode mode, element_terms* t);
+/* The same for component a alone (stretch's u and v components belong to different families). */
+void condition_terms_component(const condition* c, int a, double k, double kd, const vec3* v, jacobian_mode mode,
+			       element_terms* t);
 
 /* Rest data of a triangle in (u,v): its area a and the inverse of the 2x2 matrix of eq. 9,
  * dinv = [[du1, du2], [dv1, dv2]]^-1, so that w_u = dx1 dinv[0][0] + dx2 dinv[1][0] and
@@ -92,5 +97,17 @@ void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, elemen
 /* User point force on one particle (sec. 4.4): f = force - stiffness (x - target) - damping v,
  * with df/dx = -stiffness I and df/dv = -damping I. */
 void spring_terms(vec3 x, vec3 v, vec3 target, double stiffness, double damping, vec3 force, element_terms* t);
+
+/* Mass-spring stretch/shear spring (ADI Cloth sec. 2.1) between x[0] and x[1]: C = |x1 - x0| - rest,
+ * force -k C dC - kd Cdot dC, Jacobians as condition_terms (JACOBIAN_DEFINITE). */
+void ms_spring_terms(const vec3 x[2], const vec3 v[2], double rest, double k, double kd, element_terms* t);
+double ms_spring_energy(const vec3 x[2], double rest, double k);
+/* Mass-spring bend spring over x[0..2]: C = sum wt[m] x[m] (a vector), energy
+ * k (|C|^2/2 + |C|^4/(4 s^2)) (s = 0: linear), damping -kd Cdot along dC. */
+void ms_bend_terms(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, element_terms* t);
+double ms_bend_energy(const vec3 x[3], const double wt[3], double k, double s);
+/* The same forces alone, for explicit treatment (equal to the f of the *_terms functions). */
+void ms_spring_force(vec3 x0, vec3 x1, vec3 v0, vec3 v1, double rest, double k, double kd, vec3 f[2]);
+void ms_bend_force(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, vec3 f[3]);
 
 #endif

@@ -82,4 +82,36 @@ static inline mat3 m3_skew(vec3 a)
 	return r;
 }
 
+/* Determinant and inverse by cofactors. m3_inverse returns false, leaving *inv untouched, when the
+ * matrix is singular or so ill-conditioned that the inverse is meaningless: its infinity-norm
+ * condition number ||a|| ||a^-1|| exceeds max_cond (or anything is not finite). */
+static inline double m3_det(mat3 a)
+{
+	return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]) -
+	       a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0]) +
+	       a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);
+}
+static inline double m3_norm_inf(mat3 a)
+{
+	double r = 0.0;
+	for (int i = 0; i < 3; ++i) r = fmax(r, fabs(a.m[i][0]) + fabs(a.m[i][1]) + fabs(a.m[i][2]));
+	return r;
+}
+static inline bool m3_inverse(mat3 a, double max_cond, mat3* inv)
+{
+	double det = m3_det(a);
+	if (!(det != 0.0) || !isfinite(det)) return false;
+	double d = 1.0 / det;
+	mat3 r = {{{(a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]) * d, (a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2]) * d,
+		    (a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1]) * d},
+		   {(a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2]) * d, (a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0]) * d,
+		    (a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2]) * d},
+		   {(a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]) * d, (a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1]) * d,
+		    (a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0]) * d}}};
+	double cond = m3_norm_inf(a) * m3_norm_inf(r);
+	if (!(cond <= max_cond)) return false;
+	*inv = r;
+	return true;
+}
+
 #endif

@@ -1,0 +1,216 @@
+/* Writes every output format of a run frame by frame. File names: frame_NNNN.obj (obj);
+ * cache_NAME.pc2 with its rest mesh cache_NAME.obj per cloth (pc2; NAME is the cloth's name with
+ * characters outside [A-Za-z0-9._-] replaced by '_'); animation.glb (glb). */
+#include "caches.h"
+
+#include "gltf_write.h"
+#include "obj_write.h"
+#include "pc2_write.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GLB_NAME "animation.glb"
+
+struct caches {
+	char dir[4096];
+	unsigned formats;
+	int32_t count;
+	double** positions;   /* per cloth, 3 * vertex_count */
+	obj_object* objects;  /* per cloth, pointing at positions */
+	char (*stems)[256];   /* per cloth: "cache_NAME" */
+	pc2_writer** pc2;     /* per cloth, created at frame 0 */
+	gltf_writer* glb;
+	bool broken;
+};
+
+bool caches_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size)
+{
+	static const char* const names[] = {"obj", "pc2", "glb"};
+	unsigned bits = 0;
+	const char* p = text;
+	for (;;) {
+		const char* end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		unsigned bit = 0;
+		for (unsigned k = 0; k < 3; ++k)
+			if (n == strlen(names[k]) && strncmp(p, names[k], n) == 0) bit = 1u << k;
+		if (!bit) {
+			snprintf(err, err_size, "--format: unknown format '%.*s' in '%s' (choose from obj, pc2, glb, comma-separated)",
+				 (int)n, p, text);
+			return false;
+		}
+		bits |= bit;
+		if (!end) break;
+		p = end + 1;
+	}
+	*formats = bits;
+	return true;
+}
+
+static void cache_stem(const char* name, char* out, size_t size)
+{
+	snprintf(out, size, "cache_%s", name);
+	for (char* c = out + 6; *c; ++c)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+		      *c == '-' || *c == '_'))
+			*c = '_';
+}
+
+/* Stems for every cloth, made unique by appending _INDEX where two names sanitise alike. */
+static void cache_stems(const drape_world* world, char (*stems)[256], int32_t count)
+{
+	for (int32_t i = 0; i < count; ++i) {
+		cache_stem(drape_cloth_name(world, (drape_cloth_id){i}), stems[i], sizeof stems[i]);
+		for (int32_t k = 0; k < i; ++k)
+			if (strcmp(stems[k], stems[i]) == 0) {
+				size_t n = strlen(stems[i]);
+				snprintf(stems[i] + (n < 240 ? n : 240), 16, "_%d", (int)i);
+				break;
+			}
+	}
+}
+
+static void free_caches(caches* c)
+{
+	if (!c) return;
+	for (int32_t i = 0; i < c->count; ++i) {
+		if (c->positions) free(c->positions[i]);
+		if (c->pc2) pc2_writer_abort(c->pc2[i]);
+	}
+	gltf_writer_abort(c->glb);
+	free(c->positions);
+	free(c->objects);
+	free(c->stems);
+	free(c->pc2);
+	free(c);
+}
+
+caches* caches_begin(const char* dir, unsigned formats, const drape_world* world, double fps, int max_frames, char* err,
+		     size_t err_size)
+{
+	caches* c = calloc(1, sizeof *c);
+	int32_t n = drape_cloth_count(world);
+	size_t slots = (size_t)(n > 0 ? n : 1);
+	if (c) {
+		c->count = n;
+		c->formats = formats;
+		snprintf(c->dir, sizeof c->dir, "%s", dir);
+		c->positions = calloc(slots, sizeof *c->positions);
+		c->objects = calloc(slots, sizeof *c->objects);
+		c->stems = calloc(slots, sizeof *c->stems);
+		c->pc2 = calloc(slots, sizeof *c->pc2);
+	}
+	bool ok = c && c->positions && c->objects && c->stems && c->pc2;
+	for (int32_t i = 0; ok && i < n; ++i) {
+		drape_cloth_id id = {i};
+		c->positions[i] = malloc(3 * (size_t)drape_cloth_vertex_count(world, id) * sizeof(double));
+		ok = c->positions[i] != NULL;
+		if (ok) c->objects[i] = (obj_object){drape_cloth_name(world, id), drape_cloth_mesh(world, id), c->positions[i]};
+	}
+	if (!ok) {
+		snprintf(err, err_size, "out of memory preparing the output");
+		free_caches(c);
+		return NULL;
+	}
+	cache_stems(world, c->stems, n);
+	if (formats & FORMAT_GLB) {
+		gltf_object objects[slots];
+		for (int32_t i = 0; i < n; ++i) objects[i] = (gltf_object){c->objects[i].name, c->objects[i].mesh};
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, GLB_NAME);
+		c->glb = gltf_writer_begin(path, objects, n, fps, max_frames, err, err_size);
+		if (!c->glb) {
+			free_caches(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err, size_t err_size)
+{
+	if (c->broken) return false;
+	for (int32_t i = 0; i < c->count; ++i) drape_cloth_get_positions(world, (drape_cloth_id){i}, c->positions[i]);
+	char path[4400];
+	bool ok = true;
+	if (c->formats & FORMAT_OBJ) {
+		snprintf(path, sizeof path, "%s/frame_%04d.obj", c->dir, frame);
+		ok = obj_write_objects(path, c->objects, c->count, err, err_size);
+	}
+	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->count; ++i) {
+		if (frame == 0) {
+			/* The rest mesh whose vertex order the cache follows: frame 0 itself. */
+			snprintf(path, sizeof path, "%s/%s.obj", c->dir, c->stems[i]);
+			ok = obj_write_objects(path, &c->objects[i], 1, err, err_size);
+			snprintf(path, sizeof path, "%s/%s.pc2", c->dir, c->stems[i]);
+			if (ok) c->pc2[i] = pc2_writer_begin(path, c->objects[i].mesh->vertex_count, 0.0, 1.0, err, err_size);
+			ok = ok && c->pc2[i];
+		}
+		if (ok) ok = pc2_writer_add(c->pc2[i], c->positions[i], err, err_size);
+	}
+	if (ok && c->glb) ok = gltf_writer_add_frame(c->glb, (const double* const*)c->positions, err, err_size);
+	if (!ok) c->broken = true;
+	return ok;
+}
+
+bool caches_finish(caches* c, char* err, size_t err_size)
+{
+	bool ok = true;
+	if (!c->broken) {
+		for (int32_t i = 0; i < c->count; ++i) {
+			if (!c->pc2[i]) continue;
+			if (ok) ok = pc2_writer_finish(c->pc2[i], err, err_size);
+			else pc2_writer_abort(c->pc2[i]);
+			c->pc2[i] = NULL;
+		}
+		if (c->glb && ok) ok = gltf_writer_finish(c->glb, err, err_size);
+		else gltf_writer_abort(c->glb);
+		c->glb = NULL;
+	}
+	free_caches(c);
+	return ok;
+}
+
+cJSON* caches_outputs_json(unsigned formats, const drape_world* world)
+{
+	cJSON* o = cJSON_CreateObject();
+	cJSON* list = cJSON_AddArrayToObject(o, "formats");
+	if (formats & FORMAT_OBJ) cJSON_AddItemToArray(list, cJSON_CreateString("obj"));
+	if (formats & FORMAT_PC2) cJSON_AddItemToArray(list, cJSON_CreateString("pc2"));
+	if (formats & FORMAT_GLB) cJSON_AddItemToArray(list, cJSON_CreateString("glb"));
+	if (formats & FORMAT_OBJ) cJSON_AddStringToObject(o, "obj", "frame_%04d.obj");
+	if (formats & FORMAT_PC2) {
+		int32_t n = drape_cloth_count(world);
+		char(*stems)[256] = calloc((size_t)(n > 0 ? n : 1), sizeof *stems);
+		cJSON* pc2 = cJSON_AddArrayToObject(o, "pc2");
+		if (stems) cache_stems(world, stems, n);
+		for (int32_t i = 0; stems && i < n; ++i) {
+			char name[300];
+			cJSON* e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "cloth", drape_cloth_name(world, (drape_cloth_id){i}));
+			snprintf(name, sizeof name, "%s.pc2", stems[i]);
+			cJSON_AddStringToObject(e, "cache", name);
+			snprintf(name, sizeof name, "%s.obj", stems[i]);
+			cJSON_AddStringToObject(e, "rest", name);
+			cJSON_AddItemToArray(pc2, e);
+		}
+		free(stems);
+	}
+	if (formats & FORMAT_GLB) cJSON_AddStringToObject(o, "glb", GLB_NAME);
+	return o;
+}
+
+static bool ends_with(const char* s, const char* tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+bool caches_owns_file(const char* name)
+{
+	if (strcmp(name, GLB_NAME) == 0 || strcmp(name, GLB_NAME ".tmp") == 0) return true;
+	if (strncmp(name, "cache_", 6) != 0) return false;
+	return ends_with(name, ".pc2") || ends_with(name, ".pc2.tmp") || ends_with(name, ".obj") || ends_with(name, ".obj.tmp");
+}

@@ -1,0 +1,39 @@
+/* The output formats of `drape run --format obj,pc2,glb`: OBJ frames, PC2 point caches with a
+ * rest OBJ per cloth, and one animated binary glTF (docs/caches.md). */
+#ifndef DRAPE_IO_CACHES_H
+#define DRAPE_IO_CACHES_H
+
+#include "drape.h"
+
+#include <cjson/cJSON.h>
+
+enum {
+	FORMAT_OBJ = 1,
+	FORMAT_PC2 = 2,
+	FORMAT_GLB = 4,
+};
+
+/* "obj,pc2,glb" (any non-empty subset, any order) into FORMAT_* bits; false with a sentence
+ * naming the offending item otherwise. */
+bool caches_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size);
+
+typedef struct caches caches;
+
+/* Validates and allocates everything for a run of up to max_frames frames after frame 0; creates
+ * no file (files appear from the first caches_add_frame). NULL with a message on failure. */
+caches* caches_begin(const char* dir, unsigned formats, const drape_world* world, double fps, int max_frames, char* err,
+		     size_t err_size);
+/* Writes frame `frame` (0 first) in every format. No allocation outside the OBJ writer's. */
+bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err, size_t err_size);
+/* Completes the caches with the frames added so far (after a failed caches_add_frame it removes
+ * them instead) and frees c. */
+bool caches_finish(caches* c, char* err, size_t err_size);
+
+/* For summary.json: {"formats": [...], "obj": "frame_%04d.obj", "pc2": [{"cloth", "cache",
+ * "rest"}], "glb": "animation.glb"} for the formats chosen. */
+cJSON* caches_outputs_json(unsigned formats, const drape_world* world);
+
+/* Whether `name` is a file that the formats own in an output directory (for --force). */
+bool caches_owns_file(const char* name);
+
+#endif
