@@ -22,6 +22,8 @@ for scene in scenes/*.json; do
 	# the moment that shows the scene best, where that is not the end
 	case $name in
 	fast_sphere) still=8 ;; # the sphere hitting the sheet
+	tablecloth_pull) still=48 ;; # the cloth sliding over the table's edge
+	mass_spring_sheet) still=30 ;; # mid-swing
 	*) still=$last ;;
 	esac
 	# all frames, so the camera frames the whole run (a slide shows as a move across the view)
