@@ -18,6 +18,7 @@ extern const test_case bvh_tests[];
 extern const test_case contact_tests[];
 extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
+extern const test_case wave1d_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -31,6 +32,7 @@ static const suite suites[] = {
 	{"contact", contact_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
+	{"wave1d", wave1d_tests},
 };
 
 int main(int argc, char** argv)
