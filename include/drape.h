@@ -56,7 +56,8 @@ typedef struct drape_mesh {
  * split into two triangles with alternating diagonals, so the mesh has no preferred shear sense. */
 typedef struct drape_grid_def {
 	double size[2];
-	int32_t resolution[2]; /* particles along u and along v, each >= 2 */
+	int32_t resolution[2]; /* particles along u (>= 2) and along v (>= 2; 1 makes a chain along u,
+				* centred on `center`, with no triangles: a mass-spring rod) */
 	double center[3];
 	double u_axis[3];
 	double v_axis[3];
@@ -88,6 +89,16 @@ typedef struct drape_material {
 
 drape_material drape_default_material(void);
 
+/* How a cloth's internal forces are modelled. TRIANGLES is Baraff & Witkin's continuum model on a
+ * triangle mesh (stretch, shear, bend conditions; sec. 4). MASS_SPRING is the mass-spring model of
+ * Boxerman's "ADI Cloth" (sec. 2.1) on a rectangular grid: stretch springs between 4-neighbours
+ * (warp along u, weft along v), shear springs on the cell diagonals, bend springs over two-away
+ * neighbours, with constants derived from the same SI material (docs/mass-spring.md). */
+typedef enum drape_cloth_model {
+	DRAPE_MODEL_TRIANGLES = 0,
+	DRAPE_MODEL_MASS_SPRING = 1,
+} drape_cloth_model;
+
 typedef struct drape_cloth_def {
 	const drape_mesh* mesh;      /* copied by drape_cloth_add */
 	const double* velocities;    /* optional, 3 * vertex_count, m/s */
@@ -95,6 +106,17 @@ typedef struct drape_cloth_def {
 	double velocity[3];          /* initial velocity of every particle when velocities is NULL */
 	drape_material material;
 	const char* name;
+	/* DRAPE_MODEL_MASS_SPRING: the mesh's vertices are an nu x nv grid (grid = {nu, nv}), vertex
+	 * (i, j) = j * nu + i as drape_mesh_make_grid makes them, and vertex i's rest (u, v) is
+	 * uvs[i] (uv_count == vertex_count). nv = 1 is a chain (a rod) along u, which may have no
+	 * triangles; a chain is 1 m wide, so density reads as kg/m and stretch as EA in N
+	 * (docs/mass-spring.md). Triangles, when present, serve only drag, contact and output. */
+	drape_cloth_model model;
+	int32_t grid[2];
+	/* MASS_SPRING: bend springs stiffen with curvature, M = B kappa (1 + (kappa / bend_kappa1)^2)
+	 * (the polynomial bend springs of sec. 2.1); bend_kappa1 in 1/m, > 0. */
+	bool nonlinear_bend;
+	double bend_kappa1;
 	int32_t cookie;
 } drape_cloth_def;
 
@@ -211,6 +233,31 @@ drape_solid_id drape_solid_add(drape_world* world, const drape_solid_def* def);
 int32_t drape_solid_count(const drape_world* world);
 
 /* ---------------------------------------------------------------------------------------------
+ * Time integrators (Boxerman, "ADI Cloth", sec. 2.2, 2.3, 5; docs/integrators.md). Force terms
+ * belong to families: stretch-warp (u), stretch-weft (v), shear, bend and other (drag, contact,
+ * user springs). BACKWARD_EULER is Baraff & Witkin's implicit step with everything implicit.
+ * The IMEX schemes keep it but move bend (and shear) to the right-hand side. CN_ADI, ONOFF_ADI and
+ * SPLIT solve grid lines (block-tridiagonal, O(n)) and need every cloth to be MASS_SPRING; the
+ * explicit and line schemes do not support cloth/cloth contact (self_collision must be off). */
+typedef enum drape_integrator {
+	DRAPE_INTEGRATOR_BACKWARD_EULER = 0,
+	DRAPE_INTEGRATOR_FORWARD_EULER,    /* v += h M^-1 f(x, v); x += h v_old */
+	DRAPE_INTEGRATOR_SYMPLECTIC_EULER, /* v += h M^-1 f(x, v); x += h v_new */
+	DRAPE_INTEGRATOR_IMEX_BEND,        /* backward Euler with bend explicit (sec. 2.3) */
+	DRAPE_INTEGRATOR_IMEX_BEND_SHEAR,  /* ... bend and shear explicit */
+	DRAPE_INTEGRATOR_CN_ADI,           /* sec. 5.2: one stretch family implicit, the other explicit, alternating */
+	DRAPE_INTEGRATOR_ONOFF_ADI,        /* sec. 5.3: one family implicit with onoff_c1 x stiffness, the other off */
+	DRAPE_INTEGRATOR_SPLIT,            /* sec. 5.5, eq. 19: warp lines then weft lines, each implicit */
+	DRAPE_INTEGRATOR_COUNT
+} drape_integrator;
+
+/* The scene-file name of an integrator ("backward_euler", "forward_euler", "symplectic_euler",
+ * "imex_bend", "imex_bend_shear", "cn_adi", "onoff_adi", "split"); NULL if out of range. */
+const char* drape_integrator_name(drape_integrator integrator);
+/* The integrator with that name; false if there is none. */
+bool drape_integrator_from_name(const char* name, drape_integrator* out);
+
+/* ---------------------------------------------------------------------------------------------
  * The world: all cloths step together in one implicit system (sec. 3). */
 typedef struct drape_world_def {
 	double gravity[3];          /* m/s^2 */
@@ -236,6 +283,10 @@ typedef struct drape_world_def {
 	double cloth_repulsion;
 	double cloth_repulsion_damping;
 	double cloth_friction_damping;
+	drape_integrator integrator;
+	/* ONOFF_ADI: the "on" family's stiffness and damping factor c1 (sec. 5.3). 2 makes the impulse
+	 * over an on/off pair right; docs/integrators.md explains why 3 does not. */
+	double onoff_c1;
 	int32_t cookie;
 } drape_world_def;
 
@@ -302,6 +353,9 @@ void drape_world_reset_stats(drape_world* world);
 
 /* Total kinetic energy of all particles, J. */
 double drape_world_kinetic_energy(const drape_world* world);
+/* Elastic energy stored in all cloths' internal forces (both models, stretch + shear + bend), J.
+ * With the kinetic energy it lets tools test boundedness. */
+double drape_world_elastic_energy(const drape_world* world);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,8 @@ drape_cloth_def drape_default_cloth_def(void)
 	drape_cloth_def d;
 	memset(&d, 0, sizeof d);
 	d.material = drape_default_material();
+	d.model = DRAPE_MODEL_TRIANGLES;
+	d.bend_kappa1 = 10.0;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
@@ -80,7 +82,11 @@ static drape_status check_mesh(drape_world* w, const drape_cloth_def* def)
 {
 	const drape_mesh* m = def->mesh;
 	if (!m) return world_fail(w, "cloth def has no mesh");
-	if (m->vertex_count < 3 || m->triangle_count < 1 || m->uv_count < 3)
+	const bool springs = def->model == DRAPE_MODEL_MASS_SPRING;
+	if (springs) {
+		if (m->vertex_count < 2 || !m->positions || !m->uvs || (m->triangle_count > 0 && (!m->triangles || !m->triangle_uvs)))
+			return world_fail(w, "mass_spring mesh needs at least 2 vertices with positions and uvs");
+	} else if (m->vertex_count < 3 || m->triangle_count < 1 || m->uv_count < 3)
 		return world_fail(w, "mesh needs at least 3 vertices, 3 uv and 1 triangle (has %d, %d, %d)", m->vertex_count,
 				  m->uv_count, m->triangle_count);
 	if (!m->positions || !m->uvs || !m->triangles || !m->triangle_uvs) return world_fail(w, "mesh has a NULL array");
@@ -134,8 +140,9 @@ static bool copy_mesh(drape_mesh* dst, const drape_mesh* src)
 	dst->triangle_count = src->triangle_count;
 	dst->positions = malloc(3 * (size_t)src->vertex_count * sizeof(double));
 	dst->uvs = malloc(2 * (size_t)src->uv_count * sizeof(double));
-	dst->triangles = malloc(3 * (size_t)src->triangle_count * sizeof(int32_t));
-	dst->triangle_uvs = malloc(3 * (size_t)src->triangle_count * sizeof(int32_t));
+	/* A chain has no triangles; keep the arrays non-NULL all the same. */
+	dst->triangles = malloc(3 * (size_t)(src->triangle_count > 0 ? src->triangle_count : 1) * sizeof(int32_t));
+	dst->triangle_uvs = malloc(3 * (size_t)(src->triangle_count > 0 ? src->triangle_count : 1) * sizeof(int32_t));
 	if (!dst->positions || !dst->uvs || !dst->triangles || !dst->triangle_uvs) {
 		drape_mesh_free(dst);
 		return false;
@@ -165,19 +172,34 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		world_fail(w, "cloth def not initialised with drape_default_cloth_def()");
 		return none;
 	}
+	if (def->model != DRAPE_MODEL_TRIANGLES && def->model != DRAPE_MODEL_MASS_SPRING) {
+		world_fail(w, "cloth '%s': unknown model %d", def->name ? def->name : "cloth", (int)def->model);
+		return none;
+	}
+	const bool springs = def->model == DRAPE_MODEL_MASS_SPRING;
+	if (!springs && integrator_needs_grid(w->def.integrator)) {
+		world_fail(w,
+			   "cloth '%s' uses the triangles model, but the %s integrator solves grid lines and needs every cloth "
+			   "to be mass_spring",
+			   def->name ? def->name : "cloth", drape_integrator_name(w->def.integrator));
+		return none;
+	}
 	if (check_material(w, &def->material) != DRAPE_OK || check_mesh(w, def) != DRAPE_OK) return none;
+	if (springs && cloth_springs_check(w, def) != DRAPE_OK) return none;
 	const drape_mesh* m = def->mesh;
 	const drape_material* mat = &def->material;
 
 	char err[256];
 	hinge_ref* hr = NULL;
 	int32_t hinge_count = 0;
-	if (!topology_hinges(m->triangles, m->triangle_count, &hr, &hinge_count, err, sizeof err)) {
+	/* A mass-spring cloth bends through its springs, not through hinges. */
+	if (!springs && !topology_hinges(m->triangles, m->triangle_count, &hr, &hinge_count, err, sizeof err)) {
 		world_fail(w, "%s", err);
 		return none;
 	}
 
 	int32_t n0 = w->particle_count, t0 = w->triangle_count, h0 = w->hinge_count;
+	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count;
 	int32_t n = n0 + m->vertex_count;
 	bool ok = grow((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
 	int32_t cap = w->particle_capacity;
@@ -187,6 +209,11 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	ok = ok && grow((void**)&w->cloths, &w->cloth_capacity, w->cloth_count + 1, sizeof(cloth_data));
 	cloth_data* c = ok ? &w->cloths[w->cloth_count] : NULL;
 	ok = ok && copy_mesh(&c->mesh, m);
+	if (ok && springs && cloth_springs_build(w, def, n0) != DRAPE_OK) {
+		free(hr);
+		drape_mesh_free(&c->mesh);
+		return none;
+	}
 	if (!ok) {
 		free(hr);
 		world_fail(w, "out of memory adding a cloth of %d vertices", m->vertex_count);
@@ -196,7 +223,7 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	for (int32_t i = 0; i < m->vertex_count; ++i) {
 		w->x[n0 + i] = v3_load(&m->positions[3 * i]);
 		w->v[n0 + i] = def->velocities ? v3_load(&def->velocities[3 * i]) : v3_load(def->velocity);
-		w->mass[n0 + i] = 0.0;
+		if (!springs) w->mass[n0 + i] = 0.0; /* springs: cell shares, set by cloth_springs_build */
 	}
 	for (int32_t t = 0; t < m->triangle_count; ++t) {
 		triangle_elem* e = &w->triangles[t0 + t];
@@ -206,8 +233,9 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		double a = e->rest.area;
 		for (int k = 0; k < 3; ++k) {
 			e->v[k] = n0 + m->triangles[3 * t + k];
-			w->mass[e->v[k]] += mat->density * a / 3.0;
+			if (!springs) w->mass[e->v[k]] += mat->density * a / 3.0;
 		}
+		e->springs_only = springs;
 		e->bu = def->stretch_scale ? def->stretch_scale[2 * t] : 1.0;
 		e->bv = def->stretch_scale ? def->stretch_scale[2 * t + 1] : 1.0;
 		/* C carries a factor a (eq. 10), so E = k/2 C^2 = k a^2/2 (..)^2; an energy density
@@ -222,6 +250,8 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		if (!(w->mass[n0 + i] > 0.0)) {
 			free(hr);
 			drape_mesh_free(&c->mesh);
+			w->ms_spring_count = s0;
+			w->ms_bend_count = b0;
 			world_fail(w, "vertex %d belongs to no triangle (it would have no mass)", i);
 			return none;
 		}
@@ -243,6 +273,9 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	free(hr);
 
 	c->name = strdup(def->name ? def->name : "cloth");
+	c->model = def->model;
+	c->nu = springs ? def->grid[0] : 0;
+	c->nv = springs ? def->grid[1] : 0;
 	c->first_vertex = n0;
 	c->first_triangle = t0;
 	w->particle_count = n;

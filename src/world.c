@@ -6,6 +6,7 @@
 #include "collide/solid.h"
 #include "solver/constraints.h"
 #include "solver/implicit.h"
+#include "solver/line_solve.h"
 #include "solver/reduce.h"
 
 #include <math.h>
@@ -33,6 +34,8 @@ drape_world_def drape_default_world_def(void)
 	d.cloth_repulsion = 200.0;
 	d.cloth_repulsion_damping = 0.05;
 	d.cloth_friction_damping = 0.02;
+	d.integrator = DRAPE_INTEGRATOR_BACKWARD_EULER;
+	d.onoff_c1 = 2.0;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
@@ -88,8 +91,17 @@ drape_world* drape_world_create(const drape_world_def* def)
 		   def->cloth_repulsion_damping >= 0.0 && isfinite(def->cloth_friction_damping) &&
 		   def->cloth_friction_damping >= 0.0))
 		why = "cloth repulsion stiffness and dampings must be finite and >= 0";
+	else if ((int)def->integrator < 0 || def->integrator >= DRAPE_INTEGRATOR_COUNT) why = "unknown integrator";
+	else if (!(isfinite(def->onoff_c1) && def->onoff_c1 > 0.0)) why = "onoff_c1 must be finite and > 0";
+	else if (def->self_collision && !integrator_supports_cloth_contact(def->integrator))
+		why = "cloth/cloth contact (self_collision) needs an integrator with the general implicit solve "
+		      "(backward_euler, imex_bend, imex_bend_shear); turn it off for this integrator "
+		      "(scene: cloth_contact.enabled false)";
 	if (why) {
-		fprintf(stderr, "drape_world_create: %s\n", why);
+		if (def && def->cookie == DRAPE_COOKIE && drape_integrator_name(def->integrator))
+			fprintf(stderr, "drape_world_create (integrator %s): %s\n", drape_integrator_name(def->integrator), why);
+		else
+			fprintf(stderr, "drape_world_create: %s\n", why);
 		return NULL;
 	}
 	drape_world* w = calloc(1, sizeof *w);
@@ -105,6 +117,17 @@ static void free_solver(drape_world* w)
 {
 	colouring_free(&w->triangle_colours);
 	colouring_free(&w->hinge_colours);
+	colouring_free(&w->ms_spring_colours);
+	colouring_free(&w->ms_bend_colours);
+	free(w->line_slots);
+	free(w->line_m);
+	free(w->line_v);
+	free(w->w_mid);
+	free(w->e_mid);
+	w->line_slots = NULL;
+	w->line_m = NULL;
+	w->line_v = NULL;
+	w->w_mid = w->e_mid = NULL;
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
 	free(w->b);
@@ -147,6 +170,8 @@ void drape_world_destroy(drape_world* w)
 	free(w->springs);
 	free(w->triangles);
 	free(w->hinges);
+	free(w->ms_springs);
+	free(w->ms_bends);
 	free(w->x);
 	free(w->v);
 	free(w->mass);
@@ -163,9 +188,13 @@ drape_status world_prepare(drape_world* w)
 	bsr_builder bb;
 	bool ok = colouring_build(&w->triangle_colours, w->triangles, w->triangle_count, 3, sizeof(triangle_elem), n) &&
 		  colouring_build(&w->hinge_colours, w->hinges, w->hinge_count, 4, sizeof(hinge_elem), n) &&
+		  colouring_build(&w->ms_spring_colours, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring), n) &&
+		  colouring_build(&w->ms_bend_colours, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend), n) &&
 		  bsr_builder_init(&bb, n) &&
 		  bsr_builder_add_elements(&bb, w->triangles, w->triangle_count, 3, sizeof(triangle_elem)) &&
-		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) && bsr_builder_finish(&bb, &w->A) &&
+		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) &&
+		  bsr_builder_add_elements(&bb, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring)) &&
+		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) && bsr_builder_finish(&bb, &w->A) &&
 		  pcg_workspace_init(&w->pcg, n);
 	if (ok) {
 		w->b = malloc(m * sizeof(vec3));
@@ -181,8 +210,20 @@ drape_status world_prepare(drape_world* w)
 		w->constrained = calloc(m, 1);
 		w->partial = malloc((size_t)(2 * reduce_chunks(longest) + 2) * sizeof(double));
 		w->contacts = malloc(m * sizeof(contact));
+		/* Line solves: scratch for the longest grid line, per thread. */
+		int32_t longest_line = 1;
+		for (int32_t c = 0; c < w->cloth_count; ++c) {
+			if (w->cloths[c].nu > longest_line) longest_line = w->cloths[c].nu;
+			if (w->cloths[c].nv > longest_line) longest_line = w->cloths[c].nv;
+		}
+		w->line_capacity = longest_line;
+		w->line_slots = malloc(4 * m * sizeof(int32_t));
+		w->line_m = malloc((size_t)4 * (size_t)longest_line * (size_t)w->threads * sizeof(mat3));
+		w->line_v = malloc((size_t)3 * (size_t)longest_line * (size_t)w->threads * sizeof(vec3));
+		w->w_mid = malloc(m * sizeof(vec3));
+		w->e_mid = malloc(m * sizeof(vec3));
 		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
-		     w->contacts;
+		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid;
 		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
 		if (ok && w->def.self_collision) {
 			/* the detector wants the triangles as plain vertex triples */
@@ -207,6 +248,14 @@ drape_status world_prepare(drape_world* w)
 	for (int32_t k = 0; k < w->hinge_count; ++k)
 		for (int a = 0; a < 4; ++a)
 			for (int c = 0; c < 4; ++c) w->hinges[k].slot[4 * a + c] = bsr_find(&w->A, w->hinges[k].v[a], w->hinges[k].v[c]);
+	for (int32_t k = 0; k < w->ms_spring_count; ++k)
+		for (int a = 0; a < 2; ++a)
+			for (int c = 0; c < 2; ++c)
+				w->ms_springs[k].slot[2 * a + c] = bsr_find(&w->A, w->ms_springs[k].v[a], w->ms_springs[k].v[c]);
+	for (int32_t k = 0; k < w->ms_bend_count; ++k)
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < 3; ++c) w->ms_bends[k].slot[3 * a + c] = bsr_find(&w->A, w->ms_bends[k].v[a], w->ms_bends[k].v[c]);
+	line_slots_build(w);
 	w->dirty = false;
 	return DRAPE_OK;
 }
@@ -269,7 +318,11 @@ drape_status drape_world_step(drape_world* w, double duration)
 			if (h < w->control.dt) w->control.dt = h;
 			if (!step_control_reject(&w->control)) {
 				char where[96] = "";
-				if (r.outcome == STEP_STRETCH_CHANGE)
+				if (r.outcome == STEP_STRETCH_CHANGE && r.worst_spring >= 0)
+					snprintf(where, sizeof where, " (strain of spring %d (particles %d-%d) changed by %.3g)",
+						 r.worst_spring, w->ms_springs[r.worst_spring].v[0], w->ms_springs[r.worst_spring].v[1],
+						 r.stretch_change);
+				else if (r.outcome == STEP_STRETCH_CHANGE)
 					snprintf(where, sizeof where, " (|w| of triangle %d changed by %.3g)", r.worst_triangle,
 						 r.stretch_change);
 				world_fail(w,
@@ -286,6 +339,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		t = w->v, w->v = w->v1, w->v1 = t;
 		t = w->dv, w->dv = w->dv_last, w->dv_last = t;
 		w->h_last = h;
+		w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
 		w->time = to_end ? t_end : w->time + h;
 		constraints_store_forces(w, h);
 		contacts_commit(w, h);
@@ -312,5 +366,37 @@ double drape_world_kinetic_energy(const drape_world* w)
 {
 	double e = 0.0;
 	for (int32_t i = 0; i < w->particle_count; ++i) e += 0.5 * w->mass[i] * v3_len2(w->v[i]);
+	return e;
+}
+
+double drape_world_elastic_energy(const drape_world* w)
+{
+	double e = 0.0;
+	for (int32_t t = 0; t < w->triangle_count; ++t) {
+		const triangle_elem* el = &w->triangles[t];
+		if (el->springs_only) continue;
+		vec3 x[3] = {w->x[el->v[0]], w->x[el->v[1]], w->x[el->v[2]]};
+		condition c;
+		stretch_condition(&el->rest, x, el->bu, el->bv, &c);
+		e += 0.5 * el->k_stretch * (c.c[0] * c.c[0] + c.c[1] * c.c[1]);
+		shear_condition(&el->rest, x, false, &c);
+		e += 0.5 * el->k_shear * c.c[0] * c.c[0];
+	}
+	for (int32_t k = 0; k < w->hinge_count; ++k) {
+		const hinge_elem* el = &w->hinges[k];
+		vec3 x[4] = {w->x[el->v[0]], w->x[el->v[1]], w->x[el->v[2]], w->x[el->v[3]]};
+		double theta = bend_angle(x);
+		e += 0.5 * el->k * theta * theta;
+	}
+	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
+		const ms_spring* s = &w->ms_springs[k];
+		vec3 x[2] = {w->x[s->v[0]], w->x[s->v[1]]};
+		e += ms_spring_energy(x, s->rest, s->k);
+	}
+	for (int32_t k = 0; k < w->ms_bend_count; ++k) {
+		const ms_bend* b = &w->ms_bends[k];
+		vec3 x[3] = {w->x[b->v[0]], w->x[b->v[1]], w->x[b->v[2]]};
+		e += ms_bend_energy(x, b->wt, b->k, b->s);
+	}
 	return e;
 }

@@ -23,6 +23,7 @@ typedef struct triangle_elem {
 	double k_stretch, kd_stretch;
 	double k_shear, kd_shear;
 	double drag;
+	bool springs_only; /* a mass-spring cloth's triangle: drag only (stretch, shear are springs) */
 	int32_t slot[9]; /* block (a, b) of the element lives at A->blocks[slot[3a + b]] */
 } triangle_elem;
 
@@ -33,6 +34,53 @@ typedef struct hinge_elem {
 	int32_t slot[16];
 } hinge_elem;
 
+/* Force families (ADI Cloth sec. 2.3, 5): which terms an integrator treats implicitly, explicitly
+ * or not at all. OTHER is drag, contacts and user springs. */
+typedef enum force_family {
+	FAMILY_STRETCH_U = 0, /* warp */
+	FAMILY_STRETCH_V,     /* weft */
+	FAMILY_SHEAR,
+	FAMILY_BEND,
+	FAMILY_OTHER,
+	FAMILY_COUNT
+} force_family;
+
+/* How one assembly pass treats a family: left out, force on the right-hand side only, or
+ * linearised (its K (v0 + y/h) on the right-hand side) with or without its Jacobians in A. */
+typedef enum family_role {
+	ROLE_OFF = 0,
+	ROLE_EXPLICIT,
+	ROLE_IMPLICIT_RHS, /* f + h K yv on the right; Jacobians not in A (split's second family) */
+	ROLE_IMPLICIT,     /* ... and -h df/dv - h^2 df/dx in A */
+} family_role;
+
+/* One assembly pass: a role and a stiffness factor (On-Off's c1) per family. */
+typedef struct assembly_plan {
+	uint8_t role[FAMILY_COUNT];
+	double scale[FAMILY_COUNT];
+	bool rhs;        /* fill b (false: the matrix only, split's second sweep) */
+	bool full_matrix; /* zero all of A first; false: only its diagonal is used */
+} assembly_plan;
+
+/* A mass-spring stretch or shear spring (ADI Cloth sec. 2.1): C = |x1 - x0| - rest. */
+typedef struct ms_spring {
+	int32_t v[2];
+	int32_t family;
+	double rest, k, kd;
+	int32_t slot[4];
+} ms_spring;
+
+/* A mass-spring bend spring over three consecutive particles of a grid line (the two-away
+ * neighbours v[0], v[2] and the one between): C = x1 - (wt[0] x0 + wt[2] x2), zero-rest-length
+ * (docs/mass-spring.md). s > 0 makes it stiffen: energy k (|C|^2 / 2 + |C|^4 / (4 s^2)). */
+typedef struct ms_bend {
+	int32_t v[3];
+	int32_t family;
+	double wt[3]; /* (-a, 1, -b): dC/dx_m = wt[m] I */
+	double k, kd, s;
+	int32_t slot[9];
+} ms_bend;
+
 typedef struct solid_data solid_data; /* collide/solid.h */
 
 typedef struct cloth_data {
@@ -40,6 +88,8 @@ typedef struct cloth_data {
 	int32_t first_vertex;
 	int32_t first_triangle;
 	drape_mesh mesh; /* a copy of what was given */
+	drape_cloth_model model;
+	int32_t nu, nv; /* MASS_SPRING grid */
 } cloth_data;
 
 typedef struct constraint_data {
@@ -84,6 +134,11 @@ struct drape_world {
 	int32_t triangle_count, triangle_capacity;
 	hinge_elem* hinges;
 	int32_t hinge_count, hinge_capacity;
+	/* Mass-spring cloths; a mass-spring cloth's triangles (if any) carry drag only. */
+	ms_spring* ms_springs;
+	int32_t ms_spring_count, ms_spring_capacity;
+	ms_bend* ms_bends;
+	int32_t ms_bend_count, ms_bend_capacity;
 
 	cloth_data* cloths;
 	int32_t cloth_count, cloth_capacity;
@@ -110,7 +165,16 @@ struct drape_world {
 
 	/* Built from the topology by world_prepare; valid while !dirty. */
 	bool dirty;
-	colouring triangle_colours, hinge_colours;
+	colouring triangle_colours, hinge_colours, ms_spring_colours, ms_bend_colours;
+	/* Line solves (solver/line_solve.c): per particle, the slots of blocks (p, p-1), (p, p+1),
+	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; and per-line scratch. */
+	int32_t* line_slots;
+	int32_t line_capacity;
+	mat3* line_m;  /* 4 * line_capacity: lower, diag, upper, scratch */
+	vec3* line_v;  /* 3 * line_capacity: rhs, solution, scratch */
+	vec3* w_mid;   /* split's intermediate w */
+	vec3* e_mid;   /* split's first-sweep residual */
+	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
 	bsr A;
 	pcg_workspace pcg;
 	vec3* b;
@@ -140,6 +204,15 @@ void world_warn(drape_world* w, const char* fmt, ...) __attribute__((format(prin
 
 /* (Re)builds colourings, the matrix pattern and all solver buffers after a topology change. */
 drape_status world_prepare(drape_world* w);
+
+/* Mass-spring cloths (cloth_springs.c): validation of the grid, and its springs and masses for a
+ * cloth whose first particle is n0. */
+drape_status cloth_springs_check(drape_world* w, const drape_cloth_def* def);
+drape_status cloth_springs_build(drape_world* w, const drape_cloth_def* def, int32_t n0);
+
+/* Integrators (solver/integrators.c). */
+bool integrator_needs_grid(drape_integrator integrator);    /* the ADI and split line schemes */
+bool integrator_supports_cloth_contact(drape_integrator integrator);
 
 /* Wind at time t. */
 vec3 world_wind(const drape_world* w, double t);

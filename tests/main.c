@@ -18,6 +18,7 @@ extern const test_case bvh_tests[];
 extern const test_case contact_tests[];
 extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
+extern const test_case mass_spring_tests[];
 extern const test_case wave1d_tests[];
 
 typedef struct suite {
@@ -32,6 +33,7 @@ static const suite suites[] = {
 	{"contact", contact_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
+	{"mass_spring", mass_spring_tests},
 	{"wave1d", wave1d_tests},
 };
 

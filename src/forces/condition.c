@@ -18,8 +18,14 @@ void element_terms_clear(element_terms* t, int n)
 
 void condition_terms(const condition* c, double k, double kd, const vec3* v, jacobian_mode mode, element_terms* t)
 {
+	for (int a = 0; a < c->m; ++a) condition_terms_component(c, a, k, kd, v, mode, t);
+}
+
+void condition_terms_component(const condition* c, int a, double k, double kd, const vec3* v, jacobian_mode mode,
+			       element_terms* t)
+{
 	const int n = c->n;
-	for (int a = 0; a < c->m; ++a) {
+	{
 		const vec3* g = c->grad[a];
 		double cdot = 0.0;
 		if (v) {

@@ -49,6 +49,9 @@ typedef enum jacobian_mode {
  * asymmetric dC (dCdot/dx)^T term, as the paper drops it),  df/dv += -kd dC dC^T.
  * v holds the n particles' velocities (NULL reads as all zero). */
 void condition_terms(const condition* c, double k, double kd, const vec3* v, jacobian_mode mode, element_terms* t);
+/* The same for component a alone (stretch's u and v components belong to different families). */
+void condition_terms_component(const condition* c, int a, double k, double kd, const vec3* v, jacobian_mode mode,
+			       element_terms* t);
 
 /* Rest data of a triangle in (u,v): its area a and the inverse of the 2x2 matrix of eq. 9,
  * dinv = [[du1, du2], [dv1, dv2]]^-1, so that w_u = dx1 dinv[0][0] + dx2 dinv[1][0] and
@@ -92,5 +95,14 @@ void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, elemen
 /* User point force on one particle (sec. 4.4): f = force - stiffness (x - target) - damping v,
  * with df/dx = -stiffness I and df/dv = -damping I. */
 void spring_terms(vec3 x, vec3 v, vec3 target, double stiffness, double damping, vec3 force, element_terms* t);
+
+/* Mass-spring stretch/shear spring (ADI Cloth sec. 2.1) between x[0] and x[1]: C = |x1 - x0| - rest,
+ * force -k C dC - kd Cdot dC, Jacobians as condition_terms (JACOBIAN_DEFINITE). */
+void ms_spring_terms(const vec3 x[2], const vec3 v[2], double rest, double k, double kd, element_terms* t);
+double ms_spring_energy(const vec3 x[2], double rest, double k);
+/* Mass-spring bend spring over x[0..2]: C = sum wt[m] x[m] (a vector), energy
+ * k (|C|^2/2 + |C|^4/(4 s^2)) (s = 0: linear), damping -kd Cdot along dC. */
+void ms_bend_terms(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, element_terms* t);
+double ms_bend_energy(const vec3 x[3], const double wt[3], double k, double s);
 
 #endif

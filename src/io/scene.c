@@ -5,6 +5,7 @@
 #include "scene.h"
 
 #include "core.h"
+#include "world.h"
 #include "scene_internal.h"
 
 #include <errno.h>
@@ -99,7 +100,7 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 	if (item) {
 		static const char* const keys[] = {
 			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
-			"stretch_change_limit", "threads", NULL};
+			"stretch_change_limit", "threads", "integrator", "onoff_c1", NULL};
 		if (!json_check_object(c, &n, keys)) return false;
 		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
 		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
@@ -132,6 +133,18 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 			if (!json_bool(c, &m, &w->adaptive)) return false;
 		}
 		if (!json_opt_positive(c, &n, "stretch_change_limit", &w->stretch_change_limit)) return false;
+		const cJSON* ig = json_get(&n, "integrator");
+		if (ig) {
+			jnode m = json_node(&n, ig);
+			const char* name;
+			if (!json_string(c, &m, &name)) return false;
+			if (!drape_integrator_from_name(name, &w->integrator))
+				return json_fail(c, &m,
+						 "unknown integrator '%s' (backward_euler, forward_euler, symplectic_euler, "
+						 "imex_bend, imex_bend_shear, cn_adi, onoff_adi, split)",
+						 name);
+		}
+		if (!json_opt_positive(c, &n, "onoff_c1", &w->onoff_c1)) return false;
 		const cJSON* th = json_get(&n, "threads");
 		if (th) {
 			jnode m = json_node(&n, th);
@@ -180,7 +193,8 @@ static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 					 count == 1 ? "" : "s");
 		for (int k = 0; k < 2; ++k) {
 			jnode en = json_node(&rn, cJSON_GetArrayItem(res, k));
-			if (!json_integer(c, &en, 2, 50000000, &def.resolution[k])) return false;
+			/* v may be 1: a chain (mass_spring only; the cloth checks) */
+			if (!json_integer(c, &en, k == 0 ? 2 : 1, 50000000, &def.resolution[k])) return false;
 		}
 	}
 	char msg[256];
@@ -323,7 +337,7 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
-					   "pins", NULL};
+					   "pins", "model", "nonlinear_bend", "bend_kappa1", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 	scene_cloth* cloth = &s->cloths[index];
 
@@ -347,6 +361,27 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 		}
 	}
 
+	cloth->model = DRAPE_MODEL_TRIANGLES;
+	cloth->bend_kappa1 = drape_default_cloth_def().bend_kappa1;
+	const cJSON* model = json_get(n, "model");
+	if (model) {
+		jnode mn = json_node(n, model);
+		const char* str;
+		if (!json_string(c, &mn, &str)) return false;
+		if (strcmp(str, "mass_spring") == 0) cloth->model = DRAPE_MODEL_MASS_SPRING;
+		else if (strcmp(str, "triangles") != 0)
+			return json_fail(c, &mn, "unknown model '%s' (triangles, mass_spring)", str);
+	}
+	const cJSON* nb = json_get(n, "nonlinear_bend");
+	if (nb) {
+		jnode bn = json_node(n, nb);
+		if (!json_bool(c, &bn, &cloth->nonlinear_bend)) return false;
+	}
+	if (!json_opt_positive(c, n, "bend_kappa1", &cloth->bend_kappa1)) return false;
+	if (cloth->model != DRAPE_MODEL_MASS_SPRING && (nb || json_get(n, "bend_kappa1"))) {
+		jnode bn = json_node(n, nb ? nb : json_get(n, "bend_kappa1"));
+		return json_fail(c, &bn, "nonlinear bend springs belong to model 'mass_spring'");
+	}
 	const cJSON* grid = json_get(n, "grid");
 	const cJSON* mesh = json_get(n, "mesh");
 	if (grid && mesh) {
@@ -356,6 +391,12 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 	if (!grid && !mesh) return json_fail(c, n, "missing 'grid' or 'mesh': every cloth needs one of them");
 	jnode gn = json_node(n, grid ? grid : mesh);
 	if (grid ? !load_grid(c, &gn, cloth) : !load_mesh(c, &gn, cloth)) return false;
+	if (cloth->model == DRAPE_MODEL_MASS_SPRING && !grid) {
+		jnode mn = json_node(n, mesh);
+		return json_fail(c, &mn, "model 'mass_spring' needs a 'grid' (its springs follow grid lines), not a mesh file");
+	}
+	if (cloth->model == DRAPE_MODEL_TRIANGLES && cloth->grid_resolution[1] == 1)
+		return json_fail(c, &gn, "a grid with 1 particle along v is a chain: it has no triangles, use model 'mass_spring'");
 
 	if (!load_material(c, n, &cloth->material) || !json_opt_vector(c, n, "velocity", 3, cloth->velocity) ||
 	    !load_stretch_regions(c, n, cloth))
@@ -422,6 +463,21 @@ static bool load_root(loader* L, const cJSON* root)
 	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
 	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s))
 		return false;
+	if (s->world.self_collision && !integrator_supports_cloth_contact(s->world.integrator)) {
+		/* Cloth/cloth contact is on by default; the explicit and line integrators cannot take it,
+		 * so it is off for them unless the scene asks for it, which is an error. */
+		const cJSON* cc = json_get(&rn, "cloth_contact");
+		jnode ccn = json_node(&rn, cc);
+		const cJSON* on = cc ? json_get(&ccn, "enabled") : NULL;
+		if (on) {
+			jnode onn = json_node(&ccn, on);
+			return json_fail(c, &onn,
+					 "cloth/cloth contact needs integrator backward_euler, imex_bend or imex_bend_shear, "
+					 "not %s",
+					 drape_integrator_name(s->world.integrator));
+		}
+		s->world.self_collision = false;
+	}
 
 	const cJSON* cloths = json_get(&rn, "cloths");
 	if (!cloths) return json_fail(c, NULL, "missing required key 'cloths'");
@@ -570,6 +626,11 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		def.stretch_scale = sc->stretch_scale;
 		def.name = sc->name;
 		memcpy(def.velocity, sc->velocity, sizeof def.velocity);
+		def.model = sc->model;
+		def.grid[0] = sc->grid_resolution[0];
+		def.grid[1] = sc->grid_resolution[1];
+		def.nonlinear_bend = sc->nonlinear_bend;
+		def.bend_kappa1 = sc->bend_kappa1;
 		ids[i] = drape_cloth_add(world, &def);
 		if (ids[i].index < 0) {
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,

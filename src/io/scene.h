@@ -22,6 +22,9 @@ typedef struct scene_cloth {
 	double velocity[3];
 	double* stretch_scale; /* 2 * triangle_count (b_u, b_v), or NULL when all are 1 */
 	int32_t grid_resolution[2]; /* for grids; 0 for meshes from a file */
+	drape_cloth_model model;
+	bool nonlinear_bend;
+	double bend_kappa1;
 } scene_cloth;
 
 /* A solid (docs/scene-format.md, "Solids"). def is complete, and everything it points to is

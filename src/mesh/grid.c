@@ -60,9 +60,10 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size, "grid size must be finite and > 0, got [%g, %g]",
 				 su, sv);
 	int32_t nu = def->resolution[0], nv = def->resolution[1];
-	if (nu < 2 || nv < 2)
+	/* nv = 1 is a chain along u without triangles (mass-spring rods, ADI Cloth sec. 6). */
+	if (nu < 2 || nv < 1)
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size,
-				 "grid resolution must be >= 2 particles along each side, got [%d, %d]", (int)nu,
+				 "grid resolution must be >= 2 particles along u and >= 1 along v, got [%d, %d]", (int)nu,
 				 (int)nv);
 	if ((int64_t)nu * (int64_t)nv > GRID_MAX_PARTICLES)
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size,
@@ -89,8 +90,8 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 	int32_t tri_count = 2 * (nu - 1) * (nv - 1);
 	double* positions = malloc(sizeof(double) * 3 * (size_t)n);
 	double* uvs = malloc(sizeof(double) * 2 * (size_t)n);
-	int32_t* tris = malloc(sizeof(int32_t) * 3 * (size_t)tri_count);
-	int32_t* tri_uvs = malloc(sizeof(int32_t) * 3 * (size_t)tri_count);
+	int32_t* tris = malloc(sizeof(int32_t) * 3 * (size_t)(tri_count > 0 ? tri_count : 1));
+	int32_t* tri_uvs = malloc(sizeof(int32_t) * 3 * (size_t)(tri_count > 0 ? tri_count : 1));
 	if (!positions || !uvs || !tris || !tri_uvs) {
 		free(positions);
 		free(uvs);
@@ -99,13 +100,13 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 		return grid_fail(DRAPE_ERROR_MEMORY, err, err_size, "grid: out of memory for %d particles", (int)n);
 	}
 
-	double du = su / (double)(nu - 1), dv = sv / (double)(nv - 1);
+	double du = su / (double)(nu - 1), dv = nv > 1 ? sv / (double)(nv - 1) : 0.0;
 	for (int32_t j = 0; j < nv; ++j) {
 		for (int32_t i = 0; i < nu; ++i) {
 			int32_t id = j * nu + i;
 			/* Exact end values, so the far edges sit at size rather than size +- rounding. */
 			double u = i == nu - 1 ? su : (double)i * du;
-			double v = j == nv - 1 ? sv : (double)j * dv;
+			double v = nv == 1 ? 0.0 : (j == nv - 1 ? sv : (double)j * dv);
 			uvs[2 * id + 0] = u;
 			uvs[2 * id + 1] = v;
 			for (int k = 0; k < 3; ++k)

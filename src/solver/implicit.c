@@ -9,6 +9,8 @@
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
 #include "../solver/constraints.h"
+#include "../solver/integrators.h"
+#include "../solver/line_solve.h"
 #include "../solver/reduce.h"
 
 #include <math.h>
@@ -21,102 +23,182 @@ static double now_ms(void)
 	return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
-/* Adds an element's terms to b and A. yv[a] = v0 + y/h of the element's particles. */
-static void scatter(drape_world* w, const element_terms* t, const int32_t* vert, const int32_t* slot, const vec3* yv,
-		    double h)
+/* An element's terms, sorted by what the pass does with them: [0] explicit (force only), [1]
+ * linearised on the right-hand side only, [2] implicit (also into A). Cleared on first use. */
+typedef struct sinks {
+	element_terms t[3];
+	bool used[3];
+	int n;
+} sinks;
+
+static element_terms* sink(sinks* s, const assembly_plan* p, int family)
+{
+	int role = p->role[family];
+	if (role == ROLE_OFF) return NULL;
+	int k = role - 1;
+	if (!s->used[k]) {
+		element_terms_clear(&s->t[k], s->n);
+		s->used[k] = true;
+	}
+	return &s->t[k];
+}
+
+/* Adds one group of terms: the matrix part  A -= h df/dv + h^2 df/dx  for implicit terms, and
+ * b += h f (+ h^2 K yv for linearised terms). yv[a] = v0 + y/h of the element's particles. */
+static void scatter_role(drape_world* w, const element_terms* t, int role, bool rhs, const int32_t* vert, const int32_t* slot,
+			 const vec3* yv, double h)
 {
 	const int n = t->n;
 	const double h2 = h * h;
 	for (int a = 0; a < n; ++a) {
-		vec3 rhs = v3_scale(t->f[a], h);
+		vec3 r = v3_scale(t->f[a], h);
 		for (int c = 0; c < n; ++c) {
-			rhs = v3_madd(rhs, h2, m3_mulv(t->dfdx[a][c], yv[c]));
+			if (role != ROLE_EXPLICIT) r = v3_madd(r, h2, m3_mulv(t->dfdx[a][c], yv[c]));
+			if (role != ROLE_IMPLICIT) continue;
 			mat3* blk = &w->A.blocks[slot[a * n + c]];
 			for (int i = 0; i < 3; ++i)
 				for (int j = 0; j < 3; ++j) blk->m[i][j] -= h * t->dfdv[a][c].m[i][j] + h2 * t->dfdx[a][c].m[i][j];
 		}
-		w->b[vert[a]] = v3_add(w->b[vert[a]], rhs);
+		if (rhs) w->b[vert[a]] = v3_add(w->b[vert[a]], r);
 	}
 }
 
-static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind, double h)
+static void scatter(drape_world* w, const sinks* s, const assembly_plan* p, const int32_t* vert, const int32_t* slot,
+		    const vec3* yv, double h)
+{
+	for (int k = 0; k < 3; ++k)
+		if (s->used[k]) scatter_role(w, &s->t[k], k + 1, p->rhs, vert, slot, yv, h);
+}
+
+static void gather(const drape_world* w, const int32_t* vert, int n, double h, vec3* x, vec3* v, vec3* yv)
+{
+	for (int a = 0; a < n; ++a) {
+		x[a] = w->x[vert[a]];
+		v[a] = w->v[vert[a]];
+		yv[a] = v3_madd(v[a], 1.0 / h, w->y[vert[a]]);
+	}
+}
+
+static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind, double h, const assembly_plan* p)
 {
 	vec3 x[3], v[3], yv[3];
-	for (int a = 0; a < 3; ++a) {
-		x[a] = w->x[e->v[a]];
-		v[a] = w->v[e->v[a]];
-		yv[a] = v3_madd(v[a], 1.0 / h, w->y[e->v[a]]);
-	}
-	element_terms t;
-	element_terms_clear(&t, 3);
+	gather(w, e->v, 3, h, x, v, yv);
+	sinks s = {.n = 3};
 	condition c;
-	stretch_condition(&e->rest, x, e->bu, e->bv, &c);
-	condition_terms(&c, e->k_stretch, e->kd_stretch, v, JACOBIAN_DEFINITE, &t);
-	shear_condition(&e->rest, x, false, &c);
-	condition_terms(&c, e->k_shear, e->kd_shear, v, JACOBIAN_DEFINITE, &t);
-	if (e->drag > 0.0) drag_terms(x, v, wind, e->drag, &t);
-	scatter(w, &t, e->v, e->slot, yv, h);
+	element_terms* t;
+	if (!e->springs_only) {
+		element_terms* tu = sink(&s, p, FAMILY_STRETCH_U);
+		element_terms* tv = sink(&s, p, FAMILY_STRETCH_V);
+		if (tu || tv) {
+			stretch_condition(&e->rest, x, e->bu, e->bv, &c);
+			/* Component 0 is the warp (u) stretch, 1 the weft (v). */
+			if (tu)
+				condition_terms_component(&c, 0, e->k_stretch * p->scale[FAMILY_STRETCH_U],
+							  e->kd_stretch * p->scale[FAMILY_STRETCH_U], v, JACOBIAN_DEFINITE, tu);
+			if (tv)
+				condition_terms_component(&c, 1, e->k_stretch * p->scale[FAMILY_STRETCH_V],
+							  e->kd_stretch * p->scale[FAMILY_STRETCH_V], v, JACOBIAN_DEFINITE, tv);
+		}
+		if ((t = sink(&s, p, FAMILY_SHEAR))) {
+			shear_condition(&e->rest, x, false, &c);
+			condition_terms(&c, e->k_shear * p->scale[FAMILY_SHEAR], e->kd_shear * p->scale[FAMILY_SHEAR], v,
+					JACOBIAN_DEFINITE, t);
+		}
+	}
+	if (e->drag > 0.0 && (t = sink(&s, p, FAMILY_OTHER))) drag_terms(x, v, wind, e->drag, t);
+	scatter(w, &s, p, e->v, e->slot, yv, h);
 }
 
-static void assemble_hinge(drape_world* w, const hinge_elem* e, double h)
+static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const assembly_plan* p)
 {
+	sinks s = {.n = 4};
+	element_terms* t = sink(&s, p, FAMILY_BEND);
+	if (!t) return;
 	vec3 x[4], v[4], yv[4];
-	for (int a = 0; a < 4; ++a) {
-		x[a] = w->x[e->v[a]];
-		v[a] = w->v[e->v[a]];
-		yv[a] = v3_madd(v[a], 1.0 / h, w->y[e->v[a]]);
-	}
-	element_terms t;
-	element_terms_clear(&t, 4);
+	gather(w, e->v, 4, h, x, v, yv);
 	condition c;
 	bend_condition(x, false, &c);
-	condition_terms(&c, e->k, e->kd, v, JACOBIAN_DEFINITE, &t);
-	scatter(w, &t, e->v, e->slot, yv, h);
+	condition_terms(&c, e->k * p->scale[FAMILY_BEND], e->kd * p->scale[FAMILY_BEND], v, JACOBIAN_DEFINITE, t);
+	scatter(w, &s, p, e->v, e->slot, yv, h);
 }
 
-void implicit_assemble(drape_world* w, double t, double h)
+static void assemble_ms_spring(drape_world* w, const ms_spring* e, double h, const assembly_plan* p)
+{
+	sinks s = {.n = 2};
+	element_terms* t = sink(&s, p, e->family);
+	if (!t) return;
+	vec3 x[2], v[2], yv[2];
+	gather(w, e->v, 2, h, x, v, yv);
+	ms_spring_terms(x, v, e->rest, e->k * p->scale[e->family], e->kd * p->scale[e->family], t);
+	scatter(w, &s, p, e->v, e->slot, yv, h);
+}
+
+static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const assembly_plan* p)
+{
+	sinks s = {.n = 3};
+	element_terms* t = sink(&s, p, e->family);
+	if (!t) return;
+	vec3 x[3], v[3], yv[3];
+	gather(w, e->v, 3, h, x, v, yv);
+	ms_bend_terms(x, v, e->wt, e->k * p->scale[e->family], e->kd * p->scale[e->family], e->s, t);
+	scatter(w, &s, p, e->v, e->slot, yv, h);
+}
+
+/* Elements of one colour in parallel, colours in order. */
+#define ASSEMBLE_COLOURED(col, call)                                                                                  \
+	for (int32_t k_ = 0; k_ < (col)->count; ++k_) {                                                               \
+		int32_t lo_ = (col)->start[k_], hi_ = (col)->start[k_ + 1];                                           \
+		_Pragma("omp parallel for num_threads(threads) schedule(static) if (k_ != COLOURING_SERIAL && hi_ - lo_ > 256)") \
+		for (int32_t j = lo_; j < hi_; ++j) call;                                                             \
+	}
+
+void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 {
 	const int threads = w->threads;
 	const int32_t n = w->particle_count;
 	const vec3 g = v3_load(w->def.gravity);
 	const vec3 wind = world_wind(w, t);
-	bsr_zero(&w->A, threads);
+	/* Without implicit couplings only the diagonal blocks are read (SOLVE_DIAGONAL). */
+	if (p->full_matrix) bsr_zero(&w->A, threads);
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
 	for (int32_t i = 0; i < n; ++i) {
 		w->A.blocks[w->A.diag[i]] = m3_diag(w->mass[i]);
-		w->b[i] = v3_scale(g, h * w->mass[i]);
+		if (p->rhs) w->b[i] = v3_scale(g, h * w->mass[i]);
 	}
-	const colouring* tc = &w->triangle_colours;
-	for (int32_t k = 0; k < tc->count; ++k) {
-		int32_t lo = tc->start[k], hi = tc->start[k + 1];
-#pragma omp parallel for num_threads(threads) schedule(static) if (k != COLOURING_SERIAL && hi - lo > 256)
-		for (int32_t j = lo; j < hi; ++j) assemble_triangle(w, &w->triangles[tc->order[j]], wind, h);
-	}
-	const colouring* hc = &w->hinge_colours;
-	for (int32_t k = 0; k < hc->count; ++k) {
-		int32_t lo = hc->start[k], hi = hc->start[k + 1];
-#pragma omp parallel for num_threads(threads) schedule(static) if (k != COLOURING_SERIAL && hi - lo > 256)
-		for (int32_t j = lo; j < hi; ++j) assemble_hinge(w, &w->hinges[hc->order[j]], h);
-	}
+	ASSEMBLE_COLOURED(&w->triangle_colours, assemble_triangle(w, &w->triangles[w->triangle_colours.order[j]], wind, h, p))
+	ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
+	ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
+	ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
+	if (!p->rhs) return;
+	/* Per-particle terms are implicit on their own 3x3 block whatever the integrator: O(n), and a
+	 * slip-stopping friction or a stiff user spring never sets the step size. */
+	const assembly_plan local = {.role = {ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT}, .rhs = true};
 	/* Sliding friction (sec. 5.4): a tangential damping against the slip, implicit in v. */
 	for (int32_t i = 0; w->solid_count > 0 && i < n; ++i) {
-		element_terms et;
-		element_terms_clear(&et, 1);
-		if (!contact_friction(w, i, h, &et.f[0], &et.dfdv[0][0])) continue;
+		sinks s = {.n = 1};
+		element_terms* et = sink(&s, &local, FAMILY_OTHER);
+		if (!contact_friction(w, i, h, &et->f[0], &et->dfdv[0][0])) continue;
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
-		scatter(w, &et, &i, &w->A.diag[i], &yv, h);
+		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h);
 	}
-	cloth_contacts_assemble(w, h);
+	if (p->role[FAMILY_OTHER] == ROLE_IMPLICIT) cloth_contacts_assemble(w, h);
 	for (int32_t k = 0; k < w->spring_count; ++k) {
-		const spring_data* s = &w->springs[k];
-		if (!s->alive) continue;
-		int32_t i = s->particle;
-		element_terms et;
-		element_terms_clear(&et, 1);
-		spring_terms(w->x[i], w->v[i], s->target, s->stiffness, s->damping, s->force, &et);
+		const spring_data* sp = &w->springs[k];
+		if (!sp->alive) continue;
+		int32_t i = sp->particle;
+		sinks s = {.n = 1};
+		element_terms* et = sink(&s, &local, FAMILY_OTHER);
+		spring_terms(w->x[i], w->v[i], sp->target, sp->stiffness, sp->damping, sp->force, et);
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
-		scatter(w, &et, &i, &w->A.diag[i], &yv, h);
+		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h);
 	}
+}
+
+void implicit_assemble(drape_world* w, double t, double h)
+{
+	step_scheme s;
+	integrator_scheme(w, &s);
+	assemble_pass(w, t, h, &s.pass[0]);
 }
 
 /* Largest change of |w_u| or |w_v| over all triangles between x and x1 (sec. 7). */
@@ -157,18 +239,117 @@ static double stretch_change(drape_world* w, int32_t* worst)
 	return result;
 }
 
-/* x1 = x + h (v + dv) + y, v1 = v + dv (eq. 17); false if anything is not finite. */
-static bool propose(drape_world* w, double h)
+/* The same for mass-spring stretch springs: the largest change of strain |x_b - x_a| / rest. */
+static double spring_stretch_change(const drape_world* w, int32_t* worst)
+{
+	double result = 0.0;
+	*worst = -1;
+	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
+		const ms_spring* e = &w->ms_springs[k];
+		if (e->family != FAMILY_STRETCH_U && e->family != FAMILY_STRETCH_V) continue;
+		double l0 = v3_len(v3_sub(w->x[e->v[1]], w->x[e->v[0]]));
+		double l1 = v3_len(v3_sub(w->x1[e->v[1]], w->x1[e->v[0]]));
+		double d = fabs(l1 - l0) / e->rest;
+		if (!(d <= result)) {
+			result = isnan(d) ? INFINITY : d;
+			*worst = k;
+		}
+	}
+	return result;
+}
+
+/* x1 = x + h (v + dv) + y, v1 = v + dv (eq. 17); false if anything is not finite. Forward Euler
+ * (old_velocity) moves free directions with v0 instead: x1 = x + h (S v0 + (I - S) v1) + y, so
+ * constrained directions still land exactly on their targets. */
+static bool propose(drape_world* w, double h, bool old_velocity)
 {
 	const int32_t n = w->particle_count;
 	bool finite = true;
 #pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048) reduction(&& : finite)
 	for (int32_t i = 0; i < n; ++i) {
 		w->v1[i] = v3_add(w->v[i], w->dv[i]);
-		w->x1[i] = v3_add(v3_add(w->x[i], v3_scale(w->v1[i], h)), w->y[i]);
+		vec3 move = w->v1[i];
+		if (old_velocity) {
+			move = w->v[i];
+			if (w->constrained[i]) move = v3_add(m3_mulv(w->S[i], w->v[i]), v3_sub(w->v1[i], m3_mulv(w->S[i], w->v1[i])));
+		}
+		w->x1[i] = v3_add(v3_add(w->x[i], v3_scale(move, h)), w->y[i]);
 		finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
 	}
 	return finite;
+}
+
+/* Explicit schemes: A is block-diagonal (mass, friction, user springs). Each particle solves
+ * [S A_ii S + (I - S)] u = S (b - A_ii z), dv = S u + z (the filter of sec. 5.3 on one block), and
+ * e = A_ii dv - b is its constraint impulse. */
+static bool solve_diagonal(drape_world* w)
+{
+	const int32_t n = w->particle_count;
+	bool ok = true;
+	for (int32_t i = 0; i < n; ++i) {
+		mat3 a = w->A.blocks[w->A.diag[i]];
+		vec3 r = w->b[i];
+		if (w->constrained[i]) {
+			const mat3 S = w->S[i];
+			r = m3_mulv(S, v3_sub(r, m3_mulv(a, w->z[i])));
+			a = m3_add(m3_mul(S, m3_mul(a, S)), m3_sub(m3_identity(), S));
+		}
+		mat3 inv;
+		if (!m3_inverse(a, 1e12, &inv)) {
+			ok = false;
+			w->dv[i] = v3_zero();
+			continue;
+		}
+		vec3 u = m3_mulv(inv, r);
+		w->dv[i] = w->constrained[i] ? v3_add(m3_mulv(w->S[i], u), w->z[i]) : u;
+		w->e[i] = v3_sub(m3_mulv(w->A.blocks[w->A.diag[i]], w->dv[i]), w->b[i]);
+	}
+	return ok;
+}
+
+/* Assembles and solves the step's system(s) as the integrator says, leaving dv and e. */
+static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess, step_report* r)
+{
+	const int threads = w->threads;
+	const int32_t n = w->particle_count;
+	pcg_result res = {0, true, false};
+	double ta = now_ms();
+	assemble_pass(w, t, h, &sc->pass[0]);
+	double tb = now_ms();
+	r->eval_ms += tb - ta;
+	switch (sc->solve) {
+	case SOLVE_PCG:
+		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
+				threads, &w->pcg, w->dv);
+		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
+		break;
+	case SOLVE_DIAGONAL:
+		res.breakdown = !solve_diagonal(w);
+		break;
+	case SOLVE_LINES_U:
+	case SOLVE_LINES_V:
+		res.breakdown = !line_solve(w, sc->solve == SOLVE_LINES_U ? 0 : 1, w->b, w->dv);
+		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
+		break;
+	case SOLVE_SPLIT: {
+		/* Eq. 19 as A_U M^-1 A_V dv = b: rows solve A_U w = b, then columns A_V dv = M w. The
+		 * constraint impulse is the sum of both sweeps' residuals (docs/integrators.md). */
+		res.breakdown = !line_solve(w, 0, w->b, w->w_mid);
+		pcg_residual(&w->A, w->w_mid, w->b, w->e_mid, threads);
+		double tc = now_ms();
+		assemble_pass(w, t, h, &sc->pass[1]);
+		r->eval_ms += now_ms() - tc;
+		for (int32_t i = 0; i < n; ++i) w->w_mid[i] = v3_scale(w->w_mid[i], w->mass[i]);
+		res.breakdown = !line_solve(w, 1, w->w_mid, w->dv) || res.breakdown;
+		pcg_residual(&w->A, w->dv, w->w_mid, w->e, threads);
+		for (int32_t i = 0; i < n; ++i) w->e[i] = v3_add(w->e[i], w->e_mid[i]);
+		break;
+	}
+	}
+	r->cg_ms += now_ms() - tb;
+	r->cg_iterations += res.iterations;
+	r->cg_converged = res.converged;
+	return res;
 }
 
 /* How often a step is solved again when its proposal carries particles into solids that had no
@@ -177,13 +358,13 @@ static bool propose(drape_world* w, double h)
 
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
-	const int threads = w->threads;
 	const int32_t n = w->particle_count;
 	r->outcome = STEP_ACCEPTED;
 	r->cg_iterations = 0;
 	r->cg_converged = false;
 	r->stretch_change = 0.0;
 	r->worst_triangle = -1;
+	r->worst_spring = -1;
 	r->eval_ms = r->cg_ms = r->cs_ms = r->cc_ms = 0.0;
 	r->intersections = 0;
 
@@ -209,22 +390,16 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		guess = w->dv_last;
 	}
 
+	step_scheme scheme;
+	integrator_scheme(w, &scheme);
+	if (scheme.solve != SOLVE_PCG) guess = NULL;
 	pcg_result res;
 	bool finite;
 	int32_t crossings = 0, cloth_crossings = 0;
 	for (int pass = 1;; ++pass) {
-		double ta = now_ms();
-		implicit_assemble(w, t, h);
-		double tb = now_ms();
-		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
-				threads, &w->pcg, w->dv);
-		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
+		res = solve_step(w, &scheme, t, h, guess, r);
 		double tc = now_ms();
-		r->eval_ms += tb - ta;
-		r->cg_ms += tc - tb;
-		r->cg_iterations += res.iterations;
-		r->cg_converged = res.converged;
-		finite = propose(w, h);
+		finite = propose(w, h, scheme.old_velocity_positions);
 		if (!finite || res.breakdown) break;
 		double td = now_ms();
 		cloth_crossings = cloth_contacts_catch_crossings(w, h);
@@ -255,7 +430,16 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->intersections = cloth_contacts_intersections(w, w->x1);
 		r->cc_ms += now_ms() - tf;
 	}
-	if (w->def.adaptive && finite) r->stretch_change = stretch_change(w, &r->worst_triangle);
+	if (w->def.adaptive && finite) {
+		r->stretch_change = stretch_change(w, &r->worst_triangle);
+		int32_t spring;
+		double d = spring_stretch_change(w, &spring);
+		if (d > r->stretch_change) {
+			r->stretch_change = d;
+			r->worst_triangle = -1;
+			r->worst_spring = spring;
+		}
+	}
 
 	if (w->fail_next_steps > 0) {
 		w->fail_next_steps--;

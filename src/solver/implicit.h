@@ -26,11 +26,14 @@ typedef struct step_report {
 	int32_t intersections; /* intersecting triangle pairs in the proposal */
 	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
 	int32_t worst_triangle;
+	int32_t worst_spring; /* a mass-spring stretch spring whose strain changed most, or -1 */
 } step_report;
 
 /* Assembles eq. 18 for the state (w->x, w->v) at time t and step h into w->A and w->b, using the
  * constraint data (w->y) already prepared. Exposed for tests (symmetry, free fall). */
 void implicit_assemble(drape_world* w, double t, double h);
+/* One assembly pass of an integrator (solver/integrators.h): A and, if plan->rhs, b. */
+void assemble_pass(drape_world* w, double t, double h, const assembly_plan* plan);
 
 /* Takes the step from t to t + h: constraints, assembly, solve, constraint forces (w->e), and the
  * proposal in w->x1, w->v1, judged as sec. 7 says. Does not change w->x or w->v. */

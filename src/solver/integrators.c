@@ -1,0 +1,96 @@
+/* Integrators as assembly plans (solver/integrators.h) and their scene-file names. */
+#include "integrators.h"
+
+#include <string.h>
+
+static const char* const names[DRAPE_INTEGRATOR_COUNT] = {
+	"backward_euler", "forward_euler", "symplectic_euler", "imex_bend", "imex_bend_shear", "cn_adi", "onoff_adi", "split",
+};
+
+const char* drape_integrator_name(drape_integrator i)
+{
+	return (int)i >= 0 && i < DRAPE_INTEGRATOR_COUNT ? names[i] : NULL;
+}
+
+bool drape_integrator_from_name(const char* name, drape_integrator* out)
+{
+	for (int i = 0; name && i < DRAPE_INTEGRATOR_COUNT; ++i)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (drape_integrator)i;
+			return true;
+		}
+	return false;
+}
+
+bool integrator_needs_grid(drape_integrator i)
+{
+	return i == DRAPE_INTEGRATOR_CN_ADI || i == DRAPE_INTEGRATOR_ONOFF_ADI || i == DRAPE_INTEGRATOR_SPLIT;
+}
+
+bool integrator_supports_cloth_contact(drape_integrator i)
+{
+	/* Cloth/cloth repulsions couple four arbitrary particles: they need the general solve. */
+	return i == DRAPE_INTEGRATOR_BACKWARD_EULER || i == DRAPE_INTEGRATOR_IMEX_BEND || i == DRAPE_INTEGRATOR_IMEX_BEND_SHEAR;
+}
+
+static void plan_all(assembly_plan* p, family_role role)
+{
+	for (int f = 0; f < FAMILY_COUNT; ++f) {
+		p->role[f] = (uint8_t)role;
+		p->scale[f] = 1.0;
+	}
+	p->rhs = true;
+	p->full_matrix = true;
+}
+
+void integrator_scheme(const drape_world* w, step_scheme* s)
+{
+	memset(s, 0, sizeof *s);
+	assembly_plan* p = &s->pass[0];
+	const int implicit_family = w->adi_phase == 0 ? FAMILY_STRETCH_U : FAMILY_STRETCH_V;
+	const int other_family = w->adi_phase == 0 ? FAMILY_STRETCH_V : FAMILY_STRETCH_U;
+	switch (w->def.integrator) {
+	case DRAPE_INTEGRATOR_FORWARD_EULER:
+	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER:
+		plan_all(p, ROLE_EXPLICIT);
+		p->full_matrix = false;
+		s->solve = SOLVE_DIAGONAL;
+		s->old_velocity_positions = w->def.integrator == DRAPE_INTEGRATOR_FORWARD_EULER;
+		return;
+	case DRAPE_INTEGRATOR_IMEX_BEND:
+		plan_all(p, ROLE_IMPLICIT);
+		p->role[FAMILY_BEND] = ROLE_EXPLICIT;
+		s->solve = SOLVE_PCG;
+		return;
+	case DRAPE_INTEGRATOR_IMEX_BEND_SHEAR:
+		plan_all(p, ROLE_IMPLICIT);
+		p->role[FAMILY_BEND] = p->role[FAMILY_SHEAR] = ROLE_EXPLICIT;
+		s->solve = SOLVE_PCG;
+		return;
+	case DRAPE_INTEGRATOR_CN_ADI:
+	case DRAPE_INTEGRATOR_ONOFF_ADI:
+		/* Shear, bend and drag stay explicit: they couple across lines. */
+		plan_all(p, ROLE_EXPLICIT);
+		p->role[implicit_family] = ROLE_IMPLICIT;
+		if (w->def.integrator == DRAPE_INTEGRATOR_ONOFF_ADI) {
+			p->role[other_family] = ROLE_OFF;
+			p->scale[implicit_family] = w->def.onoff_c1;
+		}
+		s->solve = implicit_family == FAMILY_STRETCH_U ? SOLVE_LINES_U : SOLVE_LINES_V;
+		return;
+	case DRAPE_INTEGRATOR_SPLIT:
+		plan_all(p, ROLE_EXPLICIT);
+		p->role[FAMILY_STRETCH_U] = ROLE_IMPLICIT;
+		p->role[FAMILY_STRETCH_V] = ROLE_IMPLICIT_RHS;
+		plan_all(&s->pass[1], ROLE_OFF);
+		s->pass[1].role[FAMILY_STRETCH_V] = ROLE_IMPLICIT;
+		s->pass[1].rhs = false;
+		s->solve = SOLVE_SPLIT;
+		return;
+	case DRAPE_INTEGRATOR_BACKWARD_EULER:
+	default:
+		plan_all(p, ROLE_IMPLICIT);
+		s->solve = SOLVE_PCG;
+		return;
+	}
+}
