@@ -123,6 +123,8 @@ int command_bench(int argc, char** argv)
 	long runs = 3, frames = 60, threads = 1;
 	const char* csv_path = NULL;
 	bool sweep = true;
+	for (int i = 1; i < argc; ++i)
+		if (strcmp(argv[i], "--integrators") == 0) return command_bench_integrators(argc, argv);
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
 		bool has_value = i + 1 < argc;

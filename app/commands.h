@@ -15,6 +15,8 @@ enum {
 
 int command_run(int argc, char** argv);
 int command_bench(int argc, char** argv);
+int command_stability(int argc, char** argv);
+int command_bench_integrators(int argc, char** argv); /* drape bench --integrators */
 
 /* Parses a whole decimal integer in [lo, hi]; false on anything else. */
 bool parse_int_arg(const char* s, long lo, long hi, long* out);

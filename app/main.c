@@ -18,6 +18,8 @@ static void usage(FILE* f)
 		"  run [SCENE.json]   simulate a scene (default: the paper's figure 1 drape) and write\n"
 		"                     OBJ frames, stats.csv and summary.json; see `drape run --help`\n"
 		"  bench              time the figure 2 sheet at the paper's sizes; see `drape bench --help`\n"
+		"  stability          largest stable time step of each integrator (ADI Cloth sec. 6.3-6.5);\n"
+		"                     see `drape stability --help`\n"
 		"\n"
 		"options:\n"
 		"  --help             show this help\n"
@@ -55,6 +57,7 @@ int main(int argc, char** argv)
 	}
 	if (strcmp(cmd, "run") == 0) return command_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "bench") == 0) return command_bench(argc - 1, argv + 1);
+	if (strcmp(cmd, "stability") == 0) return command_stability(argc - 1, argv + 1);
 	fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages drape needs to build and test, if any are missing.
 set -euo pipefail
-packages=(gcc make cmake pkg-config libcjson-dev)
+packages=(gcc make cmake pkg-config libcjson-dev libcairo2-dev)
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

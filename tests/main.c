@@ -20,6 +20,7 @@ extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
 extern const test_case mass_spring_tests[];
 extern const test_case wave1d_tests[];
+extern const test_case stability_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -35,6 +36,7 @@ static const suite suites[] = {
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},
 	{"wave1d", wave1d_tests},
+	{"stability", stability_tests},
 };
 
 int main(int argc, char** argv)

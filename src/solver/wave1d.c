@@ -64,24 +64,24 @@ bool wave1d_init(wave1d* w, const wave1d_def* def, const double* u0, const doubl
 	w->h = def->length / def->cells;
 	w->r = def->ea * def->dt * def->dt / (def->rho * w->h * w->h);
 	w->u = calloc(n, sizeof(double));
-	w->u_prev = calloc(n, sizeof(double));
+	w->d = calloc(n, sizeof(double));
 	w->next = calloc(n, sizeof(double));
 	w->scratch = calloc(n, sizeof(double));
-	if (!w->u || !w->u_prev || !w->next || !w->scratch) {
+	if (!w->u || !w->d || !w->next || !w->scratch) {
 		wave1d_free(w);
 		snprintf(err, err_size, "out of memory");
 		return false;
 	}
 	if (u0) memcpy(w->u, u0, n * sizeof(double));
-	if (u_prev) memcpy(w->u_prev, u_prev, n * sizeof(double));
-	w->u[0] = w->u_prev[0] = 0.0;
+	for (size_t j = 1; j < n; ++j) w->d[j] = w->u[j] - (u_prev ? u_prev[j] : 0.0);
+	w->u[0] = w->d[0] = 0.0;
 	return true;
 }
 
 void wave1d_free(wave1d* w)
 {
 	free(w->u);
-	free(w->u_prev);
+	free(w->d);
 	free(w->next);
 	free(w->scratch);
 	memset(w, 0, sizeof *w);
@@ -123,27 +123,29 @@ bool wave1d_step(wave1d* w)
 	int32_t n = d->cells;
 	double k2 = d->dt * d->dt;
 	double* u = w->u;
-	double* up = w->u_prev;
-	double* x = w->next;
+	double* x = w->next; /* the new change d^n+1 */
 	bool implicit = wave1d_step_is_implicit(d, w->step);
 	/* The spring term's factor in this step: explicit 1, implicit 1, off 0, on c1. */
 	double s = w->r;
 	if (d->scheme == WAVE1D_ONOFF) s = implicit ? d->c1 * w->r : 0.0;
-	for (int32_t j = 1; j <= n; ++j) x[j] = 2.0 * u[j] - up[j] + k2 * d->gravity;
+	/* d^n+1 = d^n + s D+D- u^(n or n+1) + k^2 g (+ the ghost node's 2 k^2 F / (rho h) at N). With
+	 * u^n+1 = u^n + d^n+1 the implicit case reads (I - s D+D-) d^n+1 = d^n + s D+D- u^n + source. */
+	for (int32_t j = 1; j <= n; ++j) x[j] = w->d[j] + k2 * d->gravity;
 	x[n] += 2.0 * k2 * d->force / (d->rho * w->h);
-	if (implicit) {
-		solve_line(n, s, x, w->scratch);
-	} else if (s != 0.0) {
+	if (s != 0.0) {
 		for (int32_t j = 1; j < n; ++j) x[j] += s * (u[j + 1] - 2.0 * u[j] + u[j - 1]);
 		x[n] += s * (2.0 * u[n - 1] - 2.0 * u[n]);
 	}
-	x[0] = 0.0;
+	if (implicit) solve_line(n, s, x, w->scratch);
 	bool finite = true;
-	for (int32_t j = 1; j <= n; ++j) finite = finite && isfinite(x[j]);
-	/* Rotate the levels: prev <- u <- next. */
-	w->u_prev = u;
-	w->u = x;
-	w->next = up;
+	for (int32_t j = 1; j <= n; ++j) {
+		u[j] += x[j];
+		finite = finite && isfinite(u[j]);
+	}
+	x[0] = 0.0;
+	/* The new change becomes d; the old d's storage is the next step's buffer. */
+	w->next = w->d;
+	w->d = x;
 	++w->step;
 	return finite;
 }
@@ -153,7 +155,7 @@ double wave1d_energy(const wave1d* w)
 	const wave1d_def* d = &w->def;
 	double m = d->rho * w->h, ks = d->ea / w->h, e = 0.0;
 	for (int32_t j = 1; j <= d->cells; ++j) {
-		double v = (w->u[j] - w->u_prev[j]) / d->dt;
+		double v = w->d[j] / d->dt;
 		double du = w->u[j] - w->u[j - 1];
 		e += 0.5 * (j == d->cells ? 0.5 * m : m) * v * v + 0.5 * ks * du * du;
 	}
