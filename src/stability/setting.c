@@ -115,7 +115,7 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 		snprintf(err, err_size, "the grid needs at least 3 particles, got %d", grid);
 		return false;
 	}
-	c->x = malloc(3 * (size_t)grid * (size_t)grid * sizeof(double));
+	c->x = malloc(3 * (size_t)grid * sizeof(double));
 	if (!c->x) return fail(c, err, err_size, "out of memory");
 	if (s == STAB_WAVE1D) {
 		if (!create_pde(c, err, err_size)) {
@@ -223,26 +223,10 @@ bool stab_case_tangled(stab_case* c)
 			if (h + w->u[j + 1] - w->u[j] < shortest) return true;
 		return false;
 	}
+	if (c->setting != STAB_ROD1D) return false;
 	double* x = c->x;
 	drape_cloth_get_positions(c->world, (drape_cloth_id){0}, x);
-	if (c->setting == STAB_ROD1D) {
-		for (int32_t j = 0; j + 1 < n; ++j)
-			if (x[3 * (j + 1)] - x[3 * j] < shortest) return true;
-		return false;
-	}
-	for (int32_t j = 0; j < n; ++j)
-		for (int32_t i = 0; i < n; ++i) {
-			const double* p = x + 3 * (j * n + i);
-			if (i + 1 < n) {
-				const double* q = p + 3;
-				double dx = q[0] - p[0], dy = q[1] - p[1], dz = q[2] - p[2];
-				if (dx * dx + dy * dy + dz * dz < shortest * shortest) return true;
-			}
-			if (j + 1 < n) {
-				const double* q = p + 3 * n;
-				double dx = q[0] - p[0], dy = q[1] - p[1], dz = q[2] - p[2];
-				if (dx * dx + dy * dy + dz * dz < shortest * shortest) return true;
-			}
-		}
+	for (int32_t j = 0; j + 1 < n; ++j)
+		if (x[3 * (j + 1)] - x[3 * j] < shortest) return true;
 	return false;
 }

@@ -31,13 +31,12 @@ typedef struct stab_options {
 	int32_t min_steps;
 	double k_min, k_max; /* search range in units of sqrt(m / k_s) */
 	double resolution;   /* bisection stops when k_hi / k_lo < 1 + resolution */
-	double energy_factor; /* unstable when the energy grows by more than this factor (below) */
-	double runaway_factor; /* ... or ever exceeds this multiple of the reference */
+	double energy_factor; /* unstable when the energy exceeds this multiple of the reference */
 	int32_t threads;
 } stab_options;
 
-/* grid 26 (h = 0.04 m: m = 0.01 kg, k_s = 50 N/m, Table 2's first row), 2 s, 400 steps,
- * 0.05 ... 20, 1%, growth factor 10, runaway factor 1e6, one thread. */
+/* grid 26 (h = 0.04 m: m = 0.01 kg, k_s = 50 N/m, Table 2's first row), 1 s, 400 steps,
+ * 0.05 ... 20, 1%, energy factor 10, one thread. */
 stab_options stab_default_options(void);
 /* NULL if the options are usable, else a sentence saying what is wrong. */
 const char* stab_check_options(const stab_options* o);
@@ -52,7 +51,7 @@ typedef struct stab_case {
 	drape_world* world; /* NULL for STAB_WAVE1D */
 	void* pde;          /* the wave1d of STAB_WAVE1D */
 	int32_t particles;
-	double* x; /* positions scratch for stab_case_tangled */
+	double* x; /* positions scratch for stab_case_tangled (the rod's) */
 } stab_case;
 
 /* sqrt(m / k_s) of the setting at this grid, s (no world needed). */
@@ -67,33 +66,32 @@ void stab_case_destroy(stab_case* c);
 bool stab_case_step(stab_case* c);
 /* Kinetic plus elastic energy, J. */
 double stab_case_energy(const stab_case* c);
-/* Whether the mesh has tangled, the sign of a grid-scale mode grown to the size of the mesh: a
- * stretch spring shorter than a quarter of its rest length (on the rod also one turned over). The
- * loads pull every spring of these settings, so stable runs never come near that. (Turned-over
- * cells are no criterion on the sheet: with no shear stiffness the rows next to the pulled corner
- * legitimately cross.) */
+/* Whether the rod has tangled, the sign of a grid-scale mode grown to the size of the mesh: a
+ * spring shorter than a quarter of its rest length or turned over. The loads pull every spring of
+ * the rod, so stable runs never come near that; an unstable mode on the chain can saturate there
+ * (a turned-over spring has a second rest state) with bounded energy. Always false on the sheets:
+ * with no shear or bend stiffness their springs legitimately collapse (docs/stability.md). */
 bool stab_case_tangled(stab_case* c);
 
 typedef struct stab_trial {
 	bool stable;
 	bool failed;       /* a step failed (diverged, not finite) */
-	bool tangled;      /* stab_case_tangled after some step */
-	bool grew;         /* the energy's peak over the second half > energy_factor x the first's */
-	bool runaway;      /* the energy passed runaway_factor x the reference (the trial stops) */
-	double max_energy; /* over the trial, J */
-	double first_half_peak, second_half_peak;
+	bool tangled;      /* the rod tangled (stab_case_tangled) */
+	bool exceeded;     /* the energy passed energy_factor x the reference (the trial stops) */
+	double max_energy; /* over the trial (pairs of steps, below), J */
 	int64_t steps;
 } stab_trial;
 
 /* The energy scale: the largest kinetic + elastic energy of symplectic Euler at 0.2 sqrt(m / k_s)
- * over the trial time (stable in every setting; no numerical damping). */
+ * over the trial time (stable in every setting; no numerical damping, so it reaches the full work
+ * of the loads). */
 double stab_reference_energy(stab_setting s, const stab_options* o);
 
 /* Runs integrator at k (units of sqrt(m / k_s)) for max(time, min_steps k) steps. Unstable when a
- * step fails, the mesh tangles, the energy runs away, or its peak over the second half of the
- * trial exceeds energy_factor x max(first half's peak, reference): an unstable mode grows
- * geometrically, while a stable scheme's energy stays at the level the loads give it (which for
- * On-Off's free-flight half steps can be far above the reference without growing). */
+ * step fails, the rod tangles, or the energy exceeds energy_factor x the reference: without
+ * damping a stable scheme keeps the energy near the work the loads do, an unstable mode grows
+ * geometrically (or, on a nonlinear mesh, saturates in garbage far above the reference). The ADI
+ * schemes are two-step schemes, so each pair of steps is judged by its better state. */
 stab_trial stab_run_trial(stab_setting s, drape_integrator integrator, double k, double e_ref, const stab_options* o);
 
 typedef enum stab_limit_kind {
@@ -113,7 +111,8 @@ typedef struct stab_limit {
 } stab_limit;
 
 /* Scans k_min ... k_max on a coarse log grid (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20 within the
- * range), then bisects between the last stable and the first unstable value. */
+ * range) up to the first unstable value, tries k_max too, then bisects between the last stable
+ * and the first unstable value. */
 stab_limit stab_find_limit(stab_setting s, drape_integrator integrator, double e_ref, const stab_options* o);
 
 #endif
