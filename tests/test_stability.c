@@ -112,8 +112,8 @@ static void test_rod_limits_match_theory(void)
 }
 
 /* A 8 x 8 sheet with forces in its plane: each integrator stable at half its measured limit and
- * blowing up (energy past the bound, or a failed step) at three times it; backward Euler and
- * Split bounded at ten times the symplectic limit. */
+ * blowing up (energy past the bound, or a failed step) at three times it; backward Euler bounded
+ * at ten times the symplectic limit, Split at twice it. */
 static void test_sheet_limits_bracket(void)
 {
 	stab_options o = stab_default_options();
@@ -143,7 +143,10 @@ static void test_sheet_limits_bracket(void)
 	}
 	CHECK(symplectic > 0.3 && symplectic < 1.0);
 	CHECK(stab_run_trial(STAB_SHEET2D, DRAPE_INTEGRATOR_BACKWARD_EULER, 10.0 * symplectic, e_ref, &o).stable);
-	CHECK(stab_run_trial(STAB_SHEET2D, DRAPE_INTEGRATOR_SPLIT, 10.0 * symplectic, e_ref, &o).stable);
+	/* Split is not unconditionally stable in 2D: the paper finds 2.3 against symplectic Euler's
+	 * 0.63 (3.7x); here about 2.3x. It beats symplectic Euler by 2x but not by 10x. */
+	CHECK(stab_run_trial(STAB_SHEET2D, DRAPE_INTEGRATOR_SPLIT, 2.0 * symplectic, e_ref, &o).stable);
+	CHECK(!stab_run_trial(STAB_SHEET2D, DRAPE_INTEGRATOR_SPLIT, 10.0 * symplectic, e_ref, &o).stable);
 }
 
 const test_case stability_tests[] = {
