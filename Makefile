@@ -5,7 +5,7 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan bench clean
+.PHONY: deps build demo test test-asan bench bench-integrators stability clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,6 +31,15 @@ test-asan: deps
 
 bench: build
 	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv
+
+# ADI Cloth: cost of each integrator on 50^2 ... 500^2 sheets at its largest stable step
+# (docs/stability.md; about 15 minutes on one core).
+bench-integrators: build
+	OMP_WAIT_POLICY=passive ./$(BUILD)/drape bench --integrators --csv $(BUILD)/bench_integrators.csv
+
+# ADI Cloth sec. 6.3-6.5: every integrator's largest stable step, table, CSV and chart (~2 min).
+stability: build
+	OMP_WAIT_POLICY=passive ./$(BUILD)/drape stability --all --csv $(BUILD)/stability.csv --png $(BUILD)/stability.png
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

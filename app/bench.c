@@ -130,6 +130,7 @@ int command_bench(int argc, char** argv)
 		bool has_value = i + 1 < argc;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			printf("usage: drape bench [--runs R] [--frames N] [--threads T] [--csv FILE] [--no-sweep]\n"
+			       "       drape bench --integrators ...   (the ADI Cloth integrators; see --integrators --help)\n"
 			       "\n"
 			       "The paper's Table 1 and sec. 8 experiments, R times each (default 3):\n"
 			       "  fig1   the figure 1 drape (the default scene) for 90 frames, on 1 and 2 threads\n"
