@@ -56,8 +56,9 @@ typedef struct drape_mesh {
  * split into two triangles with alternating diagonals, so the mesh has no preferred shear sense. */
 typedef struct drape_grid_def {
 	double size[2];
-	int32_t resolution[2]; /* particles along u (>= 2) and along v (>= 2; 1 makes a chain along u,
-				* centred on `center`, with no triangles: a mass-spring rod) */
+	int32_t resolution[2]; /* particles along u (>= 2) and along v (>= 2; 1 makes a chain along u
+				* with no triangles, a mass-spring rod: the grid's v = 0 edge, at
+				* center - size[1]/2 along v_axis) */
 	double center[3];
 	double u_axis[3];
 	double v_axis[3];

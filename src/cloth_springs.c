@@ -51,6 +51,8 @@ drape_status cloth_springs_check(drape_world* w, const drape_cloth_def* def)
 				  m->uv_count, m->vertex_count);
 	if (nv == 1 && m->triangle_count > 0)
 		return world_fail(w, "a mass_spring chain (grid nv = 1) has no triangles, got %d", m->triangle_count);
+	if (def->stretch_scale)
+		return world_fail(w, "stretch_scale (eq. 10's b_u, b_v) applies to the triangles model, not to mass_spring");
 	if (def->nonlinear_bend && !(isfinite(def->bend_kappa1) && def->bend_kappa1 > 0.0))
 		return world_fail(w, "nonlinear_bend needs bend_kappa1 finite and > 0, got %g", def->bend_kappa1);
 	/* Every spring needs a positive rest length. */

@@ -281,6 +281,8 @@ static const char* outcome_text(step_outcome o)
 		return "the cloth would pass through itself";
 	case STEP_FORCED:
 		return "forced rejection";
+	case STEP_DIVERGING:
+		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
 	default:
 		return "accepted";
 	}
@@ -316,13 +318,17 @@ drape_status drape_world_step(drape_world* w, double duration)
 			w->stats.rejected++;
 			/* A failure at a step shortened to reach t_end is judged at that size. */
 			if (h < w->control.dt) w->control.dt = h;
+			/* An explicit part that diverged at h diverges at h again (its limit is set by the
+			 * stiffness, not the state): never grow back to it. */
+			if (r.outcome == STEP_DIVERGING && 0.5 * h < w->control.max_dt) w->control.max_dt = 0.5 * h;
 			if (!step_control_reject(&w->control)) {
 				char where[96] = "";
-				if (r.outcome == STEP_STRETCH_CHANGE && r.worst_spring >= 0)
+				bool strain = r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING;
+				if (strain && r.worst_spring >= 0)
 					snprintf(where, sizeof where, " (strain of spring %d (particles %d-%d) changed by %.3g)",
 						 r.worst_spring, w->ms_springs[r.worst_spring].v[0], w->ms_springs[r.worst_spring].v[1],
 						 r.stretch_change);
-				else if (r.outcome == STEP_STRETCH_CHANGE)
+				else if (strain)
 					snprintf(where, sizeof where, " (|w| of triangle %d changed by %.3g)", r.worst_triangle,
 						 r.stretch_change);
 				world_fail(w,

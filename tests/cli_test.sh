@@ -200,6 +200,13 @@ fi
 "$drape" run --out "$tmp/t1" --frames 4 --threads 1 --quiet && "$drape" run --out "$tmp/t2" --frames 4 --threads 2 --quiet
 if cmp -s "$tmp/t1/frame_0004.obj" "$tmp/t2/frame_0004.obj"; then ok threads_identical_frames; else bad threads_identical_frames "frames differ"; fi
 
+# --- integrators: names are checked, line schemes need mass-spring cloths, frames stay thread-invariant
+expect_fail unknown_integrator 2 "solver.integrator: unknown integrator 'adi'" -- run "$(scene integ '{"solver": {"integrator": "adi"}, '"$small"'}')"
+expect_fail split_needs_springs 2 "'cape' uses the triangles model, but the split integrator" -- run "$(scene splittri '{"solver": {"integrator": "split"}, "cloths": [{"name": "cape", "grid": {"size": [1, 1], "resolution": [5, 5]}}]}')"
+"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms1" --frames 2 --threads 1 --quiet &&
+	"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms2" --frames 2 --threads 2 --quiet
+if cmp -s "$tmp/ms1/frame_0002.obj" "$tmp/ms2/frame_0002.obj"; then ok split_threads_identical_frames; else bad split_threads_identical_frames "frames differ"; fi
+
 # --- every shipped scene runs a few frames
 for s in "$root"/scenes/*.json; do
 	name=$(basename "$s" .json)

@@ -4,6 +4,9 @@
  * solve, IMEX converging to backward Euler, On-Off's c1, and explicit blow-ups being rejected. */
 #include "fixtures.h"
 #include "test.h"
+#include "test_io.h"
+
+#include "io/scene.h"
 
 #include "forces/forces.h"
 #include "solver/constraints.h"
@@ -36,6 +39,7 @@ static drape_world* make_chain(drape_world_def* wd, int n, double length, double
 	g.v_axis[0] = 1.0;
 	g.v_axis[1] = 0.0;
 	g.center[2] = -0.5 * length;
+	g.center[0] = 0.5 * g.size[1]; /* the chain is the grid's v = 0 edge */
 	drape_mesh mesh;
 	char err[256];
 	if (drape_mesh_make_grid(&g, &mesh, err, sizeof err) != DRAPE_OK) {
@@ -43,6 +47,10 @@ static drape_world* make_chain(drape_world_def* wd, int n, double length, double
 		drape_world_destroy(w);
 		return NULL;
 	}
+	/* a chain is the grid's v = 0 edge: along u through center - size[1]/2 v_axis */
+	CHECK(mesh.vertex_count == n && mesh.triangle_count == 0);
+	CHECK(mesh.positions[0] == 0.0 && mesh.positions[1] == 0.0 && mesh.positions[2] == 0.0);
+	CHECK(fabs(mesh.positions[3 * (n - 1) + 2] + length) < 1e-12);
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	cd.model = DRAPE_MODEL_MASS_SPRING;
@@ -120,6 +128,7 @@ static drape_world_def quiet_world(drape_integrator integrator)
 	wd.integrator = integrator;
 	wd.self_collision = false;
 	wd.cg_tolerance = 1e-10;
+	wd.threads = 1; /* small systems: no thread overhead */
 	return wd;
 }
 
@@ -194,6 +203,13 @@ static void test_spring_derivatives(void)
 	const vec3 v[2] = {v3(0.5, -1.0, 0.2), v3(-0.3, 0.4, 0.9)};
 	CHECK(v3_len(v3_sub(x[1], x[0])) > spring_rest);
 	fd_check(2, spring_terms_k, spring_energy_k, x, v);
+	/* the explicit path's force alone equals the terms' force */
+	element_terms full;
+	element_terms_clear(&full, 2);
+	ms_spring_terms(x, v, spring_rest, spring_k, 2.5, &full);
+	vec3 f[2];
+	ms_spring_force(x[0], x[1], v[0], v[1], spring_rest, spring_k, 2.5, f);
+	for (int a = 0; a < 2; ++a) CHECK(v3_len(v3_sub(f[a], full.f[a])) <= 1e-12 * v3_len(f[a]));
 	/* damping alone: df/dv exact; its df/dx is the symmetric part only, so check df/dv here */
 	element_terms t, tp, tm;
 	element_terms_clear(&t, 2);
@@ -219,6 +235,12 @@ static void test_bend_spring_derivatives(void)
 	const vec3 v[3] = {v3(0.1, 0.0, -0.2), v3(0.0, 0.3, 0.1), v3(-0.2, 0.1, 0.0)};
 	fd_check(3, bend_terms_lin, bend_energy_lin, x, v);
 	fd_check(3, bend_terms_nl, bend_energy_nl, x, v);
+	element_terms full;
+	element_terms_clear(&full, 3);
+	bend_terms_nl(x, v, &full);
+	vec3 f[3];
+	ms_bend_force(x, v, bend_wt, 3.0, 0.7, 0.05, f);
+	for (int a = 0; a < 3; ++a) CHECK(v3_len(v3_sub(f[a], full.f[a])) <= 1e-12 * v3_len(f[a]));
 	/* The nonlinear spring is stiffer than the linear one once bent. */
 	CHECK(bend_energy_nl(x) > bend_energy_lin(x));
 }
@@ -378,6 +400,52 @@ static void test_onoff_c1(void)
 	CHECK_REL(c3, exact * 2.0 / 3.0, 5e-3, 0.0);
 }
 
+/* The same question dynamically: a mass on a spring (a two-particle chain, top pinned, no
+ * gravity) released stretched oscillates with period 2 pi sqrt(m / k). On-Off with c1 = 2 keeps
+ * it; c1 = 3 makes the spring 1.5 times stiffer, the period sqrt(1.5) times shorter. */
+static double oscillation_period(drape_integrator integ, double c1, double h)
+{
+	drape_world_def wd = quiet_world(integ);
+	wd.gravity[2] = 0.0;
+	wd.max_dt = h;
+	wd.adaptive = false;
+	wd.onoff_c1 = c1;
+	drape_cloth_id c;
+	drape_world* w = make_chain(&wd, 2, 1.0, 0.25, 2.0, 0.0, &c); /* k = 2 N/m, m = 0.125 kg */
+	if (!w) return NAN;
+	w->x[1].z -= 0.1;
+	double prev = w->x[1].z + 1.0, first = -1.0, last = -1.0;
+	int crossings = 0;
+	/* upward crossings of the rest length, at a time interpolated within the step (sampled after
+	 * each pair of steps, so On-Off is always seen after an on-step) */
+	for (int k = 1; k <= (int)(12.0 / (2 * h)); ++k) {
+		drape_world_step(w, 2 * h);
+		double d = w->x[1].z + 1.0;
+		if (prev < 0.0 && d >= 0.0) {
+			double t = drape_world_time(w) - 2 * h * d / (d - prev);
+			if (first < 0.0) first = t;
+			last = t;
+			crossings++;
+		}
+		prev = d;
+	}
+	drape_world_destroy(w);
+	return crossings > 1 ? (last - first) / (crossings - 1) : NAN;
+}
+
+static void test_onoff_period(void)
+{
+	const double h = 0.002, exact = 2.0 * 3.14159265358979323846 * sqrt(0.125 / 2.0);
+	double be = oscillation_period(DRAPE_INTEGRATOR_BACKWARD_EULER, 2.0, h);
+	double c2 = oscillation_period(DRAPE_INTEGRATOR_ONOFF_ADI, 2.0, h);
+	double c3 = oscillation_period(DRAPE_INTEGRATOR_ONOFF_ADI, 3.0, h);
+	printf("    period: exact %.4f s, backward Euler %.4f, on-off c1=2 %.4f, c1=3 %.4f (exact / sqrt(1.5) = %.4f)\n", exact, be, c2,
+	       c3, exact / sqrt(1.5));
+	CHECK_REL(be, exact, 0.002, 0.0);
+	CHECK_REL(c2, exact, 0.002, 0.0);
+	CHECK_REL(c3, exact / sqrt(1.5), 0.002, 0.0);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Resolution consistency */
 
@@ -387,7 +455,7 @@ static void test_onoff_c1(void)
 static double cantilever_tip(int nu, int nv, double free_length, double B, double* beam)
 {
 	drape_world_def wd = quiet_world(DRAPE_INTEGRATOR_BACKWARD_EULER);
-	wd.max_dt = 0.005;
+	wd.max_dt = 0.01;
 	drape_material mat = drape_default_material();
 	mat.density = 0.1;
 	mat.stretch = 1e4;
@@ -402,7 +470,7 @@ static double cantilever_tip(int nu, int nv, double free_length, double B, doubl
 	drape_cloth_id c;
 	drape_world* w = make_ms_sheet(&wd, &mat, nu, nv, free_length + h, 0.1, 2, &c);
 	if (!w) return NAN;
-	drape_world_step(w, 3.0);
+	drape_world_step(w, 2.0);
 	double tip = 0.0;
 	for (int j = 0; j < nv; ++j) tip += w->x[j * nu + nu - 1].z / nv;
 	drape_world_destroy(w);
@@ -414,7 +482,7 @@ static double cantilever_tip(int nu, int nv, double free_length, double B, doubl
 static double hammock_sag(int nu, int nv)
 {
 	drape_world_def wd = quiet_world(DRAPE_INTEGRATOR_BACKWARD_EULER);
-	wd.max_dt = 0.01;
+	wd.max_dt = 0.02;
 	drape_material mat = drape_default_material();
 	mat.density = 0.1;
 	mat.stretch = 50.0;
@@ -431,7 +499,7 @@ static double hammock_sag(int nu, int nv)
 		pin.vertex = j * nu + nu - 1;
 		drape_constraint_add(w, &pin);
 	}
-	drape_world_step(w, 4.0);
+	drape_world_step(w, 3.0);
 	double mid = 0.0;
 	for (int j = 0; j < nv; ++j) mid += w->x[j * nu + nu / 2].z / nv;
 	drape_world_destroy(w);
@@ -452,6 +520,443 @@ static void test_resolution_consistent_sag(void)
 	CHECK_REL(hc, hf, 0.01, 0.0);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Line solves */
+
+/* Dense Gaussian elimination with partial pivoting on an n x n row-major matrix. */
+static bool dense_solve(int n, double* a, double* b)
+{
+	for (int c = 0; c < n; ++c) {
+		int piv = c;
+		for (int r = c + 1; r < n; ++r)
+			if (fabs(a[r * n + c]) > fabs(a[piv * n + c])) piv = r;
+		if (a[piv * n + c] == 0.0) return false;
+		if (piv != c) {
+			for (int k = 0; k < n; ++k) {
+				double t = a[c * n + k];
+				a[c * n + k] = a[piv * n + k];
+				a[piv * n + k] = t;
+			}
+			double t = b[c];
+			b[c] = b[piv];
+			b[piv] = t;
+		}
+		for (int r = c + 1; r < n; ++r) {
+			double f = a[r * n + c] / a[c * n + c];
+			for (int k = c; k < n; ++k) a[r * n + k] -= f * a[c * n + k];
+			b[r] -= f * b[c];
+		}
+	}
+	for (int r = n - 1; r >= 0; --r) {
+		double s = b[r];
+		for (int k = r + 1; k < n; ++k) s -= a[r * n + k] * b[k];
+		b[r] = s / a[r * n + r];
+	}
+	return true;
+}
+
+/* The assembled ADI/split line systems, solved line by line with block Thomas, equal a dense
+ * solve of the same filtered system [S A S + (I - S)] u = S (b - A z), dv = S u + z, with the
+ * left edge point-pinned and one particle on a plane and one on a line constraint. */
+static void check_lines_against_dense(drape_integrator integ, int phase)
+{
+	drape_world_def wd = quiet_world(integ);
+	drape_material mat = drape_default_material();
+	const int nu = 6, nv = 4;
+	drape_cloth_id c;
+	drape_world* w = make_ms_sheet(&wd, &mat, nu, nv, 0.5, 0.3, 1, &c);
+	CHECK(w != NULL);
+	if (!w) return;
+	drape_constraint_def plane = drape_default_constraint_def();
+	plane.cloth = c;
+	plane.vertex = nu + 3;
+	plane.kind = DRAPE_CONSTRAINT_PLANE;
+	plane.axis[0] = 0.3, plane.axis[1] = 0.2, plane.axis[2] = 1.0;
+	drape_constraint_add(w, &plane);
+	drape_constraint_def line = plane;
+	line.vertex = 2 * nu + 4;
+	line.kind = DRAPE_CONSTRAINT_LINE;
+	drape_constraint_add(w, &line);
+	uint64_t seed = 7;
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		w->x[i] = v3_add(w->x[i], v3(0.02 * fixture_rand(&seed), 0.02 * fixture_rand(&seed), 0.03 * fixture_rand(&seed)));
+		w->v[i] = v3(0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed));
+	}
+	CHECK(world_prepare(w) == DRAPE_OK);
+	const double h = 0.02;
+	constraints_prepare(w, 0.0, h);
+	w->adi_phase = phase;
+	step_scheme sc;
+	integrator_scheme(w, &sc);
+	const int dir = sc.solve == SOLVE_LINES_V ? 1 : 0;
+	assemble_pass(w, 0.0, h, &sc.pass[integ == DRAPE_INTEGRATOR_SPLIT ? phase : 0]);
+	if (integ == DRAPE_INTEGRATOR_SPLIT && phase == 1)
+		for (int32_t i = 0; i < w->particle_count; ++i) w->b[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	const int split_dir = integ == DRAPE_INTEGRATOR_SPLIT ? phase : dir;
+	const int32_t n = w->particle_count, N = 3 * n;
+	vec3* dv = malloc((size_t)n * sizeof(vec3));
+	CHECK(line_solve(w, split_dir, w->b, dv));
+	double* a = calloc((size_t)N * N, sizeof(double));
+	double* full = calloc((size_t)N * N, sizeof(double));
+	double* r = calloc((size_t)N, sizeof(double));
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t s2 = w->A.row_start[i]; s2 < w->A.row_start[i + 1]; ++s2) {
+			int32_t j = w->A.cols[s2];
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) full[(3 * i + p) * N + 3 * j + q] = w->A.blocks[s2].m[p][q];
+		}
+	/* S A S + (I - S) and S (b - A z) */
+	for (int32_t i = 0; i < n; ++i) {
+		mat3 Si = w->constrained[i] ? w->S[i] : m3_identity();
+		vec3 az = v3_zero();
+		for (int32_t j = 0; j < n; ++j) {
+			mat3 Aij;
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) Aij.m[p][q] = full[(3 * i + p) * N + 3 * j + q];
+			az = v3_add(az, m3_mulv(Aij, w->z[j]));
+			mat3 Sj = w->constrained[j] ? w->S[j] : m3_identity();
+			mat3 blk = m3_mul(Si, m3_mul(Aij, Sj));
+			if (i == j) blk = m3_add(blk, m3_sub(m3_identity(), Si));
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) a[(3 * i + p) * N + 3 * j + q] = blk.m[p][q];
+		}
+		vec3 ri = m3_mulv(Si, v3_sub(w->b[i], az));
+		r[3 * i] = ri.x, r[3 * i + 1] = ri.y, r[3 * i + 2] = ri.z;
+	}
+	CHECK(dense_solve(N, a, r));
+	double worst = 0.0, scale = 0.0;
+	for (int32_t i = 0; i < n; ++i) {
+		vec3 u = v3(r[3 * i], r[3 * i + 1], r[3 * i + 2]);
+		vec3 want = w->constrained[i] ? v3_add(m3_mulv(w->S[i], u), w->z[i]) : u;
+		worst = fmax(worst, v3_len(v3_sub(want, dv[i])));
+		scale = fmax(scale, v3_len(want));
+		/* pinned particles get exactly z */
+		if (i % nu == 0) CHECK(v3_len(v3_sub(dv[i], w->z[i])) == 0.0);
+	}
+	CHECK(scale > 1e-3);
+	CHECK(worst <= 1e-10 * scale);
+	/* and the system really is line-only: no block couples particles of different lines */
+	int cross = 0;
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t s2 = w->A.row_start[i]; s2 < w->A.row_start[i + 1]; ++s2) {
+			int32_t j = w->A.cols[s2];
+			bool same_line = split_dir == 0 ? (i / nu == j / nu) : (i % nu == j % nu);
+			if (same_line) continue;
+			for (int p = 0; p < 3; ++p)
+				for (int q = 0; q < 3; ++q) cross += w->A.blocks[s2].m[p][q] != 0.0;
+		}
+	CHECK(cross == 0);
+	free(dv);
+	free(a);
+	free(full);
+	free(r);
+	drape_world_destroy(w);
+}
+
+static void test_line_solves_match_dense(void)
+{
+	check_lines_against_dense(DRAPE_INTEGRATOR_CN_ADI, 0);
+	check_lines_against_dense(DRAPE_INTEGRATOR_CN_ADI, 1);
+	check_lines_against_dense(DRAPE_INTEGRATOR_ONOFF_ADI, 0);
+	check_lines_against_dense(DRAPE_INTEGRATOR_ONOFF_ADI, 1);
+	check_lines_against_dense(DRAPE_INTEGRATOR_SPLIT, 0); /* split's warp sweep */
+	check_lines_against_dense(DRAPE_INTEGRATOR_SPLIT, 1); /* and its weft sweep's matrix */
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Integrators against each other */
+
+/* Positions after `seconds` of a falling sheet with step h: a triangle sheet pinned at two corners,
+ * a mass-spring sheet clamped along one edge. */
+static void swing(drape_integrator integ, drape_cloth_model model, double h, double seconds, double* out)
+{
+	drape_world_def wd = quiet_world(integ);
+	wd.max_dt = h;
+	wd.adaptive = false;
+	drape_material mat = drape_default_material();
+	mat.bend_u = mat.bend_v = 2e-3; /* bend matters */
+	drape_world* w;
+	drape_cloth_id c;
+	if (model == DRAPE_MODEL_TRIANGLES) {
+		w = make_sheet(&wd, &mat, 7, 0.3, true, &c);
+	} else {
+		/* clamped along one edge and falling: bend matters, and nothing buckles (a sheet hung
+		 * by two corners wrinkles, and its wrinkles do not converge with h) */
+		w = make_ms_sheet(&wd, &mat, 7, 7, 0.3, 0.3, 2, &c);
+	}
+	CHECK(w != NULL);
+	if (!w) return;
+	CHECK(drape_world_step(w, seconds) == DRAPE_OK);
+	drape_cloth_get_positions(w, c, out);
+	drape_world_destroy(w);
+}
+
+static void imex_converges(drape_cloth_model model)
+{
+	/* explicit shear needs h below ~sqrt(m / k_shear) = 5 ms here (sec. 2.3) */
+	const double T = 0.2;
+	double be[2][3 * 49], bend[2][3 * 49], bs[2][3 * 49];
+	const double hs[2] = {0.002, 0.0005};
+	for (int k = 0; k < 2; ++k) {
+		swing(DRAPE_INTEGRATOR_BACKWARD_EULER, model, hs[k], T, be[k]);
+		swing(DRAPE_INTEGRATOR_IMEX_BEND, model, hs[k], T, bend[k]);
+		swing(DRAPE_INTEGRATOR_IMEX_BEND_SHEAR, model, hs[k], T, bs[k]);
+	}
+	double d1[2], d2[2];
+	for (int k = 0; k < 2; ++k) {
+		d1[k] = max_abs_diff(be[k], bend[k], 3 * 49);
+		d2[k] = max_abs_diff(be[k], bs[k], 3 * 49);
+	}
+	printf("    %s: |imex_bend - be| %.2e -> %.2e, |imex_bend_shear - be| %.2e -> %.2e (h %.3f -> %.3f)\n",
+	       model == DRAPE_MODEL_TRIANGLES ? "triangles" : "mass_spring", d1[0], d1[1], d2[0], d2[1], hs[0], hs[1]);
+	/* both first order: the gap shrinks about in proportion to h (4x here) */
+	CHECK(d1[0] > 0.0 && d2[0] > 0.0);
+	CHECK(d1[1] < 0.5 * d1[0]);
+	CHECK(d2[1] < 0.5 * d2[0]);
+	CHECK(d1[1] < 5e-3 && d2[1] < 5e-3);
+}
+
+static void test_imex_converges_to_implicit(void)
+{
+	imex_converges(DRAPE_MODEL_MASS_SPRING);
+	imex_converges(DRAPE_MODEL_TRIANGLES);
+}
+
+/* Forward and symplectic Euler, the line schemes and backward Euler approach one solution. */
+static void test_all_integrators_agree_at_small_steps(void)
+{
+	/* below the explicit limit sqrt(m / k_s) = 0.5 ms of the stretch springs */
+	const double T = 0.05, h = 1e-4;
+	double ref[3 * 49], x[3 * 49];
+	swing(DRAPE_INTEGRATOR_BACKWARD_EULER, DRAPE_MODEL_MASS_SPRING, h, T, ref);
+	for (int i = DRAPE_INTEGRATOR_FORWARD_EULER; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		swing((drape_integrator)i, DRAPE_MODEL_MASS_SPRING, h, T, x);
+		double d = max_abs_diff(ref, x, 3 * 49);
+		printf("    %-18s max |x - x_be| = %.2e m\n", drape_integrator_name((drape_integrator)i), d);
+		CHECK(d < 1e-3);
+	}
+	/* the triangle model with the integrators that do not need grid lines */
+	swing(DRAPE_INTEGRATOR_BACKWARD_EULER, DRAPE_MODEL_TRIANGLES, h, T, ref);
+	for (int i = DRAPE_INTEGRATOR_FORWARD_EULER; i <= DRAPE_INTEGRATOR_IMEX_BEND_SHEAR; ++i) {
+		swing((drape_integrator)i, DRAPE_MODEL_TRIANGLES, h, T, x);
+		double d = max_abs_diff(ref, x, 3 * 49);
+		printf("    triangles %-18s max |x - x_be| = %.2e m\n", drape_integrator_name((drape_integrator)i), d);
+		CHECK(d < 1e-3);
+	}
+}
+
+/* A symplectic Euler step far beyond sqrt(m / k_s) blows up; adaptive stepping rejects the steps
+ * (nothing non-finite is ever accepted) and halves down to a stable size. */
+static void test_explicit_blowup_rejected(void)
+{
+	drape_world_def wd = quiet_world(DRAPE_INTEGRATOR_SYMPLECTIC_EULER);
+	wd.max_dt = 1.0 / 30.0;
+	drape_cloth_id c;
+	drape_world* w = make_chain(&wd, 11, 1.0, 0.25, 200.0, 0.0, &c); /* sqrt(m/k) = 3.5 ms */
+	CHECK(w != NULL);
+	if (!w) return;
+	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
+	drape_stats st = drape_world_get_stats(w);
+	CHECK(st.rejected > 0);
+	CHECK(w->control.dt < 0.0036);
+	/* the hanging chain holds about m g sag = 0.015 J; a blow-up would hold ~1e80 */
+	double e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
+	printf("    %lld steps, %lld rejected, dt now %.2e s, energy %.3e J\n", (long long)st.steps, (long long)st.rejected,
+	       w->control.dt, e);
+	CHECK(isfinite(e) && e < 1.0);
+	drape_world_destroy(w);
+	/* Without adaptive stepping the divergence test still rejects blown-up steps; with min_dt
+	 * above the stable step the run stops with DRAPE_ERROR_DIVERGED at the last good state. */
+	wd.adaptive = false;
+	w = make_chain(&wd, 11, 1.0, 0.25, 200.0, 0.0, &c);
+	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
+	e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
+	printf("    adaptive off: %lld rejected, energy %.3e J\n", (long long)drape_world_get_stats(w).rejected, e);
+	CHECK(drape_world_get_stats(w).rejected > 0);
+	CHECK(isfinite(e) && e < 1.0);
+	drape_world_destroy(w);
+	wd.min_dt = 0.01;
+	w = make_chain(&wd, 11, 1.0, 0.25, 200.0, 0.0, &c);
+	drape_status s = drape_world_step(w, 5.0);
+	CHECK(s == DRAPE_ERROR_DIVERGED);
+	CHECK(strstr(drape_world_error(w), "diverged") != NULL);
+	CHECK(strstr(drape_world_error(w), "spring") != NULL);
+	printf("    %s\n", drape_world_error(w));
+	e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
+	CHECK(isfinite(e) && e < 1.0);
+	drape_world_destroy(w);
+}
+
+/* Impossible combinations are refused with messages naming the culprit. */
+static void test_rejected_combinations(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.integrator = DRAPE_INTEGRATOR_SPLIT;
+	CHECK(drape_world_create(&wd) == NULL); /* self_collision on by default */
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	CHECK(w != NULL);
+	drape_grid_def g = drape_default_grid_def();
+	g.resolution[0] = g.resolution[1] = 4;
+	drape_mesh mesh;
+	drape_mesh_make_grid(&g, &mesh, NULL, 0);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.name = "skirt";
+	drape_cloth_id c = drape_cloth_add(w, &cd);
+	CHECK(c.index < 0);
+	CHECK(strstr(drape_world_error(w), "skirt") && strstr(drape_world_error(w), "split"));
+	cd.model = DRAPE_MODEL_MASS_SPRING;
+	cd.grid[0] = 4;
+	cd.grid[1] = 5; /* wrong */
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "4 x 5") != NULL);
+	cd.grid[1] = 4;
+	CHECK(drape_cloth_add(w, &cd).index == 0);
+	drape_mesh_free(&mesh);
+	drape_world_destroy(w);
+	wd.integrator = DRAPE_INTEGRATOR_COUNT;
+	CHECK(drape_world_create(&wd) == NULL);
+	wd.integrator = DRAPE_INTEGRATOR_ONOFF_ADI;
+	wd.onoff_c1 = 0.0;
+	CHECK(drape_world_create(&wd) == NULL);
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		drape_integrator back;
+		CHECK(drape_integrator_from_name(drape_integrator_name((drape_integrator)i), &back) && back == (drape_integrator)i);
+	}
+	CHECK(drape_integrator_name(DRAPE_INTEGRATOR_COUNT) == NULL);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Scene files */
+
+static void test_scene_keys(void)
+{
+	scene s;
+	char err[1024];
+	CHECK(scene_load_text(q("{'solver': {'integrator': 'onoff_adi', 'onoff_c1': 3, 'max_dt': 0.001},"
+				"'cloths': [{'model': 'mass_spring', 'nonlinear_bend': true, 'bend_kappa1': 5,"
+				"'grid': {'resolution': [8, 1], 'size': [1, 1]}, 'pins': [{'edge': 'left'}]}]}"),
+			      "test.json", &s, err, sizeof err));
+	CHECK(s.world.integrator == DRAPE_INTEGRATOR_ONOFF_ADI && s.world.onoff_c1 == 3.0);
+	CHECK(!s.world.self_collision); /* off by default for the line schemes */
+	CHECK(s.cloths[0].model == DRAPE_MODEL_MASS_SPRING && s.cloths[0].nonlinear_bend && s.cloths[0].bend_kappa1 == 5.0);
+	CHECK(s.constraint_count == 1);
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (w) {
+		CHECK(w->ms_spring_count == 7 && w->ms_bend_count == 6 && w->ms_bends[0].s > 0.0);
+		CHECK(drape_world_step(w, 0.01) == DRAPE_OK);
+		drape_world_destroy(w);
+	}
+	scene_free(&s);
+
+	static const struct {
+		const char* json;
+		const char* expect;
+	} bad[] = {
+		{"{'solver': {'integrator': 'adi'}, 'cloths': [{'grid': {}}]}", "test.json:1: solver.integrator: unknown integrator 'adi'"},
+		{"{'solver': {'onoff_c1': 0}, 'cloths': [{'grid': {}}]}", "solver.onoff_c1: must be > 0"},
+		{"{'cloths': [{'model': 'springs', 'grid': {}}]}", "cloths[0].model: unknown model 'springs' (triangles, mass_spring)"},
+		{"{'cloths': [{'nonlinear_bend': true, 'grid': {}}]}", "cloths[0].nonlinear_bend: nonlinear bend springs belong to model 'mass_spring'"},
+		{"{'cloths': [{'grid': {'resolution': [5, 1]}}]}", "a grid with 1 particle along v is a chain"},
+		{"{'cloths': [{'model': 'mass_spring', 'mesh': {'file': 'a.obj'}}]}", "model 'mass_spring' needs a 'grid'"},
+		{"{'solver': {'integrator': 'split'}, 'cloth_contact': {'enabled': true}, 'cloths': [{'grid': {}}]}",
+		 "cloth_contact.enabled: cloth/cloth contact needs integrator backward_euler, imex_bend or imex_bend_shear, not split"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+		CHECK(!scene_load_text(q(bad[k].json), "test.json", &s, err, sizeof err));
+		CHECK_HAS(err, bad[k].expect);
+	}
+	/* A triangles cloth under a line scheme is refused when the world is built, naming it. */
+	CHECK(scene_load_text(q("{'solver': {'integrator': 'cn_adi'}, 'cloths': [{'name': 'cape', 'grid': {}}]}"), "test.json", &s,
+			      err, sizeof err));
+	CHECK(scene_build_world(&s, err, sizeof err) == NULL);
+	CHECK_HAS(err, "cloths[0] 'cape': cloth 'cape' uses the triangles model, but the cn_adi integrator");
+	scene_free(&s);
+}
+
+/* Solid contact with every integrator: a mass-spring sheet dropped on a floor comes to rest on
+ * it (its thickness above z = 0), through the same contact constraints as backward Euler. */
+static void test_solid_contact_all_integrators(void)
+{
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		char json[1024];
+		snprintf(json, sizeof json,
+			 "{'solver': {'integrator': '%s', 'max_dt': 0.0005}, 'cloth_contact': {'enabled': false},"
+			 "'cloths': [{'model': 'mass_spring', 'grid': {'resolution': [6, 6], 'size': [0.3, 0.3], 'center': [0, 0, 0.03]},"
+			 "'material': {'stretch': 100, 'shear': 5, 'stretch_damping': 0.2}}],"
+			 "'solids': [{'shape': 'plane', 'thickness': 0.005, 'friction': 0.5}]}",
+			 drape_integrator_name((drape_integrator)i));
+		scene s;
+		char err[1024];
+		CHECK(scene_load_text(q(json), "test.json", &s, err, sizeof err));
+		drape_world* w = scene_build_world(&s, err, sizeof err);
+		CHECK(w != NULL);
+		if (!w) {
+			scene_free(&s);
+			continue;
+		}
+		CHECK(drape_world_step(w, 0.3) == DRAPE_OK);
+		double lo = 1.0, hi = -1.0;
+		for (int32_t k = 0; k < w->particle_count; ++k) lo = fmin(lo, w->x[k].z), hi = fmax(hi, w->x[k].z);
+		drape_stats st = drape_world_get_stats(w);
+		printf("    %-18s z in [%.5f, %.5f], %d in contact, KE %.2e\n", drape_integrator_name((drape_integrator)i), lo, hi,
+		       st.solid_contacts, drape_world_kinetic_energy(w));
+		CHECK(lo > 0.004 && hi < 0.0051);
+		CHECK(st.solid_contacts == 36);
+		drape_world_destroy(w);
+		scene_free(&s);
+	}
+}
+
+/* The shipped mass-spring scene loads, builds and runs a few steps with the split scheme. */
+static void test_shipped_scene(void)
+{
+	scene s;
+	char err[1024];
+	CHECK(scene_load_file(DRAPE_SOURCE_DIR "/scenes/mass_spring_sheet.json", &s, err, sizeof err));
+	CHECK(s.world.integrator == DRAPE_INTEGRATOR_SPLIT);
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (w) {
+		CHECK(drape_world_step(w, 0.05) == DRAPE_OK);
+		CHECK(drape_world_get_stats(w).rejected == 0);
+		/* the pinned corners stay exactly put */
+		const drape_mesh* m = drape_cloth_mesh(w, (drape_cloth_id){0});
+		int32_t nu = s.cloths[0].grid_resolution[0], nv = s.cloths[0].grid_resolution[1];
+		int32_t corner = (nv - 1) * nu;
+		CHECK(w->x[corner].x == m->positions[3 * corner] && w->x[corner].z == m->positions[3 * corner + 2]);
+		drape_world_destroy(w);
+	}
+	scene_free(&s);
+}
+
+/* Lines are solved in parallel with per-thread scratch: the result does not depend on the
+ * thread count (a grid large enough for the parallel paths). */
+static void test_split_thread_invariant(void)
+{
+	double* x[2] = {NULL, NULL};
+	const int nu = 48, nv = 46;
+	for (int k = 0; k < 2; ++k) {
+		drape_world_def wd = quiet_world(DRAPE_INTEGRATOR_SPLIT);
+		wd.threads = k + 1;
+		wd.max_dt = 0.001;
+		drape_material mat = drape_default_material();
+		drape_cloth_id c;
+		drape_world* w = make_ms_sheet(&wd, &mat, nu, nv, 1.0, 1.0, 1, &c);
+		CHECK(w != NULL);
+		if (!w) return;
+		CHECK(drape_world_step(w, 0.005) == DRAPE_OK);
+		x[k] = malloc(3 * (size_t)nu * nv * sizeof(double));
+		drape_cloth_get_positions(w, c, x[k]);
+		drape_world_destroy(w);
+	}
+	CHECK(memcmp(x[0], x[1], 3 * (size_t)nu * nv * sizeof(double)) == 0);
+	free(x[0]);
+	free(x[1]);
+}
+
 const test_case mass_spring_tests[] = {
 	{"spring_derivatives", test_spring_derivatives},
 	{"bend_spring_derivatives", test_bend_spring_derivatives},
@@ -460,6 +965,16 @@ const test_case mass_spring_tests[] = {
 	{"grid_energy_matches_continuum", test_grid_energy_matches_continuum},
 	{"chain_sag_backward_euler", test_chain_sag_backward_euler},
 	{"onoff_c1", test_onoff_c1},
+	{"onoff_period", test_onoff_period},
 	{"resolution_consistent_sag", test_resolution_consistent_sag},
+	{"line_solves_match_dense", test_line_solves_match_dense},
+	{"imex_converges_to_implicit", test_imex_converges_to_implicit},
+	{"all_integrators_agree_at_small_steps", test_all_integrators_agree_at_small_steps},
+	{"explicit_blowup_rejected", test_explicit_blowup_rejected},
+	{"rejected_combinations", test_rejected_combinations},
+	{"scene_keys", test_scene_keys},
+	{"shipped_scene", test_shipped_scene},
+	{"solid_contact_all_integrators", test_solid_contact_all_integrators},
+	{"split_thread_invariant", test_split_thread_invariant},
 	{NULL, NULL},
 };

@@ -61,6 +61,18 @@ void condition_terms_component(const condition* c, int a, double k, double kd, c
 	}
 }
 
+void element_terms_reset(element_terms* t, int n)
+{
+	t->n = n;
+	for (int i = 0; i < n; ++i) {
+		t->f[i] = v3_zero();
+		for (int j = 0; j < n; ++j) {
+			t->dfdx[i][j] = m3_zero();
+			t->dfdv[i][j] = m3_zero();
+		}
+	}
+}
+
 bool tri_rest_init(tri_rest* r, const double uv0[2], const double uv1[2], const double uv2[2])
 {
 	r->area = 0.0;

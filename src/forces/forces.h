@@ -34,6 +34,8 @@ typedef struct element_terms {
 } element_terms;
 
 void element_terms_clear(element_terms* t, int n);
+/* Clears only the n x n blocks in use (everything reads t->n): the assembly's hot path. */
+void element_terms_reset(element_terms* t, int n);
 
 /* How condition_terms forms df/dx. EXACT is eq. 8 plus the symmetric part of eq. 12.
  * DEFINITE additionally drops C * d2C (and Cdot * d2C) for components whose Hessian is
@@ -104,5 +106,8 @@ double ms_spring_energy(const vec3 x[2], double rest, double k);
  * k (|C|^2/2 + |C|^4/(4 s^2)) (s = 0: linear), damping -kd Cdot along dC. */
 void ms_bend_terms(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, element_terms* t);
 double ms_bend_energy(const vec3 x[3], const double wt[3], double k, double s);
+/* The same forces alone, for explicit treatment (equal to the f of the *_terms functions). */
+void ms_spring_force(vec3 x0, vec3 x1, vec3 v0, vec3 v1, double rest, double k, double kd, vec3 f[2]);
+void ms_bend_force(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, vec3 f[3]);
 
 #endif

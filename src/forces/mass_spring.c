@@ -71,3 +71,25 @@ double ms_bend_energy(const vec3 x[3], const double wt[3], double k, double s)
 	const double c2 = v3_len2(bend_c(x, wt));
 	return k * (0.5 * c2 + (s > 0.0 ? 0.25 * c2 * c2 / (s * s) : 0.0));
 }
+
+void ms_spring_force(vec3 x0, vec3 x1, vec3 v0, vec3 v1, double rest, double k, double kd, vec3 f[2])
+{
+	const vec3 d = v3_sub(x1, x0);
+	const double len = v3_len(d);
+	if (!(len > 0.0)) {
+		f[0] = f[1] = v3_zero();
+		return;
+	}
+	const vec3 dh = v3_scale(d, 1.0 / len);
+	const double s = k * (len - rest) + kd * v3_dot(dh, v3_sub(v1, v0));
+	f[0] = v3_scale(dh, s);
+	f[1] = v3_scale(dh, -s);
+}
+
+void ms_bend_force(const vec3 x[3], const vec3 v[3], const double wt[3], double k, double kd, double s, vec3 f[3])
+{
+	const vec3 c = bend_c(x, wt);
+	const double g = s > 0.0 ? 1.0 + v3_len2(c) / (s * s) : 1.0;
+	const vec3 fc = v3_add(v3_scale(c, -k * g), v3_scale(bend_c(v, wt), -kd));
+	for (int a = 0; a < 3; ++a) f[a] = v3_scale(fc, wt[a]);
+}

@@ -31,13 +31,20 @@ typedef struct sinks {
 	int n;
 } sinks;
 
+/* Not a designated initialiser: that would zero all three terms (7 KB) for every element. */
+static inline void sinks_init(sinks* s, int n)
+{
+	s->n = n;
+	s->used[0] = s->used[1] = s->used[2] = false;
+}
+
 static element_terms* sink(sinks* s, const assembly_plan* p, int family)
 {
 	int role = p->role[family];
 	if (role == ROLE_OFF) return NULL;
 	int k = role - 1;
 	if (!s->used[k]) {
-		element_terms_clear(&s->t[k], s->n);
+		element_terms_reset(&s->t[k], s->n);
 		s->used[k] = true;
 	}
 	return &s->t[k];
@@ -83,7 +90,8 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 {
 	vec3 x[3], v[3], yv[3];
 	gather(w, e->v, 3, h, x, v, yv);
-	sinks s = {.n = 3};
+	sinks s;
+	sinks_init(&s, 3);
 	condition c;
 	element_terms* t;
 	if (!e->springs_only) {
@@ -111,7 +119,8 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 
 static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const assembly_plan* p)
 {
-	sinks s = {.n = 4};
+	sinks s;
+	sinks_init(&s, 4);
 	element_terms* t = sink(&s, p, FAMILY_BEND);
 	if (!t) return;
 	vec3 x[4], v[4], yv[4];
@@ -122,9 +131,24 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 	scatter(w, &s, p, e->v, e->slot, yv, h);
 }
 
+/* Force only: b += h f for an explicit spring (no Jacobians to form). */
+static void explicit_force(drape_world* w, const int32_t* vert, int n, const vec3* f, double h)
+{
+	for (int a = 0; a < n; ++a) w->b[vert[a]] = v3_madd(w->b[vert[a]], h, f[a]);
+}
+
 static void assemble_ms_spring(drape_world* w, const ms_spring* e, double h, const assembly_plan* p)
 {
-	sinks s = {.n = 2};
+	if (p->role[e->family] == ROLE_EXPLICIT) {
+		if (!p->rhs) return;
+		vec3 f[2];
+		ms_spring_force(w->x[e->v[0]], w->x[e->v[1]], w->v[e->v[0]], w->v[e->v[1]], e->rest, e->k * p->scale[e->family],
+				e->kd * p->scale[e->family], f);
+		explicit_force(w, e->v, 2, f, h);
+		return;
+	}
+	sinks s;
+	sinks_init(&s, 2);
 	element_terms* t = sink(&s, p, e->family);
 	if (!t) return;
 	vec3 x[2], v[2], yv[2];
@@ -135,7 +159,16 @@ static void assemble_ms_spring(drape_world* w, const ms_spring* e, double h, con
 
 static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const assembly_plan* p)
 {
-	sinks s = {.n = 3};
+	if (p->role[e->family] == ROLE_EXPLICIT) {
+		if (!p->rhs) return;
+		vec3 x[3], v[3], f[3];
+		for (int a = 0; a < 3; ++a) x[a] = w->x[e->v[a]], v[a] = w->v[e->v[a]];
+		ms_bend_force(x, v, e->wt, e->k * p->scale[e->family], e->kd * p->scale[e->family], e->s, f);
+		explicit_force(w, e->v, 3, f, h);
+		return;
+	}
+	sinks s;
+	sinks_init(&s, 3);
 	element_terms* t = sink(&s, p, e->family);
 	if (!t) return;
 	vec3 x[3], v[3], yv[3];
@@ -175,7 +208,8 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 	const assembly_plan local = {.role = {ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT}, .rhs = true};
 	/* Sliding friction (sec. 5.4): a tangential damping against the slip, implicit in v. */
 	for (int32_t i = 0; w->solid_count > 0 && i < n; ++i) {
-		sinks s = {.n = 1};
+		sinks s;
+	sinks_init(&s, 1);
 		element_terms* et = sink(&s, &local, FAMILY_OTHER);
 		if (!contact_friction(w, i, h, &et->f[0], &et->dfdv[0][0])) continue;
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
@@ -186,7 +220,8 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 		const spring_data* sp = &w->springs[k];
 		if (!sp->alive) continue;
 		int32_t i = sp->particle;
-		sinks s = {.n = 1};
+		sinks s;
+	sinks_init(&s, 1);
 		element_terms* et = sink(&s, &local, FAMILY_OTHER);
 		spring_terms(w->x[i], w->v[i], sp->target, sp->stiffness, sp->damping, sp->force, et);
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
@@ -356,6 +391,9 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
  * contact yet (each pass adds their contact constraints). */
 #define CONTACT_PASSES 4
 
+/* A strain change per step that only a diverging explicit part produces. */
+#define DIVERGENCE_STRAIN 0.25
+
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
 	const int32_t n = w->particle_count;
@@ -430,7 +468,11 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->intersections = cloth_contacts_intersections(w, w->x1);
 		r->cc_ms += now_ms() - tf;
 	}
-	if (w->def.adaptive && finite) {
+	/* Schemes with explicit parts diverge when the step is too large: their blow-up shows first
+	 * as strain jumping between steps, so that test runs for them even without adaptive
+	 * stepping, at DIVERGENCE_STRAIN (a blown-up state is never accepted). */
+	const bool diverging_scheme = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER;
+	if ((w->def.adaptive || diverging_scheme) && finite) {
 		r->stretch_change = stretch_change(w, &r->worst_triangle);
 		int32_t spring;
 		double d = spring_stretch_change(w, &spring);
@@ -461,5 +503,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->outcome = STEP_SELF_INTERSECTION;
 	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit) {
 		r->outcome = STEP_STRETCH_CHANGE;
+	} else if (diverging_scheme && r->stretch_change > DIVERGENCE_STRAIN) {
+		r->outcome = STEP_DIVERGING;
 	}
 }

@@ -13,6 +13,7 @@ typedef enum step_outcome {
 	STEP_PENETRATION,    /* re-solving with new contacts did not stop particles crossing solids */
 	STEP_SELF_INTERSECTION, /* more intersecting triangle pairs than at the step's start */
 	STEP_FORCED,         /* rejected by the test hook */
+	STEP_DIVERGING,      /* an explicit part blew up: strain jumped by > 25 % in a step */
 } step_outcome;
 
 typedef struct step_report {

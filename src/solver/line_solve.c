@@ -82,7 +82,7 @@ bool line_solve(drape_world* w, int dir, const vec3* rhs, vec3* out)
 		const int32_t lines = dir == 0 ? nv : nu, len = dir == 0 ? nu : nv;
 		const int32_t stride = dir == 0 ? 1 : nu;
 		bool cloth_ok = true;
-#pragma omp parallel for num_threads(threads) schedule(static) if (lines > 16 && (int64_t)lines * len > 4096) reduction(&& : cloth_ok)
+#pragma omp parallel for num_threads(threads) schedule(static) if (lines > 16 && (int64_t)lines * len > 2048) reduction(&& : cloth_ok)
 		for (int32_t l = 0; l < lines; ++l) {
 			const int t = omp_get_thread_num();
 			mat3* m = w->line_m + (size_t)4 * w->line_capacity * (size_t)t;
