@@ -44,7 +44,7 @@ static bench_case time_case(drape_integrator integrator, int32_t grid, double dt
 	char err[256];
 	for (int k = 0; k < runs && r.ok; ++k) {
 		stab_case c;
-		if (!stab_case_create(&c, STAB_SHEET3D, integrator, grid, dt, threads, 0.0, err, sizeof err)) {
+		if (!stab_case_create(&c, STAB_SHEET3D, integrator, grid, dt, threads, 0.0, 0.0, err, sizeof err)) {
 			fprintf(stderr, "drape bench: %s\n", err);
 			r.ok = false;
 			break;

@@ -113,6 +113,8 @@ static void usage(FILE* f)
 		"  --csv PATH       write the results as CSV\n"
 		"  --png PATH       draw the chart as PNG\n"
 		"  --threads N      threads for the implicit solves (default 1)\n"
+		"  --c1 C           On-Off's stiffness factor c1 (default 2, the consistent value; the\n"
+		"                   paper's analysis gives 3)\n"
 		"  --quiet          no progress bar\n"
 		"\n"
 		"A trial is stable when every step succeeds, the rod does not tangle and the kinetic + elastic\n"
@@ -193,6 +195,11 @@ int command_stability(int argc, char** argv)
 				goto done;
 			}
 			r->options.threads = (int32_t)v;
+		} else if (strcmp(a, "--c1") == 0 && has_value) {
+			if (!parse_double(argv[++i], &r->options.onoff_c1) || !(r->options.onoff_c1 > 0.0)) {
+				fprintf(stderr, "drape stability: --c1 needs a number > 0\n");
+				goto done;
+			}
 		} else if (strcmp(a, "--csv") == 0 && has_value) {
 			csv_path = argv[++i];
 		} else if (strcmp(a, "--png") == 0 && has_value) {

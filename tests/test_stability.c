@@ -19,8 +19,8 @@ static double pde_vs_chain(drape_integrator integrator, int32_t cells, double dt
 	char err[256];
 	*magnitude = 0.0;
 	int32_t grid = cells + 1;
-	CHECK(stab_case_create(&pde, STAB_WAVE1D, integrator, grid, dt, 1, 0.0, err, sizeof err));
-	bool ok = stab_case_create(&chain, STAB_ROD1D, integrator, grid, dt, 1, cg_tolerance, err, sizeof err);
+	CHECK(stab_case_create(&pde, STAB_WAVE1D, integrator, grid, dt, 1, 0.0, 0.0, err, sizeof err));
+	bool ok = stab_case_create(&chain, STAB_ROD1D, integrator, grid, dt, 1, cg_tolerance, 0.0, err, sizeof err);
 	CHECK(ok);
 	if (!ok) {
 		fprintf(stderr, "%s\n", err);

@@ -18,6 +18,7 @@ stab_options stab_default_options(void)
 	o.resolution = 0.01;
 	o.energy_factor = 10.0;
 	o.threads = 1;
+	o.onoff_c1 = 0.0;
 	return o;
 }
 
@@ -83,7 +84,7 @@ double stab_reference_energy(stab_setting s, const stab_options* o)
 	stab_case c;
 	char err[256];
 	double dt = 0.2 * stab_unit(s, o->grid);
-	if (!stab_case_create(&c, s, DRAPE_INTEGRATOR_SYMPLECTIC_EULER, o->grid, dt, o->threads, 0.0, err, sizeof err)) return NAN;
+	if (!stab_case_create(&c, s, DRAPE_INTEGRATOR_SYMPLECTIC_EULER, o->grid, dt, o->threads, 0.0, o->onoff_c1, err, sizeof err)) return NAN;
 	stab_trial t = {0};
 	run_case(&c, (int64_t)ceil(o->time / dt - 1e-9), INFINITY, false, &t);
 	stab_case_destroy(&c);
@@ -96,7 +97,7 @@ stab_trial stab_run_trial(stab_setting s, drape_integrator integrator, double k,
 	stab_case c;
 	char err[256];
 	double dt = k * stab_unit(s, o->grid);
-	if (!stab_case_create(&c, s, integrator, o->grid, dt, o->threads, 0.0, err, sizeof err)) {
+	if (!stab_case_create(&c, s, integrator, o->grid, dt, o->threads, 0.0, o->onoff_c1, err, sizeof err)) {
 		t.failed = true;
 		return t;
 	}

@@ -62,7 +62,7 @@ double stab_unit(stab_setting s, int32_t grid)
 	return h * sqrt(ROD_RHO / ROD_EA);
 }
 
-static bool create_pde(stab_case* c, char* err, size_t err_size)
+static bool create_pde(stab_case* c, double onoff_c1, char* err, size_t err_size)
 {
 	wave1d_def d = wave1d_default_def();
 	d.ea = ROD_EA;
@@ -74,7 +74,7 @@ static bool create_pde(stab_case* c, char* err, size_t err_size)
 	d.dt = c->dt;
 	d.scheme = (wave1d_scheme)pde_scheme(c->integrator);
 	drape_world_def wd = drape_default_world_def();
-	d.c1 = wd.onoff_c1;
+	d.c1 = onoff_c1 > 0.0 ? onoff_c1 : wd.onoff_c1;
 	/* The world's ADI schemes start with the warp (the rod's only) family implicit. */
 	d.implicit_first = true;
 	wave1d* w = malloc(sizeof *w);
@@ -99,7 +99,7 @@ static bool fail(stab_case* c, char* err, size_t err_size, const char* what)
 }
 
 bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator, int32_t grid, double dt, int32_t threads,
-		      double cg_tolerance, char* err, size_t err_size)
+		      double cg_tolerance, double onoff_c1, char* err, size_t err_size)
 {
 	memset(c, 0, sizeof *c);
 	c->setting = s;
@@ -118,7 +118,7 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 	c->x = malloc(3 * (size_t)grid * sizeof(double));
 	if (!c->x) return fail(c, err, err_size, "out of memory");
 	if (s == STAB_WAVE1D) {
-		if (!create_pde(c, err, err_size)) {
+		if (!create_pde(c, onoff_c1, err, err_size)) {
 			stab_case_destroy(c);
 			return false;
 		}
@@ -137,6 +137,7 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 	wd.integrator = integrator;
 	wd.self_collision = false;
 	if (cg_tolerance > 0.0) wd.cg_tolerance = cg_tolerance;
+	if (onoff_c1 > 0.0) wd.onoff_c1 = onoff_c1;
 	c->world = drape_world_create(&wd);
 	if (!c->world) return fail(c, err, err_size, "cannot create the world");
 

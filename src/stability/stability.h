@@ -33,6 +33,7 @@ typedef struct stab_options {
 	double resolution;   /* bisection stops when k_hi / k_lo < 1 + resolution */
 	double energy_factor; /* unstable when the energy exceeds this multiple of the reference */
 	int32_t threads;
+	double onoff_c1; /* On-Off's c1; <= 0: the world's default (2) */
 } stab_options;
 
 /* grid 26 (h = 0.04 m: m = 0.01 kg, k_s = 50 N/m, Table 2's first row), 1 s, 400 steps,
@@ -57,10 +58,10 @@ typedef struct stab_case {
 /* sqrt(m / k_s) of the setting at this grid, s (no world needed). */
 double stab_unit(stab_setting s, int32_t grid);
 
-/* Builds the case; dt in seconds; cg_tolerance <= 0 keeps the world's default (1e-3). False with
- * a message in err if the world rejects it. */
+/* Builds the case; dt in seconds; cg_tolerance and onoff_c1 <= 0 keep the world's defaults (1e-3
+ * and 2). False with a message in err if the world rejects it. */
 bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator, int32_t grid, double dt, int32_t threads,
-		      double cg_tolerance, char* err, size_t err_size);
+		      double cg_tolerance, double onoff_c1, char* err, size_t err_size);
 void stab_case_destroy(stab_case* c);
 /* One step of dt; false if the step failed or the state is not finite. */
 bool stab_case_step(stab_case* c);
