@@ -5,7 +5,7 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan test-blender bench gallery clean
+.PHONY: deps build demo test test-asan test-blender bench bench-integrators stability gallery clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -40,6 +40,14 @@ bench: build
 # Re-makes docs/images/ (docs/gallery.md and the README's still and clip); takes minutes.
 gallery: build
 	bash scripts/render-gallery.sh ./$(BUILD)/drape 60
+# ADI Cloth: cost of each integrator on 50^2 ... 500^2 sheets at its largest stable step
+# (docs/stability.md; about 15 minutes on one core).
+bench-integrators: build
+	OMP_WAIT_POLICY=passive ./$(BUILD)/drape bench --integrators --csv $(BUILD)/bench_integrators.csv
+
+# ADI Cloth sec. 6.3-6.5: every integrator's largest stable step, table, CSV and chart (~2 min).
+stability: build
+	OMP_WAIT_POLICY=passive ./$(BUILD)/drape stability --all --csv $(BUILD)/stability.csv --png $(BUILD)/stability.png
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -129,11 +129,14 @@ int command_bench(int argc, char** argv)
 	long runs = 3, frames = 60, threads = 1;
 	const char* csv_path = NULL;
 	bool sweep = true;
+	for (int i = 1; i < argc; ++i)
+		if (strcmp(argv[i], "--integrators") == 0) return command_bench_integrators(argc, argv);
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
 		bool has_value = i + 1 < argc;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			printf("usage: drape bench [--runs R] [--frames N] [--threads T] [--csv FILE] [--no-sweep]\n"
+			       "       drape bench --integrators ...   (the ADI Cloth integrators; see --integrators --help)\n"
 			       "\n"
 			       "The paper's Table 1 and sec. 8 experiments, R times each (default 3):\n"
 			       "  fig1   the figure 1 drape (the default scene) for 90 frames, on 1 and 2 threads\n"

@@ -19,6 +19,8 @@ int command_render(int argc, char** argv);
 int command_view(int argc, char** argv);
 /* `drape render DIR` with its defaults (after `drape run --render`). */
 int render_run_output(const char* dir, bool quiet);
+int command_stability(int argc, char** argv);
+int command_bench_integrators(int argc, char** argv); /* drape bench --integrators */
 
 /* Parses a whole decimal integer in [lo, hi]; false on anything else. */
 bool parse_int_arg(const char* s, long lo, long hi, long* out);

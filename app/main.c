@@ -22,6 +22,8 @@ static void usage(FILE* f)
 		"                     ffmpeg); see `drape render --help`\n"
 		"  view [SCENE.json]  open a window and simulate live; drag the cloth with the mouse; see\n"
 		"                     `drape view --help`\n"
+		"  stability          largest stable time step of each integrator (ADI Cloth sec. 6.3-6.5);\n"
+		"                     see `drape stability --help`\n"
 		"\n"
 		"options:\n"
 		"  --help             show this help\n"
@@ -61,6 +63,7 @@ int main(int argc, char** argv)
 	if (strcmp(cmd, "bench") == 0) return command_bench(argc - 1, argv + 1);
 	if (strcmp(cmd, "render") == 0) return command_render(argc - 1, argv + 1);
 	if (strcmp(cmd, "view") == 0) return command_view(argc - 1, argv + 1);
+	if (strcmp(cmd, "stability") == 0) return command_stability(argc - 1, argv + 1);
 	fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
 	return EXIT_BAD_INPUT;
 }

@@ -2,6 +2,8 @@
 # Installs the Debian packages drape needs to build and test, if any are missing.
 set -euo pipefail
 packages=(gcc make cmake pkg-config libcjson-dev)
+# drape stability: the PNG chart (cairo).
+packages+=(libcairo2-dev)
 # drape render: offscreen OpenGL through EGL (Mesa's llvmpipe needs no GPU), libpng, ffmpeg.
 packages+=(libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev ffmpeg)
 # drape view: a GLFW window, tested under a virtual X server (Xvfb, xdotool).

@@ -289,5 +289,43 @@ for s in "$root"/scenes/*.json; do
 	if "$drape" run "$s" --out "$tmp/scene_$name" --frames 3 --quiet 2>"$tmp/stderr"; then ok "scene_$name"; else bad "scene_$name" "$(cat "$tmp/stderr")"; fi
 done
 
+# --- drape stability: bad input is one sentence and exit 2; a small real run writes CSV and PNG
+stab_fail() { # stab_fail NAME PATTERN ARGS...
+	local name=$1 pattern=$2
+	shift 2
+	"$drape" stability "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	local got=$?
+	if [ "$got" -ne 2 ]; then
+		bad "$name" "exit $got, want 2"
+	elif [ "$(wc -l <"$tmp/stderr")" -ne 1 ] || ! grep -Eq -- "$pattern" "$tmp/stderr"; then
+		bad "$name" "stderr is not one line matching /$pattern/: $(cat "$tmp/stderr")"
+	else
+		ok "$name"
+	fi
+}
+stab_fail stability_unknown_scheme "unknown scheme 'nope'" --scheme nope
+stab_fail stability_unknown_setting "unknown setting 'plane'" --setting plane
+stab_fail stability_bad_grid "--grid needs a whole number" --all --grid 2
+stab_fail stability_bad_time "--time needs a number" --all --time abc
+stab_fail stability_nothing_asked "say what to measure" --grid 10
+stab_fail stability_no_pde_scheme "wave1d setting has only" --scheme split --setting wave1d
+if "$drape" stability --scheme symplectic_euler --setting wave1d --grid 11 --csv "$tmp/stab.csv" --png "$tmp/stab.png" \
+	--quiet >"$tmp/stdout" 2>"$tmp/stderr" &&
+	grep -Eq '^symplectic_euler +1(\.0[0-9]*)? ' "$tmp/stdout" &&
+	grep -q '^wave1d,symplectic_euler,found,' "$tmp/stab.csv" &&
+	[ "$(head -c 4 "$tmp/stab.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
+	ok stability_small_run
+else
+	bad stability_small_run "$(cat "$tmp/stdout" "$tmp/stderr")"
+fi
+"$drape" stability --scheme symplectic_euler --setting wave1d --grid 11 --csv "$tmp/no/such/dir/x.csv" --quiet \
+	>/dev/null 2>"$tmp/stderr"
+status=$?
+if [ $status -eq 1 ] && grep -q "cannot write" "$tmp/stderr" && [ ! -e "$tmp/no" ]; then
+	ok stability_unwritable_csv
+else
+	bad stability_unwritable_csv "exit $status: $(cat "$tmp/stderr")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

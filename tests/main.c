@@ -21,6 +21,8 @@ extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
 extern const test_case mass_spring_tests[];
 extern const test_case view_tests[];
+extern const test_case wave1d_tests[];
+extern const test_case stability_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -37,6 +39,8 @@ static const suite suites[] = {
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},
 	{"view", view_tests},
+	{"wave1d", wave1d_tests},
+	{"stability", stability_tests},
 };
 
 int main(int argc, char** argv)

@@ -1,0 +1,203 @@
+/* `drape bench --integrators`: cost per step and per simulated second of each integrator on the
+ * 3D sheet of the stability experiments (ADI Cloth sec. 6.5) at 50^2 ... 500^2 particles, each at
+ * its own largest stable step (measured by the stability search on the 26 x 26 sheet, in units of
+ * sqrt(m / k_s), and rescaled to each grid). Shows the line schemes' O(n) cost per step against the
+ * CG-based implicit step (docs/stability.md). */
+#include "commands.h"
+#include "progress.h"
+
+#include "stability/stability.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Steps are taken at this fraction of the measured limit (the limit varies by about 1% with h). */
+#define SAFETY 0.9
+/* Unconditionally stable schemes: the top of the search range, but at most one 1/30 s frame. */
+#define FRAME (1.0 / 30.0)
+
+typedef struct bench_case {
+	double ms_per_step; /* median over runs */
+	double cg_per_step;
+	double dt;
+	int64_t steps;
+	bool ok;
+} bench_case;
+
+static int compare_doubles(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/* Times `integrator` on the grid x grid sheet at step dt: one untimed step, then `steps` timed
+ * steps, `runs` times. The same steps from rest on every grid: with dt in units of
+ * sqrt(m / k_s) = h / alpha, n steps carry the waves from the pinned edge and the pulled corner
+ * over the same number of cells, so the state (and the CG work) is alike across grids. */
+static bench_case time_case(drape_integrator integrator, int32_t grid, double dt, int runs, int steps, int threads)
+{
+	bench_case r = {0};
+	r.dt = dt;
+	r.ok = true;
+	double ms[16];
+	char err[256];
+	for (int k = 0; k < runs && r.ok; ++k) {
+		stab_case c;
+		if (!stab_case_create(&c, STAB_SHEET3D, integrator, grid, dt, threads, 0.0, 0.0, err, sizeof err)) {
+			fprintf(stderr, "drape bench: %s\n", err);
+			r.ok = false;
+			break;
+		}
+		r.ok = stab_case_step(&c);
+		drape_world_reset_stats(c.world);
+		double t0 = wall_seconds();
+		int64_t n = 0;
+		while (r.ok && n < steps) {
+			r.ok = stab_case_step(&c);
+			++n;
+		}
+		double el = wall_seconds() - t0;
+		r.ok = r.ok && isfinite(stab_case_energy(&c));
+		drape_stats st = drape_world_get_stats(c.world);
+		ms[k] = 1e3 * el / (double)n;
+		r.steps = n;
+		r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
+		if (!r.ok) fprintf(stderr, "drape bench: %s on %d^2 failed: %s\n", drape_integrator_name(integrator), grid,
+				   drape_world_error(c.world));
+		stab_case_destroy(&c);
+	}
+	if (r.ok) {
+		qsort(ms, (size_t)runs, sizeof ms[0], compare_doubles);
+		r.ms_per_step = runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+	}
+	return r;
+}
+
+int command_bench_integrators(int argc, char** argv)
+{
+	long runs = 3, threads = 1, max_grid = 500, steps = 10;
+	const char* csv_path = NULL;
+	bool quiet = false;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		bool has_value = i + 1 < argc;
+		if (strcmp(a, "--integrators") == 0) {
+			continue;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			printf("usage: drape bench --integrators [--runs R] [--threads T] [--max-grid N] [--steps S] [--csv FILE]\n"
+			       "\n"
+			       "Cost of each integrator on the 3D sheet of `drape stability` (left edge pinned, gravity\n"
+			       "and a corner force out of plane, no shear or bend) with 50^2, 100^2, 200^2 and 500^2\n"
+			       "particles (up to N^2, default 500), each at 0.9x its largest stable step measured on\n"
+			       "the 26^2 sheet and rescaled by sqrt(m/k_s); unconditionally stable schemes at\n"
+			       "20 sqrt(m/k_s) or one 1/30 s frame, whichever is smaller. Each case takes one untimed\n"
+			       "and S timed steps from rest (default 10), R times (default 3); the table gives the\n"
+			       "median ms per step, ns per step and particle, CG iterations per step and ms per\n"
+			       "simulated second. A last row, backward@frame, runs backward Euler at one 1/30 s\n"
+			       "frame on every grid.\n");
+			return EXIT_OK;
+		} else if (strcmp(a, "--runs") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 15, &runs)) {
+				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 15\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--threads") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 1024, &threads)) {
+				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--max-grid") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 50, 2000, &max_grid)) {
+				fprintf(stderr, "drape bench: --max-grid needs a whole number from 50 to 2000\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--steps") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 100000, &steps)) {
+				fprintf(stderr, "drape bench: --steps needs a whole number from 1 to 100000\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--csv") == 0 && has_value) {
+			csv_path = argv[++i];
+		} else if (strcmp(a, "--quiet") == 0) {
+			quiet = true;
+		} else {
+			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	FILE* csv = NULL;
+	if (csv_path) {
+		csv = fopen(csv_path, "w");
+		if (!csv) {
+			fprintf(stderr, "drape bench: cannot write %s: %s\n", csv_path, strerror(errno));
+			return EXIT_IO;
+		}
+		fprintf(csv, "scheme,particles,limit_units,dt_s,steps_timed,runs,ms_per_step,ns_per_particle_step,cg_per_step,"
+			     "ms_per_sim_second\n");
+	}
+	/* The limits, from the stability search on the default sheet. */
+	stab_options o = stab_default_options();
+	double e_ref = stab_reference_energy(STAB_SHEET3D, &o);
+	if (!(isfinite(e_ref) && e_ref > 0.0)) {
+		fprintf(stderr, "drape bench: the sheet3d reference run failed\n");
+		if (csv) fclose(csv);
+		return EXIT_DIVERGED;
+	}
+	double limit[DRAPE_INTEGRATOR_COUNT];
+	progress bar;
+	progress_begin(&bar, "limits", DRAPE_INTEGRATOR_COUNT, quiet);
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		stab_limit l = stab_find_limit(STAB_SHEET3D, (drape_integrator)i, e_ref, &o);
+		limit[i] = l.kind == STAB_LIMIT_FOUND ? SAFETY * l.k : (l.kind == STAB_LIMIT_ABOVE ? o.k_max : NAN);
+		progress_update(&bar, i + 1, 0.0);
+	}
+	progress_end(&bar);
+	const int32_t grids[] = {50, 100, 200, 500, 1000, 2000};
+	printf("sheet3d, %ld run(s) each, %ld thread(s); dt in units of sqrt(m/k_s) (0.9x the measured limit, or 20 capped\n"
+	       "at 1/30 s); ms/step median; ns/(step particle); CG iterations per step; ms per simulated second\n",
+	       runs, threads);
+	printf("%-16s %9s %8s %10s %6s %10s %10s %8s %12s\n", "scheme", "particles", "dt units", "dt s", "timed", "ms/step",
+	       "ns/(st n)", "CG/step", "ms/sim s");
+	int status = EXIT_OK;
+	/* The last row: backward Euler at one 1/30 s frame on every grid, the step an animation takes,
+	 * which grows in units of sqrt(m / k_s) = h / alpha as the grid refines: CG's iterations grow
+	 * with it (sec. 2.2's O(n^1.5)), which the line solves do not have. */
+	for (int i = 0; i <= DRAPE_INTEGRATOR_COUNT; ++i) {
+		const bool frame_row = i == DRAPE_INTEGRATOR_COUNT;
+		drape_integrator it = frame_row ? DRAPE_INTEGRATOR_BACKWARD_EULER : (drape_integrator)i;
+		const char* name = frame_row ? "backward@frame" : drape_integrator_name(it);
+		if (!frame_row && isnan(limit[i])) {
+			printf("%-16s no stable step in [%g, %g] sqrt(m/k_s): not timed\n", drape_integrator_name(it), o.k_min, o.k_max);
+			continue;
+		}
+		for (size_t g = 0; g < sizeof grids / sizeof grids[0] && grids[g] <= max_grid; ++g) {
+			int32_t n = grids[g];
+			double unit = stab_unit(STAB_SHEET3D, n);
+			double dt = frame_row ? FRAME : limit[i] * unit;
+			if (!frame_row && limit[i] >= o.k_max && dt > FRAME) dt = FRAME;
+			bench_case r = time_case(it, n, dt, (int)runs, (int)steps, (int)threads);
+			double particles = (double)n * n;
+			if (!r.ok) {
+				printf("%-16s %9.0f %8.3f %10.3e  failed\n", name, particles, dt / unit, dt);
+				status = EXIT_DIVERGED;
+				continue;
+			}
+			printf("%-16s %9.0f %8.3f %10.3e %6lld %10.3f %10.1f %8.1f %12.1f\n", name, particles,
+			       dt / unit, dt, (long long)r.steps, r.ms_per_step, 1e6 * r.ms_per_step / particles, r.cg_per_step,
+			       r.ms_per_step / dt);
+			fflush(stdout);
+			if (csv)
+				fprintf(csv, "%s,%.0f,%.4f,%.6e,%lld,%ld,%.4f,%.2f,%.2f,%.2f\n", name, particles, dt / unit,
+					dt, (long long)r.steps, runs, r.ms_per_step, 1e6 * r.ms_per_step / particles, r.cg_per_step,
+					r.ms_per_step / dt);
+		}
+	}
+	if (csv && fclose(csv) != 0) {
+		fprintf(stderr, "drape bench: cannot write %s\n", csv_path);
+		status = EXIT_IO;
+	}
+	return status;
+}

@@ -1,0 +1,292 @@
+/* `drape stability`: the largest stable time step of each integrator on the settings of Boxerman
+ * 2003, sec. 6.3-6.5 (rod as PDE and as chain, in-plane sheet, 3D sheet), by bisection, in units of
+ * sqrt(m / k_s); a table next to the paper's values, CSV and a PNG chart (docs/stability.md). */
+#include "commands.h"
+#include "progress.h"
+#include "stability_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double paper_limit(drape_integrator integrator, stab_setting s)
+{
+	bool one_d = s == STAB_WAVE1D || s == STAB_ROD1D;
+	switch (integrator) {
+	case DRAPE_INTEGRATOR_BACKWARD_EULER: return INFINITY;
+	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER: return one_d ? 1.0 : 0.63;
+	case DRAPE_INTEGRATOR_CN_ADI: return one_d ? 2.0 / 3.0 : NAN;
+	case DRAPE_INTEGRATOR_ONOFF_ADI: return one_d ? INFINITY : 1.2;
+	case DRAPE_INTEGRATOR_SPLIT: return one_d ? NAN : 2.3;
+	default: return NAN;
+	}
+}
+
+static void format_limit(const stab_limit* l, const stab_options* o, char* buf, size_t n)
+{
+	switch (l->kind) {
+	case STAB_LIMIT_FOUND:
+		if (l->non_monotone) snprintf(buf, n, "%.3g*", l->k);
+		else snprintf(buf, n, "%.3g", l->k);
+		break;
+	case STAB_LIMIT_ABOVE: snprintf(buf, n, "> %g", o->k_max); break;
+	case STAB_LIMIT_BELOW: snprintf(buf, n, "< %g", o->k_min); break;
+	default: snprintf(buf, n, "-"); break;
+	}
+}
+
+static void format_paper(double v, char* buf, size_t n)
+{
+	if (isnan(v)) snprintf(buf, n, "-");
+	else if (isinf(v)) snprintf(buf, n, "uncond.");
+	else snprintf(buf, n, "%.3g", v);
+}
+
+static const char* kind_name(stab_limit_kind k)
+{
+	switch (k) {
+	case STAB_LIMIT_FOUND: return "found";
+	case STAB_LIMIT_ABOVE: return "above_range";
+	case STAB_LIMIT_BELOW: return "below_range";
+	default: return "not_applicable";
+	}
+}
+
+/* Writes the CSV to path via a temporary file renamed into place. */
+static bool write_csv(const stab_report* r, const char* path)
+{
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+		fprintf(stderr, "drape stability: CSV path too long: %s\n", path);
+		return false;
+	}
+	FILE* f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "drape stability: cannot write %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	fprintf(f, "setting,scheme,result,k_stable,k_unstable,non_monotone,k_stable_again,unit_s,dt_stable_s,trials,grid,"
+		   "time_s,min_steps,energy_factor,paper_k\n");
+	for (int s = 0; s < STAB_SETTING_COUNT; ++s)
+		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+			const stab_cell* c = &r->cell[i][s];
+			if (!c->wanted) continue;
+			const stab_limit* l = &c->limit;
+			double unit = stab_unit((stab_setting)s, r->options.grid);
+			double paper = paper_limit((drape_integrator)i, (stab_setting)s);
+			fprintf(f, "%s,%s,%s,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%g,%d,%g,%.4g\n", stab_setting_name((stab_setting)s),
+				drape_integrator_name((drape_integrator)i), kind_name(l->kind), l->k, l->k_unstable, l->non_monotone,
+				l->k_stable_again, unit, l->k * unit, l->trials, r->options.grid, r->options.time,
+				r->options.min_steps, r->options.energy_factor, paper);
+		}
+	bool ok = !ferror(f);
+	ok = (fclose(f) == 0) && ok;
+	if (ok && rename(tmp, path) != 0) ok = false;
+	if (!ok) {
+		fprintf(stderr, "drape stability: cannot write %s: %s\n", path, strerror(errno));
+		remove(tmp);
+	}
+	return ok;
+}
+
+static void usage(FILE* f)
+{
+	fprintf(f,
+		"usage: drape stability (--all | --scheme NAME | --setting NAME ...) [options]\n"
+		"\n"
+		"Finds the largest stable time step of each integrator by bisection (ADI Cloth, sec. 6.3-6.5)\n"
+		"and prints it in units of sqrt(m/k_s), next to the paper's values.\n"
+		"\n"
+		"  --all            every scheme on every setting\n"
+		"  --scheme NAME    backward_euler, forward_euler, symplectic_euler, imex_bend,\n"
+		"                   imex_bend_shear, cn_adi, onoff_adi, split (repeatable)\n"
+		"  --setting NAME   wave1d (the rod as finite-difference PDE), rod1d (as mass-spring chain),\n"
+		"                   sheet2d (forces in the plane), sheet3d (gravity and force out of it)\n"
+		"                   (repeatable); a scheme without a setting runs on all settings and\n"
+		"                   vice versa\n"
+		"  --grid N         particles along the 1 m rod / each side of the 1 m sheet (default 26:\n"
+		"                   h = 0.04 m, m = 0.01 kg, k_s = 50 N/m as in the paper's Table 2)\n"
+		"  --time T         simulated seconds per trial (default 1; at least 400 steps are taken)\n"
+		"  --range LO HI    search range in units of sqrt(m/k_s) (default 0.05 20)\n"
+		"  --csv PATH       write the results as CSV\n"
+		"  --png PATH       draw the chart as PNG\n"
+		"  --threads N      threads for the implicit solves (default 1)\n"
+		"  --c1 C           On-Off's stiffness factor c1 (default 2, the consistent value; the\n"
+		"                   paper's analysis gives 3)\n"
+		"  --quiet          no progress bar\n"
+		"\n"
+		"A trial is stable when every step succeeds, the rod does not tangle and the kinetic + elastic\n"
+		"energy stays below 10x the peak of a symplectic Euler run at 0.2 sqrt(m/k_s), judging each\n"
+		"pair of steps by its better state (docs/stability.md). '> HI': stable over the whole range;\n"
+		"'< LO': unstable at LO; '*': stable again at some larger scanned step (see the CSV).\n");
+}
+
+static bool parse_double(const char* s, double* out)
+{
+	char* end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !isfinite(v)) return false;
+	*out = v;
+	return true;
+}
+
+int command_stability(int argc, char** argv)
+{
+	stab_report* r = calloc(1, sizeof *r);
+	if (!r) {
+		fprintf(stderr, "drape stability: out of memory\n");
+		return EXIT_IO;
+	}
+	r->options = stab_default_options();
+	bool all = false, quiet = false;
+	bool want_scheme[DRAPE_INTEGRATOR_COUNT] = {false}, any_scheme = false;
+	bool want_setting[STAB_SETTING_COUNT] = {false}, any_setting = false;
+	const char *csv_path = NULL, *png_path = NULL;
+	int status = EXIT_BAD_INPUT;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		bool has_value = i + 1 < argc;
+		long v;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			free(r);
+			return EXIT_OK;
+		} else if (strcmp(a, "--all") == 0) {
+			all = true;
+		} else if (strcmp(a, "--quiet") == 0) {
+			quiet = true;
+		} else if (strcmp(a, "--scheme") == 0 && has_value) {
+			drape_integrator it;
+			if (!drape_integrator_from_name(argv[++i], &it)) {
+				fprintf(stderr, "drape stability: unknown scheme '%s' (see `drape stability --help`)\n", argv[i]);
+				goto done;
+			}
+			want_scheme[it] = any_scheme = true;
+		} else if (strcmp(a, "--setting") == 0 && has_value) {
+			stab_setting st;
+			if (!stab_setting_from_name(argv[++i], &st)) {
+				fprintf(stderr, "drape stability: unknown setting '%s' (wave1d, rod1d, sheet2d or sheet3d)\n", argv[i]);
+				goto done;
+			}
+			want_setting[st] = any_setting = true;
+		} else if (strcmp(a, "--grid") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 3, 2000, &v)) {
+				fprintf(stderr, "drape stability: --grid needs a whole number from 3 to 2000\n");
+				goto done;
+			}
+			r->options.grid = (int32_t)v;
+		} else if (strcmp(a, "--time") == 0 && has_value) {
+			if (!parse_double(argv[++i], &r->options.time)) {
+				fprintf(stderr, "drape stability: --time needs a number of seconds\n");
+				goto done;
+			}
+		} else if (strcmp(a, "--range") == 0 && i + 2 < argc) {
+			if (!parse_double(argv[i + 1], &r->options.k_min) || !parse_double(argv[i + 2], &r->options.k_max)) {
+				fprintf(stderr, "drape stability: --range needs two numbers\n");
+				goto done;
+			}
+			i += 2;
+		} else if (strcmp(a, "--threads") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 1024, &v)) {
+				fprintf(stderr, "drape stability: --threads needs a whole number from 1 to 1024\n");
+				goto done;
+			}
+			r->options.threads = (int32_t)v;
+		} else if (strcmp(a, "--c1") == 0 && has_value) {
+			if (!parse_double(argv[++i], &r->options.onoff_c1) || !(r->options.onoff_c1 > 0.0)) {
+				fprintf(stderr, "drape stability: --c1 needs a number > 0\n");
+				goto done;
+			}
+		} else if (strcmp(a, "--csv") == 0 && has_value) {
+			csv_path = argv[++i];
+		} else if (strcmp(a, "--png") == 0 && has_value) {
+			png_path = argv[++i];
+		} else {
+			fprintf(stderr, "drape stability: unknown option or missing value: '%s' (see `drape stability --help`)\n", a);
+			goto done;
+		}
+	}
+	const char* bad = stab_check_options(&r->options);
+	if (bad) {
+		fprintf(stderr, "drape stability: %s\n", bad);
+		goto done;
+	}
+	if (!all && !any_scheme && !any_setting) {
+		fprintf(stderr, "drape stability: say what to measure: --all, --scheme NAME or --setting NAME\n");
+		goto done;
+	}
+	int jobs = 0;
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i)
+		for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+			bool w = all || ((!any_scheme || want_scheme[i]) && (!any_setting || want_setting[s]));
+			w = w && stab_applicable((stab_setting)s, (drape_integrator)i);
+			r->cell[i][s].wanted = w;
+			jobs += w;
+		}
+	if (jobs == 0) {
+		fprintf(stderr, "drape stability: the wave1d setting has only symplectic_euler, backward_euler, cn_adi and onoff_adi\n");
+		goto done;
+	}
+	/* The reference energies, one per setting in use. */
+	double e_ref[STAB_SETTING_COUNT];
+	for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+		bool used = false;
+		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) used = used || r->cell[i][s].wanted;
+		e_ref[s] = used ? stab_reference_energy((stab_setting)s, &r->options) : NAN;
+		if (used && !(isfinite(e_ref[s]) && e_ref[s] > 0.0)) {
+			fprintf(stderr, "drape stability: the %s reference run (symplectic Euler at 0.2 sqrt(m/k_s)) failed\n",
+				stab_setting_name((stab_setting)s));
+			status = EXIT_DIVERGED;
+			goto done;
+		}
+	}
+	progress bar;
+	progress_begin(&bar, "stability", jobs, quiet);
+	int done_jobs = 0;
+	double t0 = wall_seconds();
+	for (int s = 0; s < STAB_SETTING_COUNT; ++s)
+		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+			if (!r->cell[i][s].wanted) continue;
+			r->cell[i][s].limit = stab_find_limit((stab_setting)s, (drape_integrator)i, e_ref[s], &r->options);
+			progress_update(&bar, ++done_jobs, 0.0);
+		}
+	progress_end(&bar);
+
+	const stab_options* o = &r->options;
+	printf("largest stable step k / sqrt(m/k_s): grid %d (h = %.4g m, sqrt(m/k_s) = %.4g s), trials of max(%g s, %d steps),\n"
+	       "stable = every step succeeds, no tangled rod, kinetic + elastic energy <= %g x reference; %.0f s\n",
+	       o->grid, 1.0 / (o->grid - 1), stab_unit(STAB_ROD1D, o->grid), o->time, o->min_steps, o->energy_factor,
+	       wall_seconds() - t0);
+	printf("%-17s", "scheme");
+	for (int s = 0; s < STAB_SETTING_COUNT; ++s) printf(" %9s", stab_setting_name((stab_setting)s));
+	printf(" %9s %9s\n", "paper 1D", "paper 2D");
+	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
+		bool any = false;
+		for (int s = 0; s < STAB_SETTING_COUNT; ++s) any = any || r->cell[i][s].wanted;
+		if (!any) continue;
+		printf("%-17s", drape_integrator_name((drape_integrator)i));
+		char buf[32];
+		for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+			if (r->cell[i][s].wanted) format_limit(&r->cell[i][s].limit, o, buf, sizeof buf);
+			else snprintf(buf, sizeof buf, "-");
+			printf(" %9s", buf);
+		}
+		format_paper(paper_limit((drape_integrator)i, STAB_ROD1D), buf, sizeof buf);
+		printf(" %9s", buf);
+		format_paper(paper_limit((drape_integrator)i, STAB_SHEET2D), buf, sizeof buf);
+		printf(" %9s\n", buf);
+	}
+	status = EXIT_OK;
+	if (csv_path && !write_csv(r, csv_path)) status = EXIT_IO;
+	char err[512];
+	if (png_path && !stability_chart_png(r, png_path, err, sizeof err)) {
+		fprintf(stderr, "drape stability: %s\n", err);
+		status = EXIT_IO;
+	}
+done:
+	free(r);
+	return status;
+}
