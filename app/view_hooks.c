@@ -2,26 +2,17 @@
  * hooks"). */
 #include "view_hooks.h"
 
+#include "core.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool grow(void** items, int32_t* capacity, int32_t count, size_t size)
-{
-	if (count < *capacity) return true;
-	int32_t cap = *capacity ? 2 * *capacity : 64;
-	void* p = realloc(*items, (size_t)cap * size);
-	if (!p) return false;
-	*items = p;
-	*capacity = cap;
-	return true;
-}
-
 static void add_sample(view_recorder* r, view_sample** items, int32_t* count, int32_t* capacity, const view_sample* s)
 {
-	if (!grow((void**)items, capacity, *count, sizeof(view_sample))) {
+	if (!core_reserve((void**)items, capacity, *count + 1, sizeof(view_sample))) {
 		r->out_of_memory = true;
 		return;
 	}
@@ -46,7 +37,7 @@ void view_recorder_frame(view_recorder* r, const drape_world* w, int64_t frame, 
 void view_recorder_drag_begin(view_recorder* r, const drape_world* w, int64_t frame, const view_drag* drag,
 			      double stiffness)
 {
-	if (!grow((void**)&r->drags, &r->drag_capacity, r->drag_count, sizeof(view_drag_record))) {
+	if (!core_reserve((void**)&r->drags, &r->drag_capacity, r->drag_count + 1, sizeof(view_drag_record))) {
 		r->out_of_memory = true;
 		return;
 	}

@@ -38,18 +38,6 @@ drape_cloth_def drape_default_cloth_def(void)
 	return d;
 }
 
-static bool grow(void** p, int32_t* cap, int32_t need, size_t elem)
-{
-	if (need <= *cap) return true;
-	int32_t c = *cap ? *cap : 16;
-	while (c < need) c *= 2;
-	void* q = realloc(*p, (size_t)c * elem);
-	if (!q) return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
-
 static bool finite_array(const double* a, int64_t count, int64_t* bad)
 {
 	for (int64_t i = 0; i < count; ++i)
@@ -201,12 +189,12 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	int32_t n0 = w->particle_count, t0 = w->triangle_count, h0 = w->hinge_count;
 	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count;
 	int32_t n = n0 + m->vertex_count;
-	bool ok = grow((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
+	bool ok = core_reserve((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
 	int32_t cap = w->particle_capacity;
 	ok = ok && (w->v = realloc(w->v, (size_t)cap * sizeof(vec3))) && (w->mass = realloc(w->mass, (size_t)cap * sizeof(double)));
-	ok = ok && grow((void**)&w->triangles, &w->triangle_capacity, t0 + m->triangle_count, sizeof(triangle_elem));
-	ok = ok && grow((void**)&w->hinges, &w->hinge_capacity, h0 + hinge_count, sizeof(hinge_elem));
-	ok = ok && grow((void**)&w->cloths, &w->cloth_capacity, w->cloth_count + 1, sizeof(cloth_data));
+	ok = ok && core_reserve((void**)&w->triangles, &w->triangle_capacity, t0 + m->triangle_count, sizeof(triangle_elem));
+	ok = ok && core_reserve((void**)&w->hinges, &w->hinge_capacity, h0 + hinge_count, sizeof(hinge_elem));
+	ok = ok && core_reserve((void**)&w->cloths, &w->cloth_capacity, w->cloth_count + 1, sizeof(cloth_data));
 	cloth_data* c = ok ? &w->cloths[w->cloth_count] : NULL;
 	ok = ok && copy_mesh(&c->mesh, m);
 	if (ok && springs && cloth_springs_build(w, def, n0) != DRAPE_OK) {

@@ -3,6 +3,7 @@
  * every cell, bend springs over consecutive triples of a grid line, and cell-area masses. The
  * constants come from the SI material so that refining the grid changes nothing physical; the
  * derivations are in docs/mass-spring.md. */
+#include "core.h"
 #include "world.h"
 
 #include <math.h>
@@ -22,18 +23,6 @@ static double half_span(const drape_mesh* m, int32_t p, int32_t step, int32_t in
 	if (index > 0) s += 0.5 * uv_dist(m, p, p - step);
 	if (index + 1 < count) s += 0.5 * uv_dist(m, p, p + step);
 	return s;
-}
-
-static bool grow(void** p, int32_t* cap, int32_t need, size_t elem)
-{
-	if (need <= *cap) return true;
-	int32_t c = *cap ? *cap : 16;
-	while (c < need) c *= 2;
-	void* q = realloc(*p, (size_t)c * elem);
-	if (!q) return false;
-	*p = q;
-	*cap = c;
-	return true;
 }
 
 drape_status cloth_springs_check(drape_world* w, const drape_cloth_def* def)
@@ -101,8 +90,8 @@ drape_status cloth_springs_build(drape_world* w, const drape_cloth_def* def, int
 	const int64_t springs = (int64_t)(nu - 1) * nv + (int64_t)nu * (nv - 1) + 2 * (int64_t)(nu - 1) * (nv - 1);
 	const int64_t bends = (int64_t)(nu > 2 ? nu - 2 : 0) * nv + (int64_t)(nv > 2 ? nv - 2 : 0) * nu;
 	if (springs + w->ms_spring_count > INT32_MAX / 2 || bends + w->ms_bend_count > INT32_MAX / 2 ||
-	    !grow((void**)&w->ms_springs, &w->ms_spring_capacity, w->ms_spring_count + (int32_t)springs, sizeof(ms_spring)) ||
-	    !grow((void**)&w->ms_bends, &w->ms_bend_capacity, w->ms_bend_count + (int32_t)bends, sizeof(ms_bend))) {
+	    !core_reserve((void**)&w->ms_springs, &w->ms_spring_capacity, w->ms_spring_count + (int32_t)springs, sizeof(ms_spring)) ||
+	    !core_reserve((void**)&w->ms_bends, &w->ms_bend_capacity, w->ms_bend_count + (int32_t)bends, sizeof(ms_bend))) {
 		world_fail(w, "out of memory adding the springs of a %d x %d grid", nu, nv);
 		return DRAPE_ERROR_MEMORY;
 	}

@@ -38,13 +38,7 @@ static int32_t free_slot(void** items, int32_t* count, int32_t* capacity, size_t
 {
 	for (int32_t i = 0; i < *count; ++i)
 		if (!*(const bool*)((const char*)*items + (size_t)i * size)) return i;
-	if (*count == *capacity) {
-		int32_t cap = *capacity ? 2 * *capacity : 16;
-		void* p = realloc(*items, (size_t)cap * size);
-		if (!p) return -1;
-		*items = p;
-		*capacity = cap;
-	}
+	if (!core_reserve(items, capacity, *count + 1, size)) return -1;
 	return (*count)++;
 }
 

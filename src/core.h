@@ -1,4 +1,5 @@
-/* Internal definitions shared by every part of drape that fills or checks the public *_def structs. */
+/* Internal definitions shared by every part of drape: the cookie of the public *_def structs, array
+ * growth and error-message formatting (core.c). */
 #ifndef DRAPE_CORE_H
 #define DRAPE_CORE_H
 
@@ -6,5 +7,17 @@
  * declared on the stack and filled by hand (garbage in the fields never set) is caught cheaply.
  * The bytes spell "drap". */
 #define DRAPE_COOKIE 0x64726170
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Makes *items (elements of `size` bytes, *capacity of them) hold at least `need`, doubling; false,
+ * with nothing changed, when out of memory. Growth happens outside hot loops only. */
+bool core_reserve(void** items, int32_t* capacity, int32_t need, size_t size);
+
+/* Writes a printf-style message into err (when err_size > 0) and returns false, so that a failing
+ * check reads `return core_fail(err, err_size, "...", ...);`. */
+bool core_fail(char* err, size_t err_size, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

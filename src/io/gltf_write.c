@@ -10,6 +10,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_write.h"
 
+#include "../core.h"
+
 #include <cjson/cJSON.h>
 #include "le_bytes.h"
 
@@ -56,17 +58,6 @@ struct gltf_writer {
 	float* scratch; /* 3 * largest vertex_count */
 	unsigned char* bytes; /* 12 * largest glTF count: encoding buffer */
 };
-
-static bool fail(char* err, size_t err_size, const char* fmt, ...)
-{
-	if (err && err_size > 0) {
-		va_list args;
-		va_start(args, fmt);
-		vsnprintf(err, err_size, fmt, args);
-		va_end(args);
-	}
-	return false;
-}
 
 static char* join(const char* a, const char* b)
 {
@@ -142,7 +133,7 @@ gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int
 {
 	gltf_writer* w = calloc(1, sizeof *w);
 	if (!w || !(w->objects = calloc((size_t)(count > 0 ? count : 1), sizeof *w->objects))) {
-		fail(err, err_size, "%s: out of memory", path);
+		core_fail(err, err_size, "%s: out of memory", path);
 		free(w);
 		return NULL;
 	}
@@ -189,12 +180,12 @@ gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int
 		ok = w->scratch && w->bytes;
 	}
 	if (!ok) {
-		fail(err, err_size, "%s: out of memory", path);
+		core_fail(err, err_size, "%s: out of memory", path);
 		free_writer(w);
 		return NULL;
 	}
 	if (bytes > 4294967295.0) {
-		fail(err, err_size,
+		core_fail(err, err_size,
 		     "%s: %d frames would make a GLB of about %.1f GiB, more than the format's 4 GiB; "
 		     "write fewer frames or use the obj or pc2 format",
 		     path, (int)max_frames, bytes / 1073741824.0);
@@ -229,7 +220,7 @@ static void bounds_of(const gobject* g, const float* data, float* b)
 
 bool gltf_writer_add_frame(gltf_writer* w, const double* const* positions, char* err, size_t err_size)
 {
-	if (w->frames > w->max_frames) return fail(err, err_size, "%s: more frames than announced (%d)", w->path, (int)w->max_frames + 1);
+	if (w->frames > w->max_frames) return core_fail(err, err_size, "%s: more frames than announced (%d)", w->path, (int)w->max_frames + 1);
 	if (w->frames == 0) {
 		for (int32_t o = 0; o < w->count; ++o) {
 			gobject* g = &w->objects[o];
@@ -242,12 +233,12 @@ bool gltf_writer_add_frame(gltf_writer* w, const double* const* positions, char*
 	if (!w->spool) {
 		/* Created next to the output and unlinked at once: it vanishes with the process. */
 		char* name = join(w->path, ".frames.tmp");
-		if (!name) return fail(err, err_size, "%s: out of memory", w->path);
+		if (!name) return core_fail(err, err_size, "%s: out of memory", w->path);
 		w->spool = fopen(name, "w+b");
 		int saved = errno;
 		if (w->spool) remove(name);
 		free(name);
-		if (!w->spool) return fail(err, err_size, "%s: cannot create the frame spool: %s", w->path, strerror(saved));
+		if (!w->spool) return core_fail(err, err_size, "%s: cannot create the frame spool: %s", w->path, strerror(saved));
 	}
 	for (int32_t o = 0; o < w->count; ++o) {
 		gobject* g = &w->objects[o];
@@ -263,7 +254,7 @@ bool gltf_writer_add_frame(gltf_writer* w, const double* const* positions, char*
 		bounds_of(g, w->scratch, g->bounds + 6 * w->frames);
 		size_t n = 3 * (size_t)g->vertex_count;
 		if (fwrite(w->scratch, sizeof *w->scratch, n, w->spool) != n)
-			return fail(err, err_size, "%s: cannot write the frame spool: %s", w->path, strerror(errno));
+			return core_fail(err, err_size, "%s: cannot write the frame spool: %s", w->path, strerror(errno));
 	}
 	++w->frames;
 	return true;
@@ -482,14 +473,14 @@ static bool write_animation(const gltf_writer* w, FILE* f)
 bool gltf_writer_finish(gltf_writer* w, char* err, size_t err_size)
 {
 	if (w->frames == 0) {
-		fail(err, err_size, "%s: no frames to write", w->path);
+		core_fail(err, err_size, "%s: no frames to write", w->path);
 		free_writer(w);
 		return false;
 	}
 	int64_t bin_length = 0;
 	char* json = build_json(w, &bin_length);
 	if (!json) {
-		fail(err, err_size, "%s: out of memory", w->path);
+		core_fail(err, err_size, "%s: out of memory", w->path);
 		free_writer(w);
 		return false;
 	}
@@ -497,10 +488,10 @@ bool gltf_writer_finish(gltf_writer* w, char* err, size_t err_size)
 	size_t json_padded = (json_length + 3) & ~(size_t)3;
 	int64_t total = 12 + 8 + (int64_t)json_padded + 8 + bin_length;
 	bool ok = total <= 0xffffffffLL;
-	if (!ok) fail(err, err_size, "%s: the GLB would exceed 4 GiB", w->path);
+	if (!ok) core_fail(err, err_size, "%s: the GLB would exceed 4 GiB", w->path);
 	FILE* f = ok ? fopen(w->tmp, "wb") : NULL;
 	if (ok && !f) {
-		fail(err, err_size, "%s: cannot create: %s", w->tmp, strerror(errno));
+		core_fail(err, err_size, "%s: cannot create: %s", w->tmp, strerror(errno));
 		ok = false;
 	}
 	if (f) {
@@ -521,9 +512,9 @@ bool gltf_writer_finish(gltf_writer* w, char* err, size_t err_size)
 		int saved = errno;
 		ok = fflush(f) == 0 && !ferror(f) && ok;
 		ok = fclose(f) == 0 && ok;
-		if (!ok) fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(saved ? saved : EIO));
+		if (!ok) core_fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(saved ? saved : EIO));
 		else if (rename(w->tmp, w->path) != 0) {
-			fail(err, err_size, "%s: cannot rename onto %s: %s", w->tmp, w->path, strerror(errno));
+			core_fail(err, err_size, "%s: cannot rename onto %s: %s", w->tmp, w->path, strerror(errno));
 			ok = false;
 		}
 		if (!ok) remove(w->tmp);

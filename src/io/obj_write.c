@@ -3,22 +3,13 @@
  * directory never reads a partial frame. */
 #include "obj_write.h"
 
+#include "../core.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool write_fail(char* err, size_t err_size, const char* fmt, ...)
-{
-	if (err && err_size > 0) {
-		va_list args;
-		va_start(args, fmt);
-		vsnprintf(err, err_size, fmt, args);
-		va_end(args);
-	}
-	return false;
-}
 
 /* "o name", with control characters replaced so that a name cannot break the line. */
 static bool write_name(FILE* f, const char* name)
@@ -62,18 +53,18 @@ static bool write_body(FILE* f, const obj_object* objects, int32_t count)
 
 bool obj_write_objects(const char* path, const obj_object* objects, int32_t count, char* err, size_t err_size)
 {
-	if (!path || (count > 0 && !objects)) return write_fail(err, err_size, "obj_write: NULL path or objects");
+	if (!path || (count > 0 && !objects)) return core_fail(err, err_size, "obj_write: NULL path or objects");
 	for (int32_t o = 0; o < count; ++o)
-		if (!objects[o].mesh) return write_fail(err, err_size, "obj_write: object %d has no mesh", (int)o);
+		if (!objects[o].mesh) return core_fail(err, err_size, "obj_write: object %d has no mesh", (int)o);
 	size_t n = strlen(path);
 	char* tmp = malloc(n + 5);
-	if (!tmp) return write_fail(err, err_size, "%s: out of memory", path);
+	if (!tmp) return core_fail(err, err_size, "%s: out of memory", path);
 	memcpy(tmp, path, n);
 	memcpy(tmp + n, ".tmp", 5);
 
 	FILE* f = fopen(tmp, "wb");
 	if (!f) {
-		write_fail(err, err_size, "%s: cannot create: %s", tmp, strerror(errno));
+		core_fail(err, err_size, "%s: cannot create: %s", tmp, strerror(errno));
 		free(tmp);
 		return false;
 	}
@@ -88,13 +79,13 @@ bool obj_write_objects(const char* path, const obj_object* objects, int32_t coun
 		ok = false;
 	}
 	if (!ok) {
-		write_fail(err, err_size, "%s: write failed: %s", tmp, strerror(saved ? saved : EIO));
+		core_fail(err, err_size, "%s: write failed: %s", tmp, strerror(saved ? saved : EIO));
 		remove(tmp);
 		free(tmp);
 		return false;
 	}
 	if (rename(tmp, path) != 0) {
-		write_fail(err, err_size, "%s: cannot rename onto %s: %s", tmp, path, strerror(errno));
+		core_fail(err, err_size, "%s: cannot rename onto %s: %s", tmp, path, strerror(errno));
 		remove(tmp);
 		free(tmp);
 		return false;
@@ -105,7 +96,7 @@ bool obj_write_objects(const char* path, const obj_object* objects, int32_t coun
 
 bool obj_write(const char* path, const drape_mesh* mesh, const double* positions, char* err, size_t err_size)
 {
-	if (!mesh) return write_fail(err, err_size, "obj_write: NULL mesh");
+	if (!mesh) return core_fail(err, err_size, "obj_write: NULL mesh");
 	obj_object one = {NULL, mesh, positions};
 	return obj_write_objects(path, &one, 1, err, err_size);
 }

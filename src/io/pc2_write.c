@@ -4,6 +4,8 @@
  * sees a cache whose header disagrees with its length. */
 #include "pc2_write.h"
 
+#include "../core.h"
+
 #include "le_bytes.h"
 
 #include <errno.h>
@@ -20,17 +22,6 @@ struct pc2_writer {
 	int32_t samples;
 	unsigned char* buffer; /* 12 * points bytes: one sample, encoded */
 };
-
-static bool fail(char* err, size_t err_size, const char* fmt, ...)
-{
-	if (err && err_size > 0) {
-		va_list args;
-		va_start(args, fmt);
-		vsnprintf(err, err_size, fmt, args);
-		va_end(args);
-	}
-	return false;
-}
 
 static void free_writer(pc2_writer* w)
 {
@@ -56,7 +47,7 @@ pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start
 			     size_t err_size)
 {
 	if (point_count < 1) {
-		fail(err, err_size, "%s: a point cache needs at least one point", path);
+		core_fail(err, err_size, "%s: a point cache needs at least one point", path);
 		return NULL;
 	}
 	pc2_writer* w = calloc(1, sizeof *w);
@@ -66,14 +57,14 @@ pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start
 		w->buffer = malloc(12 * (size_t)point_count);
 	}
 	if (!w || !w->path || !w->tmp || !w->buffer) {
-		fail(err, err_size, "%s: out of memory", path);
+		core_fail(err, err_size, "%s: out of memory", path);
 		free_writer(w);
 		return NULL;
 	}
 	w->points = point_count;
 	w->f = fopen(w->tmp, "wb");
 	if (!w->f) {
-		fail(err, err_size, "%s: cannot create: %s", w->tmp, strerror(errno));
+		core_fail(err, err_size, "%s: cannot create: %s", w->tmp, strerror(errno));
 		free_writer(w);
 		return NULL;
 	}
@@ -85,7 +76,7 @@ pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start
 	le_put_f32(h + 24, (float)sample_rate);
 	le_put_u32(h + 28, 0);
 	if (fwrite(h, 1, sizeof h, w->f) != sizeof h) {
-		fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(errno));
+		core_fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(errno));
 		pc2_writer_abort(w);
 		return NULL;
 	}
@@ -96,7 +87,7 @@ bool pc2_writer_add(pc2_writer* w, const double* positions, char* err, size_t er
 {
 	for (int32_t i = 0; i < 3 * w->points; ++i) le_put_f32(w->buffer + 4 * i, (float)positions[i]);
 	size_t n = 12 * (size_t)w->points;
-	if (fwrite(w->buffer, 1, n, w->f) != n) return fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(errno));
+	if (fwrite(w->buffer, 1, n, w->f) != n) return core_fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(errno));
 	++w->samples;
 	return true;
 }
@@ -111,9 +102,9 @@ bool pc2_writer_finish(pc2_writer* w, char* err, size_t err_size)
 	int saved = errno;
 	ok = fclose(w->f) == 0 && ok;
 	w->f = NULL;
-	if (!ok) fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(saved ? saved : EIO));
+	if (!ok) core_fail(err, err_size, "%s: write failed: %s", w->tmp, strerror(saved ? saved : EIO));
 	else if (rename(w->tmp, w->path) != 0) {
-		fail(err, err_size, "%s: cannot rename onto %s: %s", w->tmp, w->path, strerror(errno));
+		core_fail(err, err_size, "%s: cannot rename onto %s: %s", w->tmp, w->path, strerror(errno));
 		ok = false;
 	}
 	if (!ok) remove(w->tmp);

@@ -1,0 +1,30 @@
+/* Small helpers every part of drape shares: growing arrays and formatting error messages. */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool core_reserve(void** items, int32_t* capacity, int32_t need, size_t size)
+{
+	if (need <= *capacity) return true;
+	if (need > INT32_MAX / 2) return false;
+	int32_t cap = *capacity > 0 ? *capacity : 16;
+	while (cap < need) cap *= 2;
+	void* p = realloc(*items, (size_t)cap * size);
+	if (!p) return false;
+	*items = p;
+	*capacity = cap;
+	return true;
+}
+
+bool core_fail(char* err, size_t err_size, const char* fmt, ...)
+{
+	if (err && err_size > 0) {
+		va_list args;
+		va_start(args, fmt);
+		vsnprintf(err, err_size, fmt, args);
+		va_end(args);
+	}
+	return false;
+}
