@@ -7,6 +7,7 @@
 #include "geometry.h"
 
 #include <float.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,12 @@ void cloth_pairs_free(cloth_pairs* d)
 	free(d->xvf_keys);
 	free(d->xee_keys);
 	free(d->scratch);
+	for (int32_t k = 0; k < d->part_count; ++k)
+		for (int j = 0; j < 4; ++j) {
+			free(d->parts[k].arr[j]);
+			free(d->parts[k].keys[j]);
+		}
+	free(d->parts);
 	if (d->tree_built) bvh_free(&d->tree);
 	memset(d, 0, sizeof *d);
 }
@@ -69,6 +76,7 @@ bool cloth_pairs_init(cloth_pairs* d, const int32_t* triangles, int32_t triangle
 		if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return false;
 	}
 	size_t n3 = 3 * (size_t)triangle_count;
+	d->threads = 1;
 	d->triangle_count = triangle_count;
 	d->particle_count = particle_count;
 	d->triangles = malloc((n3 ? n3 : 1) * sizeof *d->triangles);
@@ -294,19 +302,122 @@ static bool sort_results(cloth_pairs* d, void* arr, const uint64_t* keys, int32_
 
 static uint64_t pair_key(int32_t hi, int32_t lo) { return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo; }
 
+void cloth_pairs_set_threads(cloth_pairs* d, int threads) { d->threads = threads > 1 ? threads : 1; }
+
 /* ---- Traversal ---------------------------------------------------------------------------- */
 
+/* The four kinds of result, indexing cloth_pairs_part's arrays. */
+enum { KIND_VF, KIND_EE, KIND_XVF, KIND_XEE };
+
+static const size_t kind_size[4] = {sizeof(cc_vf), sizeof(cc_ee), sizeof(cc_xvf), sizeof(cc_xee)};
+
+/* One thread's view of a query: the inputs, and where its two kinds of result go (its own arrays;
+ * thread 0's are the cloth_pairs' own). */
 typedef struct query {
-	cloth_pairs* d;
+	const cloth_pairs* d;
 	const vec3* x;  /* proximity: positions; crossings: start */
 	const vec3* x1; /* crossings: end */
 	vec3 drift;     /* crossings: the mean displacement, taken out of the culling */
 	double pad;     /* crossings: rounding allowance of the culling */
 	double margin;  /* thickness or eps */
-	bool failed;    /* a result array could not grow */
 	void (*vf)(struct query* q, int32_t p, int32_t t);
 	void (*ee)(struct query* q, int32_t e, int32_t f);
+	int kind[2]; /* [0]: the particle/triangle kind, [1]: the edge/edge kind */
+	void* arr[2];
+	uint64_t* keys[2];
+	int32_t count[2], capacity[2];
+	int64_t candidates; /* triangle pairs reported by the tree */
+	bool failed;        /* a result array could not grow */
 } query;
+
+/* A slot for result `which` (0: vf kind, 1: ee kind) with sort key key, or NULL (and q->failed)
+ * when its array cannot grow. */
+static void* emit(query* q, int which, uint64_t key)
+{
+	if (!reserve(&q->arr[which], &q->keys[which], &q->capacity[which], q->count[which], kind_size[q->kind[which]])) {
+		q->failed = true;
+		return NULL;
+	}
+	q->keys[which][q->count[which]] = key;
+	return (char*)q->arr[which] + (size_t)q->count[which]++ * kind_size[q->kind[which]];
+}
+
+/* The cloth_pairs' own result arrays of one kind. */
+typedef struct result_ref {
+	void** arr;
+	uint64_t** keys;
+	int32_t *count, *capacity;
+} result_ref;
+
+static result_ref main_results(cloth_pairs* d, int kind)
+{
+	switch (kind) {
+	case KIND_VF: return (result_ref){(void**)&d->vf, &d->vf_keys, &d->vf_count, &d->vf_capacity};
+	case KIND_EE: return (result_ref){(void**)&d->ee, &d->ee_keys, &d->ee_count, &d->ee_capacity};
+	case KIND_XVF: return (result_ref){(void**)&d->xvf, &d->xvf_keys, &d->xvf_count, &d->xvf_capacity};
+	default: return (result_ref){(void**)&d->xee, &d->xee_keys, &d->xee_count, &d->xee_capacity};
+	}
+}
+
+/* Thread id's result arrays into q (empty), and back after the traversal (they may have grown). */
+static void bind_results(cloth_pairs* d, query* q, int id)
+{
+	for (int w = 0; w < 2; ++w) {
+		if (id == 0) {
+			result_ref r = main_results(d, q->kind[w]);
+			q->arr[w] = *r.arr;
+			q->keys[w] = *r.keys;
+			q->capacity[w] = *r.capacity;
+		} else {
+			cloth_pairs_part* p = &d->parts[id - 1];
+			q->arr[w] = p->arr[q->kind[w]];
+			q->keys[w] = p->keys[q->kind[w]];
+			q->capacity[w] = p->capacity[q->kind[w]];
+		}
+		q->count[w] = 0;
+	}
+}
+
+static void unbind_results(cloth_pairs* d, const query* q, int id)
+{
+	for (int w = 0; w < 2; ++w) {
+		if (id == 0) {
+			result_ref r = main_results(d, q->kind[w]);
+			*r.arr = q->arr[w];
+			*r.keys = q->keys[w];
+			*r.capacity = q->capacity[w];
+			*r.count = q->count[w];
+		} else {
+			cloth_pairs_part* p = &d->parts[id - 1];
+			p->arr[q->kind[w]] = q->arr[w];
+			p->keys[q->kind[w]] = q->keys[w];
+			p->capacity[q->kind[w]] = q->capacity[w];
+			p->count[q->kind[w]] = q->count[w];
+		}
+	}
+}
+
+/* Appends threads 1 .. used - 1's results of kind to the cloth_pairs' own arrays, in thread order
+ * (the sort that follows fixes the final order anyway: keys are unique). */
+static bool merge_results(cloth_pairs* d, int kind, int used)
+{
+	result_ref r = main_results(d, kind);
+	const size_t size = kind_size[kind];
+	int64_t total = *r.count;
+	for (int id = 1; id < used; ++id) total += d->parts[id - 1].count[kind];
+	if (total > INT32_MAX) return false;
+	while (*r.capacity < total) /* reserve grows a full array */
+		if (!reserve(r.arr, r.keys, r.capacity, *r.capacity, size)) return false;
+	for (int id = 1; id < used; ++id) {
+		const cloth_pairs_part* p = &d->parts[id - 1];
+		int32_t m = p->count[kind];
+		if (m == 0) continue;
+		memcpy((char*)*r.arr + (size_t)*r.count * size, p->arr[kind], (size_t)m * size);
+		memcpy(*r.keys + *r.count, p->keys[kind], (size_t)m * sizeof **r.keys);
+		*r.count += m;
+	}
+	return true;
+}
 
 /* De-duplication by ownership. The tree reports each unordered pair of triangles (A, B) whose
  * boxes overlap once. Vertex v is tested against B only when A owns v, and edge e against edge f
@@ -318,7 +429,7 @@ static void visit_pair(void* ctx, int32_t A, int32_t B)
 {
 	query* q = ctx;
 	const cloth_pairs* d = q->d;
-	++q->d->candidate_pairs;
+	++q->candidates;
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	unsigned oa = d->owns[A], ob = d->owns[B];
@@ -334,25 +445,75 @@ static void visit_pair(void* ctx, int32_t A, int32_t B)
 	}
 }
 
-/* Traverses the tree against itself. Single-threaded: the work per reported pair is small and
- * independent, so a parallel version would split the traversal into subtree pairs, give each
- * thread its own result arrays, and concatenate them before the sort, which fixes the order. */
-static bool traverse(query* q)
+/* The traversal is split into at least this many independent subtree pairs, handed out to the
+ * threads one at a time (they differ widely in work); at most SPLIT_MAX of them. */
+#define SPLIT_TARGET 64
+#define SPLIT_MAX 256
+
+/* Runs the query's tree traversal against itself, filling the result arrays of q's two kinds
+ * (unsorted). On several threads (cloth_pairs_set_threads) the traversal is split into subtree
+ * pairs (bvh_self_pairs_split); each thread tests the pairs of the subtrees it takes into its own
+ * arrays, and these are concatenated. Each primitive pair is tested exactly once whatever the
+ * split, by the same function of its inputs, and the results are then sorted by their unique
+ * keys: the output is bit-identical for any thread count. */
+static bool traverse(cloth_pairs* d, const query* proto)
 {
-	cloth_pairs* d = q->d;
 	d->candidate_pairs = 0;
+	for (int w = 0; w < 2; ++w) *main_results(d, proto->kind[w]).count = 0;
 	if (d->triangle_count == 0) return true;
 	if (!cloth_pairs_fit_tree(d)) return false;
-	int32_t stack[BVH_PAIRS_STACK];
-	bvh_pairs_cb(&d->tree, &d->tree, visit_pair, q, stack, BVH_PAIRS_STACK);
-	return !q->failed;
+	int threads = d->threads > 1 ? d->threads : 1;
+	if (threads - 1 > d->part_count) {
+		/* Once per thread count: the workers' result arrays (empty; they grow on demand). */
+		cloth_pairs_part* p = realloc(d->parts, (size_t)(threads - 1) * sizeof *p);
+		if (p) {
+			d->parts = p;
+			memset(p + d->part_count, 0, (size_t)(threads - 1 - d->part_count) * sizeof *p);
+			d->part_count = threads - 1;
+		} else {
+			threads = 1;
+		}
+	}
+	int32_t tasks[2 * SPLIT_MAX];
+	int32_t task_count = threads > 1 ? bvh_self_pairs_split(&d->tree, SPLIT_TARGET, tasks, SPLIT_MAX) : 0;
+	if (task_count < 2) threads = 1;
+	if (threads == 1) {
+		query q = *proto;
+		bind_results(d, &q, 0);
+		int32_t stack[BVH_PAIRS_STACK];
+		bvh_pairs_cb(&d->tree, &d->tree, visit_pair, &q, stack, BVH_PAIRS_STACK);
+		unbind_results(d, &q, 0);
+		d->candidate_pairs = q.candidates;
+		return !q.failed;
+	}
+	int64_t candidates = 0;
+	bool failed = false;
+	int used = 1;
+#pragma omp parallel num_threads(threads) reduction(+ : candidates) reduction(|| : failed)
+	{
+		const int id = omp_get_thread_num();
+		if (id == 0) used = omp_get_num_threads();
+		query q = *proto;
+		bind_results(d, &q, id);
+		int32_t stack[BVH_PAIRS_STACK];
+#pragma omp for schedule(dynamic, 1)
+		for (int32_t k = 0; k < task_count; ++k)
+			bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], visit_pair, &q, stack,
+					  BVH_PAIRS_STACK);
+		unbind_results(d, &q, id);
+		candidates += q.candidates;
+		failed = failed || q.failed;
+	}
+	d->candidate_pairs = candidates;
+	if (failed) return false;
+	return merge_results(d, proto->kind[0], used) && merge_results(d, proto->kind[1], used);
 }
 
 /* ---- Proximity ---------------------------------------------------------------------------- */
 
 static void proximity_vf(query* q, int32_t p, int32_t t)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
 	if (has_vertex(tv, p)) return;
 	const double h = q->margin;
@@ -371,12 +532,8 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
 		if (!direction(xp, bary_point(a, b, c, w), M, &n)) return;
 	}
-	if (!reserve((void**)&d->vf, &d->vf_keys, &d->vf_capacity, d->vf_count, sizeof *d->vf)) {
-		q->failed = true;
-		return;
-	}
-	d->vf_keys[d->vf_count] = pair_key(p, t);
-	cc_vf* r = &d->vf[d->vf_count++];
+	cc_vf* r = emit(q, 0, pair_key(p, t));
+	if (!r) return;
 	r->p = p;
 	r->t = t;
 	memcpy(r->bary, w, sizeof w);
@@ -386,7 +543,7 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 
 static void proximity_ee(query* q, int32_t e, int32_t f)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	if (f < e) {
 		int32_t tmp = e;
 		e = f;
@@ -410,12 +567,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	if (!direction(lerp(P[0], P[1], s), lerp(Q[0], Q[1], u), M, &n) &&
 	    !edges_normal(v3_sub(P[1], P[0]), v3_sub(Q[1], Q[0]), &n))
 		return;
-	if (!reserve((void**)&d->ee, &d->ee_keys, &d->ee_capacity, d->ee_count, sizeof *d->ee)) {
-		q->failed = true;
-		return;
-	}
-	d->ee_keys[d->ee_count] = pair_key(e, f);
-	cc_ee* r = &d->ee[d->ee_count++];
+	cc_ee* r = emit(q, 1, pair_key(e, f));
+	if (!r) return;
 	r->e0[0] = ev[0];
 	r->e0[1] = ev[1];
 	r->e1[0] = fv[0];
@@ -437,8 +590,8 @@ int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 		aabb b = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
 		d->boxes[t] = aabb_grow(b, 0.5 * thickness);
 	}
-	query q = {.d = d, .x = x, .margin = thickness, .vf = proximity_vf, .ee = proximity_ee};
-	if (!traverse(&q)) {
+	query q = {.d = d, .x = x, .margin = thickness, .vf = proximity_vf, .ee = proximity_ee, .kind = {KIND_VF, KIND_EE}};
+	if (!traverse(d, &q)) {
 		d->vf_count = d->ee_count = 0;
 		return -1;
 	}
@@ -512,7 +665,7 @@ static double relative_motion(vec3 o0, vec3 o1, const vec3* b0, const vec3* b1, 
 
 static void crossing_vf(query* q, int32_t p, int32_t t)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
 	if (has_vertex(tv, p)) return;
 	const double eps = q->margin;
@@ -543,12 +696,8 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
 		if (!direction(xp, closest, M, &n)) return;
 	}
-	if (!reserve((void**)&d->xvf, &d->xvf_keys, &d->xvf_capacity, d->xvf_count, sizeof *d->xvf)) {
-		q->failed = true;
-		return;
-	}
-	d->xvf_keys[d->xvf_count] = pair_key(p, t);
-	cc_xvf* r = &d->xvf[d->xvf_count++];
+	cc_xvf* r = emit(q, 0, pair_key(p, t));
+	if (!r) return;
 	r->p = p;
 	r->t = t;
 	memcpy(r->bary, w, sizeof w);
@@ -559,7 +708,7 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 
 static void crossing_ee(query* q, int32_t e, int32_t f)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	if (f < e) {
 		int32_t tmp = e;
 		e = f;
@@ -608,12 +757,8 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 		if (!has_common) return;
 		n = common; /* touching at impact with no side to go by: as is */
 	}
-	if (!reserve((void**)&d->xee, &d->xee_keys, &d->xee_capacity, d->xee_count, sizeof *d->xee)) {
-		q->failed = true;
-		return;
-	}
-	d->xee_keys[d->xee_count] = pair_key(e, f);
-	cc_xee* r = &d->xee[d->xee_count++];
+	cc_xee* r = emit(q, 1, pair_key(e, f));
+	if (!r) return;
 	r->e0[0] = ev[0];
 	r->e0[1] = ev[1];
 	r->e1[0] = fv[0];
@@ -653,8 +798,9 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
 		for (int k = 0; k < 3; ++k) b = aabb_add_point(b, v3_sub(x1[v[k]], w));
 		d->boxes[t] = aabb_grow(b, 0.5 * eps + pad);
 	}
-	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .vf = crossing_vf, .ee = crossing_ee};
-	if (!traverse(&q)) {
+	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .vf = crossing_vf, .ee = crossing_ee,
+		   .kind = {KIND_XVF, KIND_XEE}};
+	if (!traverse(d, &q)) {
 		d->xvf_count = d->xee_count = 0;
 		return -1;
 	}
