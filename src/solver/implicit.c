@@ -436,6 +436,10 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	int32_t crossings = 0, cloth_crossings = 0;
 	for (int pass = 1;; ++pass) {
 		res = solve_step(w, &scheme, t, h, guess, r);
+		/* A further pass solves nearly the same system (the same x, v and h; some contacts
+		 * added or released): it starts from this pass's answer, in place (pcg_solve allows
+		 * guess == dv), rather than from the previous step's again. */
+		if (w->def.warm_start && scheme.solve == SOLVE_PCG) guess = w->dv;
 		double tc = now_ms();
 		finite = propose(w, h, scheme.old_velocity_positions);
 		if (!finite || res.breakdown) break;
