@@ -44,6 +44,7 @@ void cloth_pairs_free(cloth_pairs* d)
 	free(d->triangle_edges);
 	free(d->owns);
 	free(d->boxes);
+	free(d->edge_boxes);
 	free(d->vf);
 	free(d->ee);
 	free(d->xvf);
@@ -120,7 +121,8 @@ bool cloth_pairs_init(cloth_pairs* d, const int32_t* triangles, int32_t triangle
 		for (size_t i = 0; i < n3; ++i)
 			if (i == 0 || rec[i].a != rec[i - 1].a || rec[i].b != rec[i - 1].b) ++ne;
 		d->edges = malloc((ne ? (size_t)ne : 1) * 2 * sizeof *d->edges);
-		ok = d->edges != NULL;
+		d->edge_boxes = malloc((ne ? (size_t)ne : 1) * sizeof *d->edge_boxes);
+		ok = d->edges != NULL && d->edge_boxes != NULL;
 		if (ok) {
 			int32_t e = -1;
 			for (size_t i = 0; i < n3; ++i) {
@@ -182,24 +184,29 @@ static bool share_endpoint(const int32_t* e, const int32_t* f)
 	return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
 }
 
-/* Whether the boxes of the point sets P and Q come within margin of each other on every axis: a
- * necessary condition for their convex hulls to come within margin (in the Euclidean norm). */
-static bool boxes_near(const vec3* P, int np, const vec3* Q, int nq, double margin)
+/* The box of the point set P (edge ends, at one or two times). */
+static aabb points_box(const vec3* P, int np)
 {
+	double lo[3], hi[3];
 	for (int k = 0; k < 3; ++k) {
-		double plo = DBL_MAX, phi = -DBL_MAX, qlo = DBL_MAX, qhi = -DBL_MAX;
+		lo[k] = DBL_MAX;
+		hi[k] = -DBL_MAX;
 		for (int i = 0; i < np; ++i) {
 			double v = v3_get(P[i], k);
-			plo = v < plo ? v : plo;
-			phi = v > phi ? v : phi;
+			lo[k] = v < lo[k] ? v : lo[k];
+			hi[k] = v > hi[k] ? v : hi[k];
 		}
-		for (int i = 0; i < nq; ++i) {
-			double v = v3_get(Q[i], k);
-			qlo = v < qlo ? v : qlo;
-			qhi = v > qhi ? v : qhi;
-		}
-		if (plo - margin > qhi || qlo - margin > phi) return false;
 	}
+	return aabb_make(v3(lo[0], lo[1], lo[2]), v3(hi[0], hi[1], hi[2]));
+}
+
+/* Whether the boxes p and q of two point sets come within margin of each other on every axis: a
+ * necessary condition for the sets' convex hulls to come within margin (in the Euclidean norm).
+ * The edges' boxes are computed once per query (O(edges)), not once per candidate pair. */
+static bool boxes_near(const aabb* p, const aabb* q, double margin)
+{
+	for (int k = 0; k < 3; ++k)
+		if (v3_get(p->lo, k) - margin > v3_get(q->hi, k) || v3_get(q->lo, k) - margin > v3_get(p->hi, k)) return false;
 	return true;
 }
 
@@ -320,8 +327,8 @@ typedef struct query {
 	vec3 drift;     /* crossings: the mean displacement, taken out of the culling */
 	double pad;     /* crossings: rounding allowance of the culling */
 	double margin;  /* thickness or eps */
-	void (*vf)(struct query* q, int32_t p, int32_t t);
-	void (*ee)(struct query* q, int32_t e, int32_t f);
+	/* visit_pair with the query's two tests (a wrapper per query, so that they are direct calls) */
+	void (*visit)(void* q, int32_t A, int32_t B);
 	int kind[2]; /* [0]: the particle/triangle kind, [1]: the edge/edge kind */
 	void* arr[2];
 	uint64_t* keys[2];
@@ -425,23 +432,23 @@ static bool merge_results(cloth_pairs* d, int kind, int used)
  * (owner(v), B), and (e, f) only in that of (owner(e), owner(f)), each exactly once. Nothing is
  * lost: owner(v)'s box holds v, and owner(e)'s holds e, so the boxes, grown by half the margin
  * each, overlap whenever v (or e) comes within the margin of B (of f). */
-static void visit_pair(void* ctx, int32_t A, int32_t B)
+static inline void visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* q, int32_t p, int32_t t),
+			      void (*ee)(query* q, int32_t e, int32_t f))
 {
-	query* q = ctx;
 	const cloth_pairs* d = q->d;
 	++q->candidates;
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	unsigned oa = d->owns[A], ob = d->owns[B];
 	for (int k = 0; k < 3; ++k) {
-		if (oa & (1u << k)) q->vf(q, ta[k], B);
-		if (ob & (1u << k)) q->vf(q, tb[k], A);
+		if (oa & (1u << k)) vf(q, ta[k], B);
+		if (ob & (1u << k)) vf(q, tb[k], A);
 	}
 	if (!(oa & 0x38u) || !(ob & 0x38u)) return;
 	for (int i = 0; i < 3; ++i) {
 		if (!(oa & (8u << i))) continue;
 		for (int j = 0; j < 3; ++j)
-			if (ob & (8u << j)) q->ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
+			if (ob & (8u << j)) ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
 	}
 }
 
@@ -481,7 +488,7 @@ static bool traverse(cloth_pairs* d, const query* proto)
 		query q = *proto;
 		bind_results(d, &q, 0);
 		int32_t stack[BVH_PAIRS_STACK];
-		bvh_pairs_cb(&d->tree, &d->tree, visit_pair, &q, stack, BVH_PAIRS_STACK);
+		bvh_pairs_cb(&d->tree, &d->tree, q.visit, &q, stack, BVH_PAIRS_STACK);
 		unbind_results(d, &q, 0);
 		d->candidate_pairs = q.candidates;
 		return !q.failed;
@@ -498,7 +505,7 @@ static bool traverse(cloth_pairs* d, const query* proto)
 		int32_t stack[BVH_PAIRS_STACK];
 #pragma omp for schedule(dynamic, 1)
 		for (int32_t k = 0; k < task_count; ++k)
-			bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], visit_pair, &q, stack,
+			bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], q.visit, &q, stack,
 					  BVH_PAIRS_STACK);
 		unbind_results(d, &q, id);
 		candidates += q.candidates;
@@ -553,8 +560,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	const int32_t* fv = d->edges + 2 * (size_t)f;
 	if (share_endpoint(ev, fv)) return;
 	const double h = q->margin;
+	if (!boxes_near(&d->edge_boxes[e], &d->edge_boxes[f], h)) return;
 	vec3 P[2] = {q->x[ev[0]], q->x[ev[1]]}, Q[2] = {q->x[fv[0]], q->x[fv[1]]};
-	if (!boxes_near(P, 2, Q, 2, h)) return;
 	double s, u;
 	double d2 = segment_segment_closest(P[0], P[1], Q[0], Q[1], &s, &u);
 	if (!(d2 < h * h)) return;
@@ -579,6 +586,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	r->distance = sqrt(d2);
 }
 
+static void visit_proximity(void* q, int32_t A, int32_t B) { visit_pair(q, A, B, proximity_vf, proximity_ee); }
+
 int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 {
 	d->vf_count = d->ee_count = 0;
@@ -590,7 +599,11 @@ int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 		aabb b = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
 		d->boxes[t] = aabb_grow(b, 0.5 * thickness);
 	}
-	query q = {.d = d, .x = x, .margin = thickness, .vf = proximity_vf, .ee = proximity_ee, .kind = {KIND_VF, KIND_EE}};
+	for (int32_t e = 0; e < d->edge_count; ++e) {
+		vec3 P[2] = {x[d->edges[2 * e]], x[d->edges[2 * e + 1]]};
+		d->edge_boxes[e] = points_box(P, 2);
+	}
+	query q = {.d = d, .x = x, .margin = thickness, .visit = visit_proximity, .kind = {KIND_VF, KIND_EE}};
 	if (!traverse(d, &q)) {
 		d->vf_count = d->ee_count = 0;
 		return -1;
@@ -719,10 +732,10 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	if (share_endpoint(ev, fv)) return;
 	const double eps = q->margin;
 	const vec3 *x0 = q->x, *x1 = q->x1;
-	vec3 P[4] = {x0[ev[0]], x0[ev[1]], v3_sub(x1[ev[0]], q->drift), v3_sub(x1[ev[1]], q->drift)};
-	vec3 Q[4] = {x0[fv[0]], x0[fv[1]], v3_sub(x1[fv[0]], q->drift), v3_sub(x1[fv[1]], q->drift)};
-	if (!boxes_near(P, 4, Q, 4, eps + 2.0 * q->pad)) return;
-	P[2] = x1[ev[0]], P[3] = x1[ev[1]], Q[2] = x1[fv[0]], Q[3] = x1[fv[1]];
+	/* the boxes of the ends at x0 and at x1 - drift (cloth_pairs_crossings) */
+	if (!boxes_near(&d->edge_boxes[e], &d->edge_boxes[f], eps + 2.0 * q->pad)) return;
+	vec3 P[4] = {x0[ev[0]], x0[ev[1]], x1[ev[0]], x1[ev[1]]};
+	vec3 Q[4] = {x0[fv[0]], x0[fv[1]], x1[fv[0]], x1[fv[1]]};
 	{
 		/* relative to e's first end: e's other end and f's ends */
 		vec3 r0[3] = {P[1], Q[0], Q[1]}, r1[3] = {P[3], Q[2], Q[3]};
@@ -770,6 +783,8 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	r->toi = toi;
 }
 
+static void visit_crossing(void* q, int32_t A, int32_t B) { visit_pair(q, A, B, crossing_vf, crossing_ee); }
+
 int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps)
 {
 	d->xvf_count = d->xee_count = 0;
@@ -798,7 +813,12 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
 		for (int k = 0; k < 3; ++k) b = aabb_add_point(b, v3_sub(x1[v[k]], w));
 		d->boxes[t] = aabb_grow(b, 0.5 * eps + pad);
 	}
-	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .vf = crossing_vf, .ee = crossing_ee,
+	for (int32_t e = 0; e < d->edge_count; ++e) {
+		int32_t a = d->edges[2 * e], b = d->edges[2 * e + 1];
+		vec3 P[4] = {x0[a], x0[b], v3_sub(x1[a], w), v3_sub(x1[b], w)};
+		d->edge_boxes[e] = points_box(P, 4);
+	}
+	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .visit = visit_crossing,
 		   .kind = {KIND_XVF, KIND_XEE}};
 	if (!traverse(d, &q)) {
 		d->xvf_count = d->xee_count = 0;

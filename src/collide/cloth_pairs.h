@@ -80,6 +80,7 @@ typedef struct cloth_pairs {
 	bvh tree;
 	bool tree_built;
 	aabb* boxes; /* triangle_count, scratch for refits */
+	aabb* edge_boxes; /* edge_count: each edge's box in the current query (its culling) */
 
 	/* Results of the last call of each kind; arrays keep their capacity. */
 	cc_vf* vf;
