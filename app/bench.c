@@ -129,6 +129,7 @@ int command_bench(int argc, char** argv)
 	long runs = 3, frames = 60, threads = 1;
 	const char* csv_path = NULL;
 	bool sweep = true;
+	const char* only = NULL; /* fig1, size or bend: that part alone */
 	for (int i = 1; i < argc; ++i)
 		if (strcmp(argv[i], "--integrators") == 0) return command_bench_integrators(argc, argv);
 	for (int i = 1; i < argc; ++i) {
@@ -136,6 +137,7 @@ int command_bench(int argc, char** argv)
 		bool has_value = i + 1 < argc;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			printf("usage: drape bench [--runs R] [--frames N] [--threads T] [--csv FILE] [--no-sweep]\n"
+			       "                   [--only fig1|size|bend]\n"
 			       "       drape bench --integrators ...   (the ADI Cloth integrators; see --integrators --help)\n"
 			       "\n"
 			       "The paper's Table 1 and sec. 8 experiments, R times each (default 3):\n"
@@ -143,6 +145,7 @@ int command_bench(int argc, char** argv)
 			       "  size   the figure 2 sheet at about 500, 900, 2,600 and 7,400 particles for N frames\n"
 			       "         (default 60: 2 s at 30 fps) on T threads (default 1)\n"
 			       "  bend   a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet (skipped by --no-sweep)\n"
+			       "--only runs one of the three.\n"
 			       "Prints a table and writes CSV: ms per 1/30 s frame (median, min, max), steps per frame,\n"
 			       "mean CG iterations per step, the EVAL / CG / C-C / C-S shares of the time, the step size\n"
 			       "range in ms and the rejected steps.\n");
@@ -166,6 +169,12 @@ int command_bench(int argc, char** argv)
 			csv_path = argv[++i];
 		} else if (strcmp(a, "--no-sweep") == 0) {
 			sweep = false;
+		} else if (strcmp(a, "--only") == 0 && has_value) {
+			only = argv[++i];
+			if (strcmp(only, "fig1") != 0 && strcmp(only, "size") != 0 && strcmp(only, "bend") != 0) {
+				fprintf(stderr, "drape bench: --only needs fig1, size or bend, not '%s'\n", only);
+				return EXIT_BAD_INPUT;
+			}
 		} else {
 			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
 			return EXIT_BAD_INPUT;
@@ -185,17 +194,19 @@ int command_bench(int argc, char** argv)
 	printf("%-6s %3s %9s %7s %9s %9s %9s %7s %7s %5s %5s %5s %5s %11s %4s\n", "kind", "thr", "particles", "bend x",
 	       "median", "min", "max", "steps/f", "CG/step", "EVAL%", "CG%", "C/C%", "C/S%", "dt min/max", "rej");
 	int status = EXIT_OK;
-	progress_begin(&bench_bar, "drape bench", (int)runs * (2 + 4 + (sweep ? 5 : 0)), false);
+	const bool do_fig1 = !only || strcmp(only, "fig1") == 0, do_size = !only || strcmp(only, "size") == 0;
+	sweep = only ? strcmp(only, "bend") == 0 : sweep;
+	progress_begin(&bench_bar, "drape bench", (int)runs * ((do_fig1 ? 2 : 0) + (do_size ? 4 : 0) + (sweep ? 5 : 0)), false);
 	bench_bar.unit = "runs";
 	/* Table 1, figure 1: the drape over the cylinder mesh, 90 frames (the paper ran 75). */
 	const char* fig1 = embedded_text(SCENE_DEFAULT);
-	for (int t = 1; t <= 2; ++t) {
+	for (int t = 1; do_fig1 && t <= 2; ++t) {
 		bench_result r = bench_scene(fig1, EMBEDDED_PREFIX SCENE_DEFAULT, (int)runs, 90, t);
 		if (!r.ok) status = EXIT_DIVERGED;
 		print_row(csv, "fig1", 1.0, (int)runs, t, &r);
 	}
 	const int sizes[] = {22, 30, 51, 86};
-	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+	for (size_t k = 0; do_size && k < sizeof sizes / sizeof sizes[0]; ++k) {
 		bench_result r = bench_sheet(sizes[k], 1.0, (int)runs, (int)frames, (int)threads);
 		if (!r.ok) status = EXIT_DIVERGED;
 		print_row(csv, "size", 1.0, (int)runs, (int)threads, &r);

@@ -128,6 +128,15 @@ static void free_solver(drape_world* w)
 	w->line_m = NULL;
 	w->line_v = NULL;
 	w->w_mid = w->e_mid = NULL;
+	free(w->reuse_A);
+	free(w->reuse_r);
+	free(w->reuse_used);
+	free(w->reuse_y);
+	free(w->reuse_dirty);
+	w->reuse_A = NULL;
+	w->reuse_r = w->reuse_y = NULL;
+	w->reuse_used = w->reuse_dirty = NULL;
+	w->reuse_valid = false;
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
 	free(w->b);
@@ -222,8 +231,19 @@ drape_status world_prepare(drape_world* w)
 		w->line_v = malloc((size_t)3 * (size_t)longest_line * (size_t)w->threads * sizeof(vec3));
 		w->w_mid = malloc(m * sizeof(vec3));
 		w->e_mid = malloc(m * sizeof(vec3));
+		size_t elems = (size_t)w->triangle_count + (size_t)w->hinge_count + (size_t)w->ms_spring_count +
+			       (size_t)w->ms_bend_count;
+		size_t elem_vertices = 3 * (size_t)w->triangle_count + 4 * (size_t)w->hinge_count +
+				       2 * (size_t)w->ms_spring_count + 3 * (size_t)w->ms_bend_count;
+		w->reuse_A = malloc((size_t)(w->A.nnz > 0 ? w->A.nnz : 1) * sizeof(mat3));
+		w->reuse_r = malloc((elem_vertices ? elem_vertices : 1) * sizeof(vec3));
+		w->reuse_used = malloc(elems ? elems : 1);
+		w->reuse_y = malloc(m * sizeof(vec3));
+		w->reuse_dirty = malloc(m);
+		w->reuse_valid = false;
 		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
-		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid;
+		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid && w->reuse_A && w->reuse_r &&
+		     w->reuse_used && w->reuse_y && w->reuse_dirty;
 		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
 		if (ok && w->def.self_collision) {
 			/* the detector wants the triangles as plain vertex triples */
@@ -233,6 +253,7 @@ drape_status world_prepare(drape_world* w)
 				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->triangles[t].v[c];
 			ok = ok && cloth_pairs_init(&w->pairs, tris, w->triangle_count, n);
 			w->pairs_ready = ok;
+			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
 		}

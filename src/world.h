@@ -174,6 +174,19 @@ struct drape_world {
 	vec3* line_v;  /* 3 * line_capacity: rhs, solution, scratch */
 	vec3* w_mid;   /* split's intermediate w */
 	vec3* e_mid;   /* split's first-sweep residual */
+	/* Re-solve passes of one step reuse the element part of the system (solver/implicit.c). */
+	mat3* reuse_A;        /* A.nnz: A after the mass and element terms of the step's first pass */
+	vec3* reuse_r;        /* each element's right-hand-side terms, per vertex: triangles (3 each),
+			       * hinges (4), ms springs (2), ms bends (3) */
+	uint8_t* reuse_used;  /* per element, in the same order: whether it added terms */
+	vec3* reuse_y;        /* the y those terms were formed with */
+	uint8_t* reuse_dirty; /* per particle: y differs from reuse_y */
+	double reuse_t, reuse_h;
+	int reuse_mode;      /* what element assembly does with its terms (implicit.c) */
+	bool reuse_step;     /* inside implicit_step's passes */
+	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
+	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
+	int64_t reuse_passes; /* passes that reused the element terms (tests) */
 	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
 	bsr A;
 	pcg_workspace pcg;

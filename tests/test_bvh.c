@@ -389,6 +389,57 @@ static void test_bvh_self_pairs_match_brute_force(void)
 	free(b);
 }
 
+/* The split of the self traversal: running the traversal from every split pair reports every
+ * overlapping pair exactly once, for split targets from 1 (the root alone) to more pairs than
+ * the tree can give, and the split is a function of the tree. */
+static void test_bvh_self_pairs_split_covers_once(void)
+{
+	uint64_t s = 41;
+	enum { N = 900, MAXP = 512 };
+	aabb* b = malloc(N * sizeof *b);
+	random_boxes(&s, b, N, 5.0, 0.5);
+	bvh t;
+	CHECK(bvh_build(&t, b, N));
+	int32_t stack[BVH_PAIRS_STACK];
+	int32_t* split = malloc(2 * MAXP * sizeof *split);
+	int32_t* again = malloc(2 * MAXP * sizeof *again);
+	const int32_t targets[] = {1, 2, 7, 64, 200, 10000};
+	int32_t most = 0;
+	for (size_t c = 0; c < sizeof targets / sizeof targets[0]; ++c) {
+		int32_t count = bvh_self_pairs_split(&t, targets[c], split, MAXP);
+		CHECK(count >= 1 && count <= MAXP);
+		if (targets[c] <= 64) CHECK(count >= targets[c]);
+		CHECK(bvh_self_pairs_split(&t, targets[c], again, MAXP) == count);
+		CHECK(memcmp(split, again, 2 * (size_t)count * sizeof *split) == 0);
+		most = count > most ? count : most;
+		pair_grid g = {N, calloc((size_t)N * N, 1), 0};
+		/* backwards, as a thread might take them */
+		for (int32_t k = count - 1; k >= 0; --k)
+			CHECK(bvh_pairs_from_cb(&t, &t, split[2 * k], split[2 * k + 1], grid_pair_self, &g, stack, BVH_PAIRS_STACK));
+		CHECK(g.bad_order == 0);
+		int bad = 0, pairs = 0;
+		for (int32_t i = 0; i < N; ++i)
+			for (int32_t j = 0; j < N; ++j) {
+				int want = i < j && aabb_overlap(b[i], b[j]);
+				pairs += want;
+				if (g.hits[(size_t)i * N + j] != want) ++bad;
+			}
+		CHECK(bad == 0);
+		CHECK(pairs > N);
+		free(g.hits);
+	}
+	CHECK(most > 64); /* the largest targets did split further */
+	/* an empty tree has nothing to split */
+	bvh e;
+	CHECK(bvh_build(&e, b, 0));
+	CHECK(bvh_self_pairs_split(&e, 8, split, MAXP) == 0);
+	bvh_free(&e);
+	free(split);
+	free(again);
+	bvh_free(&t);
+	free(b);
+}
+
 static void test_bvh_two_tree_pairs_match_brute_force(void)
 {
 	uint64_t s = 19;
@@ -912,6 +963,7 @@ const test_case bvh_tests[] = {
 	{"bvh_splits_longest_axis", test_bvh_splits_longest_axis},
 	{"bvh_build_deterministic", test_bvh_build_deterministic},
 	{"bvh_self_pairs_match_brute_force", test_bvh_self_pairs_match_brute_force},
+	{"bvh_self_pairs_split_covers_once", test_bvh_self_pairs_split_covers_once},
 	{"bvh_two_tree_pairs_match_brute_force", test_bvh_two_tree_pairs_match_brute_force},
 	{"bvh_stack_bound_respected", test_bvh_stack_bound_respected},
 	{"shapes_closed_forms", test_shapes_closed_forms},

@@ -335,6 +335,50 @@ static void test_cloth_pairs_history_independent(void)
 	mesh_free(&m);
 }
 
+/* Proximity and crossings on 2, 3, 4 and 7 threads give the bytes they give on one (the split
+ * traversal tests the same pairs, merged and sorted), also when called again with grown worker
+ * arrays and after switching kinds. */
+static void test_cloth_pairs_threads_bit_identical(void)
+{
+	uint64_t seed = 77;
+	int n = 21;
+	mesh m = folded_mesh(n, 2, 0.2, &seed);
+	double s = 1.0 / (n - 1);
+	vec3* x1 = malloc((size_t)m.nv * sizeof *x1);
+	for (int32_t i = 0; i < m.nv; ++i) x1[i] = v3_add(m.x[i], v3_add(vrand(&seed, 1.2 * s), v3(0.1, 0, 0.05)));
+	const double h = 1.1 * s, eps = 1e-3 * s;
+	cloth_pairs one, many;
+	CHECK(cloth_pairs_init(&one, m.tri, m.nt, m.nv));
+	CHECK(cloth_pairs_init(&many, m.tri, m.nt, m.nv));
+	CHECK(one.threads == 1);
+	CHECK(cloth_pairs_proximity(&one, m.x, h) > 0);
+	CHECK(one.vf_count > 100 && one.ee_count > 100);
+	const int64_t cand = one.candidate_pairs;
+	CHECK(cloth_pairs_crossings(&one, m.x, x1, eps) > 0);
+	CHECK(one.xvf_count > 0 && one.xee_count > 0);
+	const int64_t xcand = one.candidate_pairs;
+	const int counts[] = {2, 3, 4, 7, 1, 2};
+	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+		cloth_pairs_set_threads(&many, counts[c]);
+		for (int rep = 0; rep < 2; ++rep) {
+			CHECK(cloth_pairs_proximity(&many, m.x, h) == one.vf_count + one.ee_count);
+			CHECK(many.candidate_pairs == cand);
+			CHECK(many.vf_count == one.vf_count && many.ee_count == one.ee_count);
+			CHECK(memcmp(many.vf, one.vf, sizeof *one.vf * (size_t)one.vf_count) == 0);
+			CHECK(memcmp(many.ee, one.ee, sizeof *one.ee * (size_t)one.ee_count) == 0);
+			CHECK(cloth_pairs_crossings(&many, m.x, x1, eps) == one.xvf_count + one.xee_count);
+			CHECK(many.candidate_pairs == xcand);
+			CHECK(many.xvf_count == one.xvf_count && many.xee_count == one.xee_count);
+			CHECK(memcmp(many.xvf, one.xvf, sizeof *one.xvf * (size_t)one.xvf_count) == 0);
+			CHECK(memcmp(many.xee, one.xee, sizeof *one.xee * (size_t)one.xee_count) == 0);
+		}
+	}
+	cloth_pairs_free(&one);
+	cloth_pairs_free(&many);
+	free(x1);
+	mesh_free(&m);
+}
+
 /* Crossings against every pair tested with the same continuous tests. */
 static void test_cloth_pairs_crossings_match_brute_force(void)
 {
@@ -742,6 +786,7 @@ const test_case cloth_pairs_tests[] = {
 	{"cloth_pairs_topology", test_cloth_pairs_topology},
 	{"cloth_pairs_proximity_matches_brute_force", test_cloth_pairs_proximity_matches_brute_force},
 	{"cloth_pairs_history_independent", test_cloth_pairs_history_independent},
+	{"cloth_pairs_threads_bit_identical", test_cloth_pairs_threads_bit_identical},
 	{"cloth_pairs_crossings_match_brute_force", test_cloth_pairs_crossings_match_brute_force},
 	{"cloth_pairs_vertex_through_folded_layer", test_cloth_pairs_vertex_through_folded_layer},
 	{"cloth_pairs_edge_through_edge", test_cloth_pairs_edge_through_edge},

@@ -216,12 +216,83 @@ static inline void report(bool self, int32_t pa, int32_t pb, void (*visit)(void*
 bool bvh_pairs_cb(const bvh* a, const bvh* b, void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx,
 		  int32_t* stack, int32_t stack_size)
 {
+	return bvh_pairs_from_cb(a, b, 0, 0, visit, ctx, stack, stack_size);
+}
+
+/* One step of the self traversal below, applied to the node pair (ia, ib) of t: the pairs it
+ * would push (in push order reversed, i.e. the order they are popped), or the pair itself when it
+ * is a leaf pair the traversal tests directly. Returns how many it wrote to out (0 to 3). */
+static int32_t expand_self_pair(const bvh* t, int32_t ia, int32_t ib, int32_t* out)
+{
+	const bvh_node* na = &t->nodes[ia];
+	const bvh_node* nb = &t->nodes[ib];
+	if (ia == ib) {
+		if (na->count) {
+			out[0] = ia;
+			out[1] = ib;
+			return 1;
+		}
+		int32_t l = na->first, r = na->first + 1, k = 0;
+		out[2 * k] = l, out[2 * k + 1] = l, ++k;
+		out[2 * k] = r, out[2 * k + 1] = r, ++k;
+		if (aabb_overlap(t->nodes[l].box, t->nodes[r].box)) out[2 * k] = l, out[2 * k + 1] = r, ++k;
+		return k;
+	}
+	if (!aabb_overlap(na->box, nb->box)) return 0;
+	if (na->count && nb->count) {
+		out[0] = ia;
+		out[1] = ib;
+		return 1;
+	}
+	bool down_a = nb->count || (!na->count && aabb_surface_area(na->box) >= aabb_surface_area(nb->box));
+	if (down_a) {
+		out[0] = na->first, out[1] = ib, out[2] = na->first + 1, out[3] = ib;
+	} else {
+		out[0] = ia, out[1] = nb->first, out[2] = ia, out[3] = nb->first + 1;
+	}
+	return 2;
+}
+
+int32_t bvh_self_pairs_split(const bvh* t, int32_t target, int32_t* pairs, int32_t max_pairs)
+{
+	if (t->node_count == 0 || max_pairs < 1) return 0;
+	pairs[0] = 0;
+	pairs[1] = 0;
+	int32_t count = 1;
+	/* Rounds expand every pair in place, front to back; each pair becomes at most three, so a
+	 * round runs only while the result is sure to fit. A pair that expands to itself (a leaf
+	 * pair) is final; a round that changes nothing ends the splitting. */
+	while (count < target && 3 * count <= max_pairs) {
+		int32_t tmp[6];
+		bool changed = false;
+		/* In place, back to front: pair k's results go below where pair k + 1's went, at
+		 * indices >= 3 k, so they never overwrite a pair not yet read. */
+		int32_t write = 3 * count; /* in pairs */
+		for (int32_t k = count - 1; k >= 0; --k) {
+			int32_t m = expand_self_pair(t, pairs[2 * k], pairs[2 * k + 1], tmp);
+			if (m != 1 || tmp[0] != pairs[2 * k] || tmp[1] != pairs[2 * k + 1]) changed = true;
+			for (int32_t j = m - 1; j >= 0; --j) {
+				--write;
+				pairs[2 * write] = tmp[2 * j];
+				pairs[2 * write + 1] = tmp[2 * j + 1];
+			}
+		}
+		count = 3 * count - write;
+		memmove(pairs, pairs + 2 * write, 2 * (size_t)count * sizeof *pairs);
+		if (!changed) break;
+	}
+	return count;
+}
+
+bool bvh_pairs_from_cb(const bvh* a, const bvh* b, int32_t ia0, int32_t ib0,
+		       void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx, int32_t* stack, int32_t stack_size)
+{
 	if (a->node_count == 0 || b->node_count == 0) return true;
 	int32_t cap = stack_size / 2; /* in pairs */
 	if (stack_size < bvh_pairs_stack_size(a, b)) return false;
 	const bool self = a == b;
-	stack[0] = 0;
-	stack[1] = 0;
+	stack[0] = ia0;
+	stack[1] = ib0;
 	int32_t top = 1;
 	while (top > 0) {
 		--top;

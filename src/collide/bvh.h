@@ -78,4 +78,17 @@ bool bvh_query_cb(const bvh* t, aabb box, bool (*visit)(void* ctx, int32_t prim)
 bool bvh_pairs_cb(const bvh* a, const bvh* b, void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx,
 		  int32_t* stack, int32_t stack_size);
 
+/* bvh_pairs_cb starting from the node pair (ia, ib) instead of the roots: the pairs under it
+ * only. Same stack requirement. */
+bool bvh_pairs_from_cb(const bvh* a, const bvh* b, int32_t ia, int32_t ib,
+		       void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx, int32_t* stack, int32_t stack_size);
+
+/* Splits the self traversal bvh_pairs_cb(t, t, ...) into independent node pairs, by expanding the
+ * traversal breadth-first until there are at least target of them (or no pair can be expanded, or
+ * another round might not fit max_pairs). Writes them to pairs[0 .. 2 count) and returns count:
+ * running bvh_pairs_from_cb(t, t, pairs[2 k], pairs[2 k + 1], ...) for every k, in any order and
+ * on any threads, reports exactly the primitive pairs bvh_pairs_cb(t, t, ...) reports (in another
+ * order). A deterministic function of the tree. Allocation-free. */
+int32_t bvh_self_pairs_split(const bvh* t, int32_t target, int32_t* pairs, int32_t max_pairs);
+
 #endif

@@ -7,6 +7,7 @@
 #include "geometry.h"
 
 #include <float.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,7 @@ void cloth_pairs_free(cloth_pairs* d)
 	free(d->triangle_edges);
 	free(d->owns);
 	free(d->boxes);
+	free(d->edge_boxes);
 	free(d->vf);
 	free(d->ee);
 	free(d->xvf);
@@ -52,6 +54,12 @@ void cloth_pairs_free(cloth_pairs* d)
 	free(d->xvf_keys);
 	free(d->xee_keys);
 	free(d->scratch);
+	for (int32_t k = 0; k < d->part_count; ++k)
+		for (int j = 0; j < 4; ++j) {
+			free(d->parts[k].arr[j]);
+			free(d->parts[k].keys[j]);
+		}
+	free(d->parts);
 	if (d->tree_built) bvh_free(&d->tree);
 	memset(d, 0, sizeof *d);
 }
@@ -69,6 +77,7 @@ bool cloth_pairs_init(cloth_pairs* d, const int32_t* triangles, int32_t triangle
 		if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return false;
 	}
 	size_t n3 = 3 * (size_t)triangle_count;
+	d->threads = 1;
 	d->triangle_count = triangle_count;
 	d->particle_count = particle_count;
 	d->triangles = malloc((n3 ? n3 : 1) * sizeof *d->triangles);
@@ -112,7 +121,8 @@ bool cloth_pairs_init(cloth_pairs* d, const int32_t* triangles, int32_t triangle
 		for (size_t i = 0; i < n3; ++i)
 			if (i == 0 || rec[i].a != rec[i - 1].a || rec[i].b != rec[i - 1].b) ++ne;
 		d->edges = malloc((ne ? (size_t)ne : 1) * 2 * sizeof *d->edges);
-		ok = d->edges != NULL;
+		d->edge_boxes = malloc((ne ? (size_t)ne : 1) * sizeof *d->edge_boxes);
+		ok = d->edges != NULL && d->edge_boxes != NULL;
 		if (ok) {
 			int32_t e = -1;
 			for (size_t i = 0; i < n3; ++i) {
@@ -174,24 +184,29 @@ static bool share_endpoint(const int32_t* e, const int32_t* f)
 	return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
 }
 
-/* Whether the boxes of the point sets P and Q come within margin of each other on every axis: a
- * necessary condition for their convex hulls to come within margin (in the Euclidean norm). */
-static bool boxes_near(const vec3* P, int np, const vec3* Q, int nq, double margin)
+/* The box of the point set P (edge ends, at one or two times). */
+static aabb points_box(const vec3* P, int np)
 {
+	double lo[3], hi[3];
 	for (int k = 0; k < 3; ++k) {
-		double plo = DBL_MAX, phi = -DBL_MAX, qlo = DBL_MAX, qhi = -DBL_MAX;
+		lo[k] = DBL_MAX;
+		hi[k] = -DBL_MAX;
 		for (int i = 0; i < np; ++i) {
 			double v = v3_get(P[i], k);
-			plo = v < plo ? v : plo;
-			phi = v > phi ? v : phi;
+			lo[k] = v < lo[k] ? v : lo[k];
+			hi[k] = v > hi[k] ? v : hi[k];
 		}
-		for (int i = 0; i < nq; ++i) {
-			double v = v3_get(Q[i], k);
-			qlo = v < qlo ? v : qlo;
-			qhi = v > qhi ? v : qhi;
-		}
-		if (plo - margin > qhi || qlo - margin > phi) return false;
 	}
+	return aabb_make(v3(lo[0], lo[1], lo[2]), v3(hi[0], hi[1], hi[2]));
+}
+
+/* Whether the boxes p and q of two point sets come within margin of each other on every axis: a
+ * necessary condition for the sets' convex hulls to come within margin (in the Euclidean norm).
+ * The edges' boxes are computed once per query (O(edges)), not once per candidate pair. */
+static bool boxes_near(const aabb* p, const aabb* q, double margin)
+{
+	for (int k = 0; k < 3; ++k)
+		if (v3_get(p->lo, k) - margin > v3_get(q->hi, k) || v3_get(q->lo, k) - margin > v3_get(p->hi, k)) return false;
 	return true;
 }
 
@@ -294,19 +309,122 @@ static bool sort_results(cloth_pairs* d, void* arr, const uint64_t* keys, int32_
 
 static uint64_t pair_key(int32_t hi, int32_t lo) { return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo; }
 
+void cloth_pairs_set_threads(cloth_pairs* d, int threads) { d->threads = threads > 1 ? threads : 1; }
+
 /* ---- Traversal ---------------------------------------------------------------------------- */
 
+/* The four kinds of result, indexing cloth_pairs_part's arrays. */
+enum { KIND_VF, KIND_EE, KIND_XVF, KIND_XEE };
+
+static const size_t kind_size[4] = {sizeof(cc_vf), sizeof(cc_ee), sizeof(cc_xvf), sizeof(cc_xee)};
+
+/* One thread's view of a query: the inputs, and where its two kinds of result go (its own arrays;
+ * thread 0's are the cloth_pairs' own). */
 typedef struct query {
-	cloth_pairs* d;
+	const cloth_pairs* d;
 	const vec3* x;  /* proximity: positions; crossings: start */
 	const vec3* x1; /* crossings: end */
 	vec3 drift;     /* crossings: the mean displacement, taken out of the culling */
 	double pad;     /* crossings: rounding allowance of the culling */
 	double margin;  /* thickness or eps */
-	bool failed;    /* a result array could not grow */
-	void (*vf)(struct query* q, int32_t p, int32_t t);
-	void (*ee)(struct query* q, int32_t e, int32_t f);
+	/* visit_pair with the query's two tests (a wrapper per query, so that they are direct calls) */
+	void (*visit)(void* q, int32_t A, int32_t B);
+	int kind[2]; /* [0]: the particle/triangle kind, [1]: the edge/edge kind */
+	void* arr[2];
+	uint64_t* keys[2];
+	int32_t count[2], capacity[2];
+	int64_t candidates; /* triangle pairs reported by the tree */
+	bool failed;        /* a result array could not grow */
 } query;
+
+/* A slot for result `which` (0: vf kind, 1: ee kind) with sort key key, or NULL (and q->failed)
+ * when its array cannot grow. */
+static void* emit(query* q, int which, uint64_t key)
+{
+	if (!reserve(&q->arr[which], &q->keys[which], &q->capacity[which], q->count[which], kind_size[q->kind[which]])) {
+		q->failed = true;
+		return NULL;
+	}
+	q->keys[which][q->count[which]] = key;
+	return (char*)q->arr[which] + (size_t)q->count[which]++ * kind_size[q->kind[which]];
+}
+
+/* The cloth_pairs' own result arrays of one kind. */
+typedef struct result_ref {
+	void** arr;
+	uint64_t** keys;
+	int32_t *count, *capacity;
+} result_ref;
+
+static result_ref main_results(cloth_pairs* d, int kind)
+{
+	switch (kind) {
+	case KIND_VF: return (result_ref){(void**)&d->vf, &d->vf_keys, &d->vf_count, &d->vf_capacity};
+	case KIND_EE: return (result_ref){(void**)&d->ee, &d->ee_keys, &d->ee_count, &d->ee_capacity};
+	case KIND_XVF: return (result_ref){(void**)&d->xvf, &d->xvf_keys, &d->xvf_count, &d->xvf_capacity};
+	default: return (result_ref){(void**)&d->xee, &d->xee_keys, &d->xee_count, &d->xee_capacity};
+	}
+}
+
+/* Thread id's result arrays into q (empty), and back after the traversal (they may have grown). */
+static void bind_results(cloth_pairs* d, query* q, int id)
+{
+	for (int w = 0; w < 2; ++w) {
+		if (id == 0) {
+			result_ref r = main_results(d, q->kind[w]);
+			q->arr[w] = *r.arr;
+			q->keys[w] = *r.keys;
+			q->capacity[w] = *r.capacity;
+		} else {
+			cloth_pairs_part* p = &d->parts[id - 1];
+			q->arr[w] = p->arr[q->kind[w]];
+			q->keys[w] = p->keys[q->kind[w]];
+			q->capacity[w] = p->capacity[q->kind[w]];
+		}
+		q->count[w] = 0;
+	}
+}
+
+static void unbind_results(cloth_pairs* d, const query* q, int id)
+{
+	for (int w = 0; w < 2; ++w) {
+		if (id == 0) {
+			result_ref r = main_results(d, q->kind[w]);
+			*r.arr = q->arr[w];
+			*r.keys = q->keys[w];
+			*r.capacity = q->capacity[w];
+			*r.count = q->count[w];
+		} else {
+			cloth_pairs_part* p = &d->parts[id - 1];
+			p->arr[q->kind[w]] = q->arr[w];
+			p->keys[q->kind[w]] = q->keys[w];
+			p->capacity[q->kind[w]] = q->capacity[w];
+			p->count[q->kind[w]] = q->count[w];
+		}
+	}
+}
+
+/* Appends threads 1 .. used - 1's results of kind to the cloth_pairs' own arrays, in thread order
+ * (the sort that follows fixes the final order anyway: keys are unique). */
+static bool merge_results(cloth_pairs* d, int kind, int used)
+{
+	result_ref r = main_results(d, kind);
+	const size_t size = kind_size[kind];
+	int64_t total = *r.count;
+	for (int id = 1; id < used; ++id) total += d->parts[id - 1].count[kind];
+	if (total > INT32_MAX) return false;
+	while (*r.capacity < total) /* reserve grows a full array */
+		if (!reserve(r.arr, r.keys, r.capacity, *r.capacity, size)) return false;
+	for (int id = 1; id < used; ++id) {
+		const cloth_pairs_part* p = &d->parts[id - 1];
+		int32_t m = p->count[kind];
+		if (m == 0) continue;
+		memcpy((char*)*r.arr + (size_t)*r.count * size, p->arr[kind], (size_t)m * size);
+		memcpy(*r.keys + *r.count, p->keys[kind], (size_t)m * sizeof **r.keys);
+		*r.count += m;
+	}
+	return true;
+}
 
 /* De-duplication by ownership. The tree reports each unordered pair of triangles (A, B) whose
  * boxes overlap once. Vertex v is tested against B only when A owns v, and edge e against edge f
@@ -314,45 +432,95 @@ typedef struct query {
  * (owner(v), B), and (e, f) only in that of (owner(e), owner(f)), each exactly once. Nothing is
  * lost: owner(v)'s box holds v, and owner(e)'s holds e, so the boxes, grown by half the margin
  * each, overlap whenever v (or e) comes within the margin of B (of f). */
-static void visit_pair(void* ctx, int32_t A, int32_t B)
+static inline void visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* q, int32_t p, int32_t t),
+			      void (*ee)(query* q, int32_t e, int32_t f))
 {
-	query* q = ctx;
 	const cloth_pairs* d = q->d;
-	++q->d->candidate_pairs;
+	++q->candidates;
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	unsigned oa = d->owns[A], ob = d->owns[B];
 	for (int k = 0; k < 3; ++k) {
-		if (oa & (1u << k)) q->vf(q, ta[k], B);
-		if (ob & (1u << k)) q->vf(q, tb[k], A);
+		if (oa & (1u << k)) vf(q, ta[k], B);
+		if (ob & (1u << k)) vf(q, tb[k], A);
 	}
 	if (!(oa & 0x38u) || !(ob & 0x38u)) return;
 	for (int i = 0; i < 3; ++i) {
 		if (!(oa & (8u << i))) continue;
 		for (int j = 0; j < 3; ++j)
-			if (ob & (8u << j)) q->ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
+			if (ob & (8u << j)) ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
 	}
 }
 
-/* Traverses the tree against itself. Single-threaded: the work per reported pair is small and
- * independent, so a parallel version would split the traversal into subtree pairs, give each
- * thread its own result arrays, and concatenate them before the sort, which fixes the order. */
-static bool traverse(query* q)
+/* The traversal is split into at least this many independent subtree pairs, handed out to the
+ * threads one at a time (they differ widely in work); at most SPLIT_MAX of them. */
+#define SPLIT_TARGET 64
+#define SPLIT_MAX 256
+
+/* Runs the query's tree traversal against itself, filling the result arrays of q's two kinds
+ * (unsorted). On several threads (cloth_pairs_set_threads) the traversal is split into subtree
+ * pairs (bvh_self_pairs_split); each thread tests the pairs of the subtrees it takes into its own
+ * arrays, and these are concatenated. Each primitive pair is tested exactly once whatever the
+ * split, by the same function of its inputs, and the results are then sorted by their unique
+ * keys: the output is bit-identical for any thread count. */
+static bool traverse(cloth_pairs* d, const query* proto)
 {
-	cloth_pairs* d = q->d;
 	d->candidate_pairs = 0;
+	for (int w = 0; w < 2; ++w) *main_results(d, proto->kind[w]).count = 0;
 	if (d->triangle_count == 0) return true;
 	if (!cloth_pairs_fit_tree(d)) return false;
-	int32_t stack[BVH_PAIRS_STACK];
-	bvh_pairs_cb(&d->tree, &d->tree, visit_pair, q, stack, BVH_PAIRS_STACK);
-	return !q->failed;
+	int threads = d->threads > 1 ? d->threads : 1;
+	if (threads - 1 > d->part_count) {
+		/* Once per thread count: the workers' result arrays (empty; they grow on demand). */
+		cloth_pairs_part* p = realloc(d->parts, (size_t)(threads - 1) * sizeof *p);
+		if (p) {
+			d->parts = p;
+			memset(p + d->part_count, 0, (size_t)(threads - 1 - d->part_count) * sizeof *p);
+			d->part_count = threads - 1;
+		} else {
+			threads = 1;
+		}
+	}
+	int32_t tasks[2 * SPLIT_MAX];
+	int32_t task_count = threads > 1 ? bvh_self_pairs_split(&d->tree, SPLIT_TARGET, tasks, SPLIT_MAX) : 0;
+	if (task_count < 2) threads = 1;
+	if (threads == 1) {
+		query q = *proto;
+		bind_results(d, &q, 0);
+		int32_t stack[BVH_PAIRS_STACK];
+		bvh_pairs_cb(&d->tree, &d->tree, q.visit, &q, stack, BVH_PAIRS_STACK);
+		unbind_results(d, &q, 0);
+		d->candidate_pairs = q.candidates;
+		return !q.failed;
+	}
+	int64_t candidates = 0;
+	bool failed = false;
+	int used = 1;
+#pragma omp parallel num_threads(threads) reduction(+ : candidates) reduction(|| : failed)
+	{
+		const int id = omp_get_thread_num();
+		if (id == 0) used = omp_get_num_threads();
+		query q = *proto;
+		bind_results(d, &q, id);
+		int32_t stack[BVH_PAIRS_STACK];
+#pragma omp for schedule(dynamic, 1)
+		for (int32_t k = 0; k < task_count; ++k)
+			bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], q.visit, &q, stack,
+					  BVH_PAIRS_STACK);
+		unbind_results(d, &q, id);
+		candidates += q.candidates;
+		failed = failed || q.failed;
+	}
+	d->candidate_pairs = candidates;
+	if (failed) return false;
+	return merge_results(d, proto->kind[0], used) && merge_results(d, proto->kind[1], used);
 }
 
 /* ---- Proximity ---------------------------------------------------------------------------- */
 
 static void proximity_vf(query* q, int32_t p, int32_t t)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
 	if (has_vertex(tv, p)) return;
 	const double h = q->margin;
@@ -371,12 +539,8 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
 		if (!direction(xp, bary_point(a, b, c, w), M, &n)) return;
 	}
-	if (!reserve((void**)&d->vf, &d->vf_keys, &d->vf_capacity, d->vf_count, sizeof *d->vf)) {
-		q->failed = true;
-		return;
-	}
-	d->vf_keys[d->vf_count] = pair_key(p, t);
-	cc_vf* r = &d->vf[d->vf_count++];
+	cc_vf* r = emit(q, 0, pair_key(p, t));
+	if (!r) return;
 	r->p = p;
 	r->t = t;
 	memcpy(r->bary, w, sizeof w);
@@ -386,7 +550,7 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 
 static void proximity_ee(query* q, int32_t e, int32_t f)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	if (f < e) {
 		int32_t tmp = e;
 		e = f;
@@ -396,8 +560,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	const int32_t* fv = d->edges + 2 * (size_t)f;
 	if (share_endpoint(ev, fv)) return;
 	const double h = q->margin;
+	if (!boxes_near(&d->edge_boxes[e], &d->edge_boxes[f], h)) return;
 	vec3 P[2] = {q->x[ev[0]], q->x[ev[1]]}, Q[2] = {q->x[fv[0]], q->x[fv[1]]};
-	if (!boxes_near(P, 2, Q, 2, h)) return;
 	double s, u;
 	double d2 = segment_segment_closest(P[0], P[1], Q[0], Q[1], &s, &u);
 	if (!(d2 < h * h)) return;
@@ -410,12 +574,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	if (!direction(lerp(P[0], P[1], s), lerp(Q[0], Q[1], u), M, &n) &&
 	    !edges_normal(v3_sub(P[1], P[0]), v3_sub(Q[1], Q[0]), &n))
 		return;
-	if (!reserve((void**)&d->ee, &d->ee_keys, &d->ee_capacity, d->ee_count, sizeof *d->ee)) {
-		q->failed = true;
-		return;
-	}
-	d->ee_keys[d->ee_count] = pair_key(e, f);
-	cc_ee* r = &d->ee[d->ee_count++];
+	cc_ee* r = emit(q, 1, pair_key(e, f));
+	if (!r) return;
 	r->e0[0] = ev[0];
 	r->e0[1] = ev[1];
 	r->e1[0] = fv[0];
@@ -425,6 +585,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	r->normal = n;
 	r->distance = sqrt(d2);
 }
+
+static void visit_proximity(void* q, int32_t A, int32_t B) { visit_pair(q, A, B, proximity_vf, proximity_ee); }
 
 int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 {
@@ -437,8 +599,12 @@ int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 		aabb b = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
 		d->boxes[t] = aabb_grow(b, 0.5 * thickness);
 	}
-	query q = {.d = d, .x = x, .margin = thickness, .vf = proximity_vf, .ee = proximity_ee};
-	if (!traverse(&q)) {
+	for (int32_t e = 0; e < d->edge_count; ++e) {
+		vec3 P[2] = {x[d->edges[2 * e]], x[d->edges[2 * e + 1]]};
+		d->edge_boxes[e] = points_box(P, 2);
+	}
+	query q = {.d = d, .x = x, .margin = thickness, .visit = visit_proximity, .kind = {KIND_VF, KIND_EE}};
+	if (!traverse(d, &q)) {
 		d->vf_count = d->ee_count = 0;
 		return -1;
 	}
@@ -512,7 +678,7 @@ static double relative_motion(vec3 o0, vec3 o1, const vec3* b0, const vec3* b1, 
 
 static void crossing_vf(query* q, int32_t p, int32_t t)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
 	if (has_vertex(tv, p)) return;
 	const double eps = q->margin;
@@ -543,12 +709,8 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
 		if (!direction(xp, closest, M, &n)) return;
 	}
-	if (!reserve((void**)&d->xvf, &d->xvf_keys, &d->xvf_capacity, d->xvf_count, sizeof *d->xvf)) {
-		q->failed = true;
-		return;
-	}
-	d->xvf_keys[d->xvf_count] = pair_key(p, t);
-	cc_xvf* r = &d->xvf[d->xvf_count++];
+	cc_xvf* r = emit(q, 0, pair_key(p, t));
+	if (!r) return;
 	r->p = p;
 	r->t = t;
 	memcpy(r->bary, w, sizeof w);
@@ -559,7 +721,7 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 
 static void crossing_ee(query* q, int32_t e, int32_t f)
 {
-	cloth_pairs* d = q->d;
+	const cloth_pairs* d = q->d;
 	if (f < e) {
 		int32_t tmp = e;
 		e = f;
@@ -570,10 +732,10 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	if (share_endpoint(ev, fv)) return;
 	const double eps = q->margin;
 	const vec3 *x0 = q->x, *x1 = q->x1;
-	vec3 P[4] = {x0[ev[0]], x0[ev[1]], v3_sub(x1[ev[0]], q->drift), v3_sub(x1[ev[1]], q->drift)};
-	vec3 Q[4] = {x0[fv[0]], x0[fv[1]], v3_sub(x1[fv[0]], q->drift), v3_sub(x1[fv[1]], q->drift)};
-	if (!boxes_near(P, 4, Q, 4, eps + 2.0 * q->pad)) return;
-	P[2] = x1[ev[0]], P[3] = x1[ev[1]], Q[2] = x1[fv[0]], Q[3] = x1[fv[1]];
+	/* the boxes of the ends at x0 and at x1 - drift (cloth_pairs_crossings) */
+	if (!boxes_near(&d->edge_boxes[e], &d->edge_boxes[f], eps + 2.0 * q->pad)) return;
+	vec3 P[4] = {x0[ev[0]], x0[ev[1]], x1[ev[0]], x1[ev[1]]};
+	vec3 Q[4] = {x0[fv[0]], x0[fv[1]], x1[fv[0]], x1[fv[1]]};
 	{
 		/* relative to e's first end: e's other end and f's ends */
 		vec3 r0[3] = {P[1], Q[0], Q[1]}, r1[3] = {P[3], Q[2], Q[3]};
@@ -608,12 +770,8 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 		if (!has_common) return;
 		n = common; /* touching at impact with no side to go by: as is */
 	}
-	if (!reserve((void**)&d->xee, &d->xee_keys, &d->xee_capacity, d->xee_count, sizeof *d->xee)) {
-		q->failed = true;
-		return;
-	}
-	d->xee_keys[d->xee_count] = pair_key(e, f);
-	cc_xee* r = &d->xee[d->xee_count++];
+	cc_xee* r = emit(q, 1, pair_key(e, f));
+	if (!r) return;
 	r->e0[0] = ev[0];
 	r->e0[1] = ev[1];
 	r->e1[0] = fv[0];
@@ -624,6 +782,8 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	r->distance = v3_len(v3_sub(cp, cq));
 	r->toi = toi;
 }
+
+static void visit_crossing(void* q, int32_t A, int32_t B) { visit_pair(q, A, B, crossing_vf, crossing_ee); }
 
 int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps)
 {
@@ -653,8 +813,14 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
 		for (int k = 0; k < 3; ++k) b = aabb_add_point(b, v3_sub(x1[v[k]], w));
 		d->boxes[t] = aabb_grow(b, 0.5 * eps + pad);
 	}
-	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .vf = crossing_vf, .ee = crossing_ee};
-	if (!traverse(&q)) {
+	for (int32_t e = 0; e < d->edge_count; ++e) {
+		int32_t a = d->edges[2 * e], b = d->edges[2 * e + 1];
+		vec3 P[4] = {x0[a], x0[b], v3_sub(x1[a], w), v3_sub(x1[b], w)};
+		d->edge_boxes[e] = points_box(P, 4);
+	}
+	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .visit = visit_crossing,
+		   .kind = {KIND_XVF, KIND_XEE}};
+	if (!traverse(d, &q)) {
 		d->xvf_count = d->xee_count = 0;
 		return -1;
 	}

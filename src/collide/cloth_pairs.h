@@ -56,6 +56,13 @@ typedef struct cc_xee {
 	double toi;
 } cc_xee;
 
+/* One worker thread's result arrays (cloth_pairs_set_threads), by kind: vf, ee, xvf, xee. */
+typedef struct cloth_pairs_part {
+	void* arr[4];
+	uint64_t* keys[4];
+	int32_t count[4], capacity[4];
+} cloth_pairs_part;
+
 typedef struct cloth_pairs {
 	/* Topology, fixed at init. */
 	int32_t* triangles; /* copy, 3 per triangle */
@@ -73,6 +80,7 @@ typedef struct cloth_pairs {
 	bvh tree;
 	bool tree_built;
 	aabb* boxes; /* triangle_count, scratch for refits */
+	aabb* edge_boxes; /* edge_count: each edge's box in the current query (its culling) */
 
 	/* Results of the last call of each kind; arrays keep their capacity. */
 	cc_vf* vf;
@@ -91,6 +99,12 @@ typedef struct cloth_pairs {
 
 	/* Triangle pairs the tree reported in the last call (culling statistics). */
 	int64_t candidate_pairs;
+
+	/* Threads of proximity and crossing queries (1 after init), and the result arrays of threads
+	 * 1 .. threads - 1 (thread 0 uses the arrays above), kept between calls. */
+	int threads;
+	cloth_pairs_part* parts;
+	int32_t part_count;
 } cloth_pairs;
 
 /* Sets up detection over triangles[0 .. 3 triangle_count), vertex indices into a particle array
@@ -104,13 +118,19 @@ void cloth_pairs_free(cloth_pairs* d);
  * for when positions were replaced wholesale and the old tree no longer fits them. */
 void cloth_pairs_rebuild_tree(cloth_pairs* d);
 
+/* Threads for the proximity and crossing queries (values below 1 mean 1). Results are
+ * bit-identical for any thread count. */
+void cloth_pairs_set_threads(cloth_pairs* d, int threads);
+
 /* Internal (cloth_pairs.c, cloth_pairs_count.c): fits the tree to d->boxes, building it at the
  * first call and refitting it after. Returns false on allocation failure. */
 bool cloth_pairs_fit_tree(cloth_pairs* d);
 
 /* The queries. Each pair is reported once (de-duplicated by ownership, see owns), in sorted
  * order, so the output depends on the input alone, not on the tree's history. They allocate only
- * when a result array overflows (and at the first query, for the tree). Single-threaded.
+ * when a result array overflows (and at the first query, for the tree, and the first on more
+ * threads, for the workers' result lists). Proximity and crossings run on d->threads threads;
+ * intersections on one.
  * Positions must be finite. */
 
 /* All vertex/triangle and edge/edge pairs closer than thickness (distance < thickness) at

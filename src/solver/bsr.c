@@ -128,17 +128,12 @@ void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads)
 {
 	const int32_t n = m->n;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 512)
-	for (int32_t i = 0; i < n; ++i) {
-		double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-		for (int32_t k = m->row_start[i]; k < m->row_start[i + 1]; ++k) {
-			const mat3* a = &m->blocks[k];
-			const vec3 v = x[m->cols[k]];
-			s0 += a->m[0][0] * v.x + a->m[0][1] * v.y + a->m[0][2] * v.z;
-			s1 += a->m[1][0] * v.x + a->m[1][1] * v.y + a->m[1][2] * v.z;
-			s2 += a->m[2][0] * v.x + a->m[2][1] * v.y + a->m[2][2] * v.z;
-		}
-		y[i] = v3(s0, s1, s2);
-	}
+	for (int32_t i = 0; i < n; ++i) y[i] = bsr_row_mul(m, x, i);
+	bsr_mul_extras(m, x, y);
+}
+
+void bsr_mul_extras(const bsr* m, const vec3* x, vec3* y)
+{
 	/* Contact couplings: few compared with the cloth's blocks, added in element order by one
 	 * thread, so the product stays the same for any thread count. */
 	for (int32_t e = 0; e < m->extra_count; ++e) {

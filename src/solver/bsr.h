@@ -47,4 +47,21 @@ mat3* bsr_extra_add(bsr* m, const int32_t nodes[4]);
 /* y = A x */
 void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads);
 
+/* The two halves of bsr_mul, for callers that run them inside their own parallel region: row i of
+ * the pattern's product (any thread, any order), then the contact couplings added to y (one
+ * thread, after every row). */
+static inline vec3 bsr_row_mul(const bsr* m, const vec3* x, int32_t i)
+{
+	double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+	for (int32_t k = m->row_start[i]; k < m->row_start[i + 1]; ++k) {
+		const mat3* a = &m->blocks[k];
+		const vec3 v = x[m->cols[k]];
+		s0 += a->m[0][0] * v.x + a->m[0][1] * v.y + a->m[0][2] * v.z;
+		s1 += a->m[1][0] * v.x + a->m[1][1] * v.y + a->m[1][2] * v.z;
+		s2 += a->m[2][0] * v.x + a->m[2][1] * v.y + a->m[2][2] * v.z;
+	}
+	return v3(s0, s1, s2);
+}
+void bsr_mul_extras(const bsr* m, const vec3* x, vec3* y);
+
 #endif

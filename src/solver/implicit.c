@@ -14,6 +14,7 @@
 #include "../solver/reduce.h"
 
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 static double now_ms(void)
@@ -50,11 +51,32 @@ static element_terms* sink(sinks* s, const assembly_plan* p, int family)
 	return &s->t[k];
 }
 
+/* What element assembly does with its terms (w->reuse_mode). A step that is solved again (new
+ * contacts) has the same x, v, t and h in every pass: the element terms are the same, and only
+ * y, in b's h^2 K (v0 + y/h), changes, at the few particles that got a contact or a position
+ * correction. The first pass records A after the element terms and each element's contribution
+ * to b (REUSE_RECORD, plans with implicit families only); a later pass restores A, re-forms the
+ * terms of the elements that touch a particle whose y changed (REUSE_CHANGED: their b
+ * contributions only), and sums every element's contribution into b in the order of a full
+ * assembly. The same numbers added in the same order: the system is bit-identical to a full
+ * assembly (the world tests compare the two). */
+enum { REUSE_OFF, REUSE_RECORD, REUSE_CHANGED };
+
 /* Adds one group of terms: the matrix part  A -= h df/dv + h^2 df/dx  for implicit terms, and
- * b += h f (+ h^2 K yv for linearised terms). yv[a] = v0 + y/h of the element's particles. */
+ * b += h f (+ h^2 K yv for linearised terms). yv[a] = v0 + y/h of the element's particles. With
+ * rec, the b terms are also written to rec[0 .. n); under REUSE_CHANGED only there. */
 static void scatter_role(drape_world* w, const element_terms* t, int role, bool rhs, const int32_t* vert, const int32_t* slot,
-			 const vec3* yv, double h)
+			 const vec3* yv, double h, vec3* rec)
 {
+	if (rec && w->reuse_mode == REUSE_CHANGED) {
+		const double h2 = h * h;
+		for (int a = 0; a < t->n; ++a) {
+			vec3 r = v3_scale(t->f[a], h);
+			for (int c = 0; c < t->n; ++c) r = v3_madd(r, h2, m3_mulv(t->dfdx[a][c], yv[c]));
+			rec[a] = r;
+		}
+		return;
+	}
 	const int n = t->n;
 	const double h2 = h * h;
 	for (int a = 0; a < n; ++a) {
@@ -67,15 +89,47 @@ static void scatter_role(drape_world* w, const element_terms* t, int role, bool 
 				for (int j = 0; j < 3; ++j) blk->m[i][j] -= h * t->dfdv[a][c].m[i][j] + h2 * t->dfdx[a][c].m[i][j];
 		}
 		if (rhs) w->b[vert[a]] = v3_add(w->b[vert[a]], r);
+		if (rec) rec[a] = r;
 	}
 }
 
+/* rec, used: the element's slots in w->reuse_r and w->reuse_used (reuse modes only, where every
+ * family is implicit, so at most one group of terms is used). */
 static void scatter(drape_world* w, const sinks* s, const assembly_plan* p, const int32_t* vert, const int32_t* slot,
-		    const vec3* yv, double h)
+		    const vec3* yv, double h, vec3* rec, uint8_t* used)
 {
 	for (int k = 0; k < 3; ++k)
-		if (s->used[k]) scatter_role(w, &s->t[k], k + 1, p->rhs, vert, slot, yv, h);
+		if (s->used[k]) {
+			scatter_role(w, &s->t[k], k + 1, p->rhs, vert, slot, yv, h, rec);
+			if (used) *used = 1;
+		}
 }
+
+/* Element number idx of a kind whose elements have n vertices, starting at vertex slot
+ * r_base and element slot u_base of the reuse arrays: its slots, or NULL outside the reuse
+ * modes. Under REUSE_CHANGED, false when none of its particles' y changed (nothing to redo). */
+static bool reuse_slots(drape_world* w, const int32_t* vert, int n, size_t r_base, size_t u_base, int32_t idx, vec3** rec,
+			uint8_t** used)
+{
+	*rec = NULL;
+	*used = NULL;
+	if (w->reuse_mode == REUSE_OFF) return true;
+	if (w->reuse_mode == REUSE_CHANGED) {
+		bool dirty = false;
+		for (int a = 0; a < n; ++a) dirty = dirty || w->reuse_dirty[vert[a]];
+		if (!dirty) return false;
+	}
+	*rec = w->reuse_r + r_base + (size_t)n * (size_t)idx;
+	*used = w->reuse_used + u_base + (size_t)idx;
+	return true;
+}
+
+static size_t hinge_r_base(const drape_world* w) { return 3 * (size_t)w->triangle_count; }
+static size_t spring_r_base(const drape_world* w) { return hinge_r_base(w) + 4 * (size_t)w->hinge_count; }
+static size_t bend_r_base(const drape_world* w) { return spring_r_base(w) + 2 * (size_t)w->ms_spring_count; }
+static size_t hinge_u_base(const drape_world* w) { return (size_t)w->triangle_count; }
+static size_t spring_u_base(const drape_world* w) { return hinge_u_base(w) + (size_t)w->hinge_count; }
+static size_t bend_u_base(const drape_world* w) { return spring_u_base(w) + (size_t)w->ms_spring_count; }
 
 static void gather(const drape_world* w, const int32_t* vert, int n, double h, vec3* x, vec3* v, vec3* yv)
 {
@@ -88,6 +142,9 @@ static void gather(const drape_world* w, const int32_t* vert, int n, double h, v
 
 static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind, double h, const assembly_plan* p)
 {
+	vec3* rec;
+	uint8_t* used;
+	if (!reuse_slots(w, e->v, 3, 0, 0, (int32_t)(e - w->triangles), &rec, &used)) return;
 	vec3 x[3], v[3], yv[3];
 	gather(w, e->v, 3, h, x, v, yv);
 	sinks s;
@@ -114,11 +171,14 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 		}
 	}
 	if (e->drag > 0.0 && (t = sink(&s, p, FAMILY_OTHER))) drag_terms(x, v, wind, e->drag, t);
-	scatter(w, &s, p, e->v, e->slot, yv, h);
+	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
 static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const assembly_plan* p)
 {
+	vec3* rec;
+	uint8_t* used;
+	if (!reuse_slots(w, e->v, 4, hinge_r_base(w), hinge_u_base(w), (int32_t)(e - w->hinges), &rec, &used)) return;
 	sinks s;
 	sinks_init(&s, 4);
 	element_terms* t = sink(&s, p, FAMILY_BEND);
@@ -128,7 +188,7 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 	condition c;
 	bend_condition(x, false, &c);
 	condition_terms(&c, e->k * p->scale[FAMILY_BEND], e->kd * p->scale[FAMILY_BEND], v, JACOBIAN_DEFINITE, t);
-	scatter(w, &s, p, e->v, e->slot, yv, h);
+	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
 /* Force only: b += h f for an explicit spring (no Jacobians to form). */
@@ -139,6 +199,9 @@ static void explicit_force(drape_world* w, const int32_t* vert, int n, const vec
 
 static void assemble_ms_spring(drape_world* w, const ms_spring* e, double h, const assembly_plan* p)
 {
+	vec3* rec;
+	uint8_t* used;
+	if (!reuse_slots(w, e->v, 2, spring_r_base(w), spring_u_base(w), (int32_t)(e - w->ms_springs), &rec, &used)) return;
 	if (p->role[e->family] == ROLE_EXPLICIT) {
 		if (!p->rhs) return;
 		vec3 f[2];
@@ -154,11 +217,14 @@ static void assemble_ms_spring(drape_world* w, const ms_spring* e, double h, con
 	vec3 x[2], v[2], yv[2];
 	gather(w, e->v, 2, h, x, v, yv);
 	ms_spring_terms(x, v, e->rest, e->k * p->scale[e->family], e->kd * p->scale[e->family], t);
-	scatter(w, &s, p, e->v, e->slot, yv, h);
+	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
 static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const assembly_plan* p)
 {
+	vec3* rec;
+	uint8_t* used;
+	if (!reuse_slots(w, e->v, 3, bend_r_base(w), bend_u_base(w), (int32_t)(e - w->ms_bends), &rec, &used)) return;
 	if (p->role[e->family] == ROLE_EXPLICIT) {
 		if (!p->rhs) return;
 		vec3 x[3], v[3], f[3];
@@ -174,7 +240,7 @@ static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const a
 	vec3 x[3], v[3], yv[3];
 	gather(w, e->v, 3, h, x, v, yv);
 	ms_bend_terms(x, v, e->wt, e->k * p->scale[e->family], e->kd * p->scale[e->family], e->s, t);
-	scatter(w, &s, p, e->v, e->slot, yv, h);
+	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
 /* Elements of one colour in parallel, colours in order. */
@@ -185,23 +251,83 @@ static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const a
 		for (int32_t j = lo_; j < hi_; ++j) call;                                                             \
 	}
 
+/* b += an element's recorded terms, as scatter_role added them. */
+static void replay(drape_world* w, const int32_t* vert, int n, size_t r_base, size_t u_base, int32_t idx)
+{
+	if (!w->reuse_used[u_base + (size_t)idx]) return;
+	const vec3* rec = w->reuse_r + r_base + (size_t)n * (size_t)idx;
+	for (int a = 0; a < n; ++a) w->b[vert[a]] = v3_add(w->b[vert[a]], rec[a]);
+}
+
+/* Whether this pass may record or reuse element terms: inside a step, a plan whose families are
+ * all implicit or off (one group of terms per element), with b and the full matrix. */
+static bool reusable(const drape_world* w, double t, double h, const assembly_plan* p)
+{
+	if (!w->reuse_step || w->reuse_disabled || !w->reuse_A || !p->rhs || !p->full_matrix) return false;
+	for (int f = 0; f < FAMILY_COUNT; ++f)
+		if (p->role[f] != ROLE_OFF && p->role[f] != ROLE_IMPLICIT) return false;
+	return !w->reuse_valid || (w->reuse_t == t && w->reuse_h == h);
+}
+
 void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 {
 	const int threads = w->threads;
 	const int32_t n = w->particle_count;
 	const vec3 g = v3_load(w->def.gravity);
 	const vec3 wind = world_wind(w, t);
-	/* Without implicit couplings only the diagonal blocks are read (SOLVE_DIAGONAL). */
-	if (p->full_matrix) bsr_zero(&w->A, threads);
+	const bool reuse = reusable(w, t, h, p);
+	if (reuse && w->reuse_valid) {
+		/* A later pass of the step (see REUSE_CHANGED): A as after the first pass's element
+		 * terms, the changed elements' b terms re-formed, then b summed as a full pass would. */
+		memcpy(w->A.blocks, w->reuse_A, (size_t)w->A.nnz * sizeof *w->A.blocks);
+		w->A.extra_count = 0;
+		w->reuse_passes++;
+		for (int32_t i = 0; i < n; ++i) w->reuse_dirty[i] = memcmp(&w->y[i], &w->reuse_y[i], sizeof(vec3)) != 0;
+		w->reuse_mode = REUSE_CHANGED;
+		ASSEMBLE_COLOURED(&w->triangle_colours, assemble_triangle(w, &w->triangles[w->triangle_colours.order[j]], wind, h, p))
+		ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
+		w->reuse_mode = REUSE_OFF;
+		memcpy(w->reuse_y, w->y, (size_t)n * sizeof *w->y);
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
-	for (int32_t i = 0; i < n; ++i) {
-		w->A.blocks[w->A.diag[i]] = m3_diag(w->mass[i]);
-		if (p->rhs) w->b[i] = v3_scale(g, h * w->mass[i]);
+		for (int32_t i = 0; i < n; ++i) w->b[i] = v3_scale(g, h * w->mass[i]);
+		const size_t hr = hinge_r_base(w), sr = spring_r_base(w), br = bend_r_base(w);
+		const size_t hu = hinge_u_base(w), su = spring_u_base(w), bu = bend_u_base(w);
+		ASSEMBLE_COLOURED(&w->triangle_colours,
+				  replay(w, w->triangles[w->triangle_colours.order[j]].v, 3, 0, 0, w->triangle_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->hinge_colours, replay(w, w->hinges[w->hinge_colours.order[j]].v, 4, hr, hu, w->hinge_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->ms_spring_colours,
+				  replay(w, w->ms_springs[w->ms_spring_colours.order[j]].v, 2, sr, su, w->ms_spring_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->ms_bend_colours,
+				  replay(w, w->ms_bends[w->ms_bend_colours.order[j]].v, 3, br, bu, w->ms_bend_colours.order[j]))
+	} else {
+		/* Without implicit couplings only the diagonal blocks are read (SOLVE_DIAGONAL). */
+		if (p->full_matrix) bsr_zero(&w->A, threads);
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
+		for (int32_t i = 0; i < n; ++i) {
+			w->A.blocks[w->A.diag[i]] = m3_diag(w->mass[i]);
+			if (p->rhs) w->b[i] = v3_scale(g, h * w->mass[i]);
+		}
+		if (reuse) {
+			size_t elems = (size_t)w->triangle_count + (size_t)w->hinge_count + (size_t)w->ms_spring_count +
+				       (size_t)w->ms_bend_count;
+			memset(w->reuse_used, 0, elems);
+			w->reuse_mode = REUSE_RECORD;
+		}
+		ASSEMBLE_COLOURED(&w->triangle_colours, assemble_triangle(w, &w->triangles[w->triangle_colours.order[j]], wind, h, p))
+		ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
+		if (reuse) {
+			w->reuse_mode = REUSE_OFF;
+			memcpy(w->reuse_A, w->A.blocks, (size_t)w->A.nnz * sizeof *w->A.blocks);
+			memcpy(w->reuse_y, w->y, (size_t)n * sizeof *w->y);
+			w->reuse_t = t;
+			w->reuse_h = h;
+			w->reuse_valid = true;
+		}
 	}
-	ASSEMBLE_COLOURED(&w->triangle_colours, assemble_triangle(w, &w->triangles[w->triangle_colours.order[j]], wind, h, p))
-	ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
-	ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
-	ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
 	if (!p->rhs) return;
 	/* Per-particle terms are implicit on their own 3x3 block whatever the integrator: O(n), and a
 	 * slip-stopping friction or a stiff user spring never sets the step size. */
@@ -213,7 +339,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 		element_terms* et = sink(&s, &local, FAMILY_OTHER);
 		if (!contact_friction(w, i, h, &et->f[0], &et->dfdv[0][0])) continue;
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
-		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h);
+		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h, NULL, NULL);
 	}
 	if (p->role[FAMILY_OTHER] == ROLE_IMPLICIT) cloth_contacts_assemble(w, h);
 	for (int32_t k = 0; k < w->spring_count; ++k) {
@@ -225,7 +351,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 		element_terms* et = sink(&s, &local, FAMILY_OTHER);
 		spring_terms(w->x[i], w->v[i], sp->target, sp->stiffness, sp->damping, sp->force, et);
 		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
-		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h);
+		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h, NULL, NULL);
 	}
 }
 
@@ -431,11 +557,17 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	step_scheme scheme;
 	integrator_scheme(w, &scheme);
 	if (scheme.solve != SOLVE_PCG) guess = NULL;
+	w->reuse_step = true; /* the passes below may share element terms (assemble_pass) */
+	w->reuse_valid = false;
 	pcg_result res;
 	bool finite;
 	int32_t crossings = 0, cloth_crossings = 0;
 	for (int pass = 1;; ++pass) {
 		res = solve_step(w, &scheme, t, h, guess, r);
+		/* A further pass solves nearly the same system (the same x, v and h; some contacts
+		 * added or released): it starts from this pass's answer, in place (pcg_solve allows
+		 * guess == dv), rather than from the previous step's again. */
+		if (w->def.warm_start && scheme.solve == SOLVE_PCG) guess = w->dv;
 		double tc = now_ms();
 		finite = propose(w, h, scheme.old_velocity_positions);
 		if (!finite || res.breakdown) break;
@@ -459,6 +591,8 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->cs_ms += now_ms() - tc;
 		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
 	}
+	w->reuse_step = false;
+	w->reuse_valid = false;
 	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
 	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
 	 * cloth was already intersecting, to see whether the step made it worse). */

@@ -7,6 +7,7 @@
 
 #include "reduce.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,46 +110,71 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	double scale = delta0 > delta_new ? delta0 : delta_new;
 	double threshold = tolerance * tolerance * scale;
 
-	while (delta_new > threshold && delta_new > 1e-300) {
-		if (res.iterations >= max_iterations) return res;
-		/* Line 8: q = filter(A c), fused with c^T q. */
-		bsr_mul(A, c, q, threads);
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-		for (int32_t k = 0; k < chunks; ++k) {
-			double cq = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
-				q[i] = filter1(S, constrained, i, q[i]);
-				cq += v3_dot(c[i], q[i]);
+	/* The iterations in one parallel region: a fork per loop below (four per iteration) costs
+	 * more than a barrier, most of all with OMP_WAIT_POLICY=passive, where every fork wakes
+	 * sleeping threads. Each thread follows the same control flow: the reductions are summed
+	 * by every thread, in chunk order, to the same bits. The partial sums of q^T c and r^T s
+	 * live in separate halves of `partial`, each read between two barriers of its writes. */
+	const int32_t limit = threads > 1 && chunks > 1 ? threads : 1;
+	double* pcq = partial;
+	double* prs = partial + chunks;
+#pragma omp parallel num_threads(limit)
+	{
+		double dn = delta_new;
+		int iterations = 0;
+		bool converged = false, breakdown = false;
+		for (;;) {
+			if (!(dn > threshold && dn > 1e-300)) {
+				converged = true;
+				break;
 			}
-			partial[k] = cq;
-		}
-		double cq = reduce_sum(partial, chunks);
-		if (!(cq > 0.0)) {
-			res.breakdown = true;
-			return res;
-		}
-		/* Lines 9-14. */
-		double alpha = delta_new / cq;
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-		for (int32_t k = 0; k < chunks; ++k) {
-			double rs = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
-				dv[i] = v3_madd(dv[i], alpha, c[i]);
-				r[i] = v3_madd(r[i], -alpha, q[i]);
-				s[i] = precondition(pinv[i], r[i]);
-				rs += v3_dot(r[i], s[i]);
+			if (iterations >= max_iterations) break;
+			/* Line 8: q = filter(A c), fused with c^T q. */
+#pragma omp for schedule(static)
+			for (int32_t i = 0; i < n; ++i) q[i] = bsr_row_mul(A, c, i);
+#pragma omp single
+			bsr_mul_extras(A, c, q);
+#pragma omp for schedule(static)
+			for (int32_t k = 0; k < chunks; ++k) {
+				double cq = 0.0;
+				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+					q[i] = filter1(S, constrained, i, q[i]);
+					cq += v3_dot(c[i], q[i]);
+				}
+				pcq[k] = cq;
 			}
-			partial[k] = rs;
+			double cq = reduce_sum(pcq, chunks);
+			if (!(cq > 0.0)) {
+				breakdown = true;
+				break;
+			}
+			/* Lines 9-14. */
+			double alpha = dn / cq;
+#pragma omp for schedule(static)
+			for (int32_t k = 0; k < chunks; ++k) {
+				double rs = 0.0;
+				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+					dv[i] = v3_madd(dv[i], alpha, c[i]);
+					r[i] = v3_madd(r[i], -alpha, q[i]);
+					s[i] = precondition(pinv[i], r[i]);
+					rs += v3_dot(r[i], s[i]);
+				}
+				prs[k] = rs;
+			}
+			double delta_old = dn;
+			dn = reduce_sum(prs, chunks);
+			double beta = dn / delta_old;
+			/* Line 15: c = filter(s + beta c). */
+#pragma omp for schedule(static)
+			for (int32_t i = 0; i < n; ++i) c[i] = filter1(S, constrained, i, v3_madd(s[i], beta, c[i]));
+			iterations++;
 		}
-		double delta_old = delta_new;
-		delta_new = reduce_sum(partial, chunks);
-		double beta = delta_new / delta_old;
-		/* Line 15: c = filter(s + beta c). */
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-		for (int32_t i = 0; i < n; ++i) c[i] = filter1(S, constrained, i, v3_madd(s[i], beta, c[i]));
-		res.iterations++;
+		if (omp_get_thread_num() == 0) {
+			res.iterations = iterations;
+			res.converged = converged;
+			res.breakdown = breakdown;
+		}
 	}
-	res.converged = true;
 	return res;
 }
 

@@ -30,7 +30,8 @@ typedef struct pcg_result {
 /* The filter of sec. 5.3: S[i] (eq. 13) for particles with constrained[i] != 0, identity for the
  * others. dv receives the solution. The iteration starts from dv = z (the paper's line 2) or, if
  * guess is given, from filter(guess) + z, which keeps the invariant and starts closer to the
- * answer when the guess is good (the previous step's dv, scaled to this step's size). */
+ * answer when the guess is good (the previous step's dv, scaled to this step's size, or the
+ * previous pass's answer). guess may be dv itself. */
 pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
 		     const uint8_t* constrained, double tolerance, int max_iterations, int threads, pcg_workspace* w,
 		     vec3* dv);
