@@ -1,4 +1,4 @@
-/* The `drape` command: dispatches to run and bench. */
+/* The `drape` command: dispatches to run, bench, render, view and stability. */
 #include "commands.h"
 #include "drape.h"
 
@@ -10,14 +10,16 @@
 static void usage(FILE* f)
 {
 	fprintf(f,
-		"drape %s - implicit cloth simulation (Baraff & Witkin, Large Steps in Cloth Simulation)\n"
+		"drape %s - cloth simulation after Baraff & Witkin (Large Steps in Cloth Simulation) and\n"
+		"Boxerman (ADI Cloth)\n"
 		"\n"
 		"usage: drape <command> [options]\n"
 		"\n"
 		"commands:\n"
 		"  run [SCENE.json]   simulate a scene (default: the paper's figure 1 drape) and write\n"
 		"                     OBJ frames, stats.csv and summary.json; see `drape run --help`\n"
-		"  bench              time the figure 2 sheet at the paper's sizes; see `drape bench --help`\n"
+		"  bench              the paper's timings (figure 1, figure 2 sizes, bend sweep); with\n"
+		"                     --integrators, the ADI Cloth integrators' costs; see `drape bench --help`\n"
 		"  render DIR         draw a run's frames as PNG images and an MP4 or GIF (offscreen OpenGL,\n"
 		"                     ffmpeg); see `drape render --help`\n"
 		"  view [SCENE.json]  open a window and simulate live; drag the cloth with the mouse; see\n"
