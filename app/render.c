@@ -3,6 +3,7 @@
  * time), each frame's cloth positions come from its OBJ, and draw.c draws it offscreen
  * (offscreen.c), with a camera from the scene's output.camera or one framing every frame. */
 #include "commands.h"
+#include "interrupt.h"
 #include "draw.h"
 #include "offscreen.h"
 #include "output.h"
@@ -17,20 +18,11 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t interrupted = 0;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void render_usage(FILE* f)
 {
@@ -352,15 +344,13 @@ static int render(const render_options* o)
 		job_free(&j);
 		return status;
 	}
-	interrupted = 0;
-	void (*old_int)(int) = signal(SIGINT, on_signal);
-	void (*old_term)(int) = signal(SIGTERM, on_signal);
+	interrupt_watch();
 	progress bar;
 	progress_begin(&bar, "drape render", j.frames.count, o->quiet);
 	double start = wall_seconds();
 	int done = 0;
 	for (int i = 0; status == EXIT_OK && i < j.frames.count; ++i) {
-		if (interrupted) {
+		if (interrupt_requested()) {
 			status = EXIT_INTERRUPTED;
 			snprintf(err, sizeof err, "interrupted after %d images%s", done, o->video != VIDEO_NONE ? "; no video was made" : "");
 			break;
@@ -384,12 +374,11 @@ static int render(const render_options* o)
 	}
 	progress_end(&bar);
 	/* Ctrl-C reaches ffmpeg too, so a failed write may just be the interrupt. */
-	if (interrupted && status != EXIT_OK) {
+	if (interrupt_requested() && status != EXIT_OK) {
 		status = EXIT_INTERRUPTED;
 		snprintf(err, sizeof err, "interrupted after %d images%s", done, o->video != VIDEO_NONE ? "; no video was made" : "");
 	}
-	signal(SIGINT, old_int);
-	signal(SIGTERM, old_term);
+	interrupt_unwatch();
 	if (j.video) {
 		video* v = j.video;
 		j.video = NULL;

@@ -1,26 +1,19 @@
 /* `drape run`: load (or build in) a scene, validate everything before touching the output
  * directory, then step frame by frame writing OBJ frames, stats.csv rows and summary.json. */
-#include "io/caches.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "output.h"
 #include "progress.h"
 
+#include "io/caches.h"
 #include "io/scene.h"
 
 #include <cjson/cJSON.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-static volatile sig_atomic_t interrupted = 0;
 /* Why a run never started, for --json (empty: a command-line mistake, told on stderr). */
 static char early_error[1024];
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void run_usage(FILE* f)
 {
@@ -141,8 +134,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		return EXIT_BAD_INPUT;
 	}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	interrupt_watch();
 	int status = EXIT_OK;
 	run_totals totals = {.status = "ok", .formats = formats};
 	const double frame_dt = 1.0 / s.fps;
@@ -161,7 +153,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	progress bar;
 	progress_begin(&bar, "drape run", s.frames, quiet);
 	for (int f = 1; status == EXIT_OK && f <= s.frames; ++f) {
-		if (interrupted) {
+		if (interrupt_requested()) {
 			status = EXIT_INTERRUPTED;
 			totals.status = "interrupted";
 			break;

@@ -3,6 +3,7 @@
  * user-controlled force (sec. 4.4): dragging a particle pulls it with a spring whose gradient is
  * in the implicit system (sec. 3), so the pull stays stable however hard it is. */
 #include "commands.h"
+#include "interrupt.h"
 #include "draw.h"
 #include "view_camera.h"
 #include "view_font.h"
@@ -16,7 +17,6 @@
 #include <GLFW/glfw3.h>
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +36,6 @@
 #ifndef VIEW_UNDER_ASAN
 #define VIEW_UNDER_ASAN 0
 #endif
-
-static volatile sig_atomic_t interrupted = 0;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 typedef struct view_options {
 	const char* scene_path;
@@ -620,7 +612,7 @@ static int run_loop(viewer* v)
 	const double frame_time = 1.0 / v->sc.fps;
 	double next = glfwGetTime();
 	v->fps_since = next;
-	while (!v->quit && !interrupted && !glfwWindowShouldClose(v->window)) {
+	while (!v->quit && !interrupt_requested() && !glfwWindowShouldClose(v->window)) {
 		glfwPollEvents();
 		if (v->quit) break;
 		if (!v->failed && !v->paused) simulate_frame(v);
@@ -657,7 +649,7 @@ static int run_loop(viewer* v)
 		}
 	}
 	if (status == EXIT_OK && v->ever_failed) status = EXIT_DIVERGED;
-	if (status == EXIT_OK && interrupted) status = EXIT_INTERRUPTED;
+	if (status == EXIT_OK && interrupt_requested()) status = EXIT_INTERRUPTED;
 	return status;
 }
 
@@ -677,7 +669,6 @@ int command_view(int argc, char** argv)
 	if ((status = load(v)) != 0 || (status = open_display(v)) != 0) return finish(v, status);
 	initial_camera(v);
 	v->paused = v->opt.paused;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	interrupt_watch();
 	return finish(v, run_loop(v));
 }

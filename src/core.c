@@ -1,9 +1,11 @@
-/* Small helpers every part of drape shares: growing arrays and formatting error messages. */
+/* Small helpers every part of drape shares: growing arrays, formatting error messages, joining
+ * strings. */
 #include "core.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool core_reserve(void** items, int32_t* capacity, int32_t need, size_t size)
 {
@@ -27,4 +29,14 @@ bool core_fail(char* err, size_t err_size, const char* fmt, ...)
 		va_end(args);
 	}
 	return false;
+}
+
+char* core_concat(const char* a, const char* b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char* s = malloc(na + nb + 1);
+	if (!s) return NULL;
+	memcpy(s, a, na);
+	memcpy(s + na, b, nb + 1);
+	return s;
 }

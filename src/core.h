@@ -1,5 +1,5 @@
 /* Internal definitions shared by every part of drape: the cookie of the public *_def structs, array
- * growth and error-message formatting (core.c). */
+ * growth, error-message formatting and string joining (core.c). */
 #ifndef DRAPE_CORE_H
 #define DRAPE_CORE_H
 
@@ -19,5 +19,8 @@ bool core_reserve(void** items, int32_t* capacity, int32_t need, size_t size);
 /* Writes a printf-style message into err (when err_size > 0) and returns false, so that a failing
  * check reads `return core_fail(err, err_size, "...", ...);`. */
 bool core_fail(char* err, size_t err_size, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* a followed by b in a new string the caller frees; NULL when out of memory. */
+char* core_concat(const char* a, const char* b);
 
 #endif

@@ -59,16 +59,6 @@ struct gltf_writer {
 	unsigned char* bytes; /* 12 * largest glTF count: encoding buffer */
 };
 
-static char* join(const char* a, const char* b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char* s = malloc(na + nb + 1);
-	if (!s) return NULL;
-	memcpy(s, a, na);
-	memcpy(s + na, b, nb + 1);
-	return s;
-}
-
 typedef struct corner_key {
 	int64_t key;
 	int32_t corner;
@@ -140,8 +130,8 @@ gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int
 	w->count = count;
 	w->fps = fps;
 	w->max_frames = max_frames;
-	w->path = join(path, "");
-	w->tmp = join(path, ".tmp");
+	w->path = core_concat(path, "");
+	w->tmp = core_concat(path, ".tmp");
 	bool ok = w->path && w->tmp;
 	int32_t largest = 1, largest_split = 1;
 	double bytes = 12.0 + 20.0 + 4096.0 + 12.0 * (max_frames + 1);
@@ -149,7 +139,7 @@ gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int
 		const drape_mesh* m = objects[o].mesh;
 		gobject* g = &w->objects[o];
 		int32_t n = 3 * m->triangle_count;
-		g->name = join(objects[o].name ? objects[o].name : "cloth", "");
+		g->name = core_concat(objects[o].name ? objects[o].name : "cloth", "");
 		g->vertex = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->vertex);
 		int32_t* uv_index = malloc((size_t)(n > 0 ? n : 1) * sizeof *uv_index);
 		g->indices = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->indices);
@@ -232,7 +222,7 @@ bool gltf_writer_add_frame(gltf_writer* w, const double* const* positions, char*
 	}
 	if (!w->spool) {
 		/* Created next to the output and unlinked at once: it vanishes with the process. */
-		char* name = join(w->path, ".frames.tmp");
+		char* name = core_concat(w->path, ".frames.tmp");
 		if (!name) return core_fail(err, err_size, "%s: out of memory", w->path);
 		w->spool = fopen(name, "w+b");
 		int saved = errno;

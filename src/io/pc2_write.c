@@ -33,16 +33,6 @@ static void free_writer(pc2_writer* w)
 	free(w);
 }
 
-static char* join(const char* a, const char* b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char* s = malloc(na + nb + 1);
-	if (!s) return NULL;
-	memcpy(s, a, na);
-	memcpy(s + na, b, nb + 1);
-	return s;
-}
-
 pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start_frame, double sample_rate, char* err,
 			     size_t err_size)
 {
@@ -52,8 +42,8 @@ pc2_writer* pc2_writer_begin(const char* path, int32_t point_count, double start
 	}
 	pc2_writer* w = calloc(1, sizeof *w);
 	if (w) {
-		w->path = join(path, "");
-		w->tmp = join(path, ".tmp");
+		w->path = core_concat(path, "");
+		w->tmp = core_concat(path, ".tmp");
 		w->buffer = malloc(12 * (size_t)point_count);
 	}
 	if (!w || !w->path || !w->tmp || !w->buffer) {

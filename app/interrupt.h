@@ -1,0 +1,14 @@
+/* Ctrl-C and SIGTERM for the long commands (run, render, view): the request is only noted, and
+ * the command stops at its next frame boundary, leaving complete output and exiting with 130. */
+#ifndef DRAPE_APP_INTERRUPT_H
+#define DRAPE_APP_INTERRUPT_H
+
+#include <stdbool.h>
+
+/* Clears any earlier request and catches SIGINT and SIGTERM until interrupt_unwatch(). */
+void interrupt_watch(void);
+/* Puts back the handlers that were there before interrupt_watch(). */
+void interrupt_unwatch(void);
+bool interrupt_requested(void);
+
+#endif
