@@ -4,6 +4,9 @@
  * loader; End Sites are left out as a skeleton loader would. */
 #include "cmu_skeleton.h"
 
+#include <math.h>
+#include <string.h>
+
 static const struct {
 	const char* name;
 	int parent;
@@ -56,5 +59,77 @@ void cmu_skeleton(double scale, double hips_height, mannequin_joint out[CMU_JOIN
 		out[i].pos[0] = base[0] + scale * o[0];
 		out[i].pos[1] = base[1] - scale * o[2];
 		out[i].pos[2] = base[2] + scale * o[1];
+	}
+}
+
+void cmu_axis_angle(double x, double y, double z, double angle, double r[9])
+{
+	double l = sqrt(x * x + y * y + z * z);
+	x /= l;
+	y /= l;
+	z /= l;
+	double c = cos(angle), s = sin(angle), C = 1.0 - c;
+	double m[9] = {c + x * x * C,     x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C,
+		       y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C};
+	memcpy(r, m, sizeof m);
+}
+
+static int find(const char* name)
+{
+	for (int i = 0; i < CMU_JOINT_COUNT; ++i)
+		if (strcmp(bvh[i].name, name) == 0) return i;
+	return 0;
+}
+
+void cmu_test_pose(double (*local)[9])
+{
+	const double pi = 3.14159265358979323846;
+	for (int j = 0; j < CMU_JOINT_COUNT; ++j) cmu_axis_angle(0, 0, 1, 0.0, local[j]);
+	/* the left arm points along +x and the body faces -y */
+	cmu_axis_angle(0, 1, 0, pi / 4.0, local[find("LeftArm")]);
+	cmu_axis_angle(0, 0, 1, -pi / 2.0, local[find("LeftForeArm")]);
+	cmu_axis_angle(1, 0, 0, -pi / 2.0, local[find("RightLeg")]);
+}
+
+typedef struct rigid {
+	double r[9];
+	double t[3];
+} rigid;
+
+static void rigid_apply(const rigid* g, const double x[3], double y[3])
+{
+	for (int i = 0; i < 3; ++i) y[i] = g->r[3 * i] * x[0] + g->r[3 * i + 1] * x[1] + g->r[3 * i + 2] * x[2] + g->t[i];
+}
+
+void cmu_skin(const mannequin_joint* joints, const double (*local)[9], const mannequin_mesh* m, double* out)
+{
+	rigid g[CMU_JOINT_COUNT];
+	for (int j = 0; j < CMU_JOINT_COUNT; ++j) {
+		rigid own;
+		memcpy(own.r, local[j], sizeof own.r);
+		memset(own.t, 0, sizeof own.t);
+		double rp[3];
+		rigid_apply(&own, joints[j].pos, rp);
+		for (int i = 0; i < 3; ++i) own.t[i] = joints[j].pos[i] - rp[i]; /* rotation about the joint */
+		int pa = joints[j].parent;
+		if (pa < 0) {
+			g[j] = own;
+			continue;
+		}
+		for (int r = 0; r < 3; ++r)
+			for (int c = 0; c < 3; ++c) {
+				double s = 0.0;
+				for (int k = 0; k < 3; ++k) s += g[pa].r[3 * r + k] * own.r[3 * k + c];
+				g[j].r[3 * r + c] = s;
+			}
+		rigid_apply(&g[pa], own.t, g[j].t);
+	}
+	for (int32_t v = 0; v < m->vertex_count; ++v) {
+		double y[3] = {0, 0, 0}, gx[3];
+		for (int k = 0; k < 4; ++k) {
+			rigid_apply(&g[m->joints[4 * v + k]], m->positions + 3 * v, gx);
+			for (int i = 0; i < 3; ++i) y[i] += m->weights[4 * v + k] * gx[i];
+		}
+		for (int i = 0; i < 3; ++i) out[3 * v + i] = y[i];
 	}
 }

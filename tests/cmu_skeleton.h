@@ -18,4 +18,16 @@
  * -y forward. The root (Hips) lands at (0, 0, hips_height). */
 void cmu_skeleton(double scale, double hips_height, mannequin_joint out[CMU_JOINT_COUNT]);
 
+/* Row-major rotation by angle (radians) about the axis (x, y, z). */
+void cmu_axis_angle(double x, double y, double z, double angle, double r[9]);
+
+/* Identity rotations, then the test pose of docs/mannequin.md: the left upper arm 45 degrees
+ * down, the left elbow bent 90 degrees forward, the right knee bent 90 degrees back. */
+void cmu_test_pose(double (*local)[9]);
+
+/* Linear blend skinning: the joints' world transforms for local rotations about their rest
+ * positions (parents first, as in the file: G_j = G_parent o rotation R_j about joint j), and the
+ * mesh's vertices blended by its weights into out (3 per vertex). */
+void cmu_skin(const mannequin_joint* joints, const double (*local)[9], const mannequin_mesh* m, double* out);
+
 #endif

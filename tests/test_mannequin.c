@@ -223,67 +223,9 @@ static void test_weights(void)
 
 /* ---- posing by linear blend skinning ---- */
 
-typedef struct rigid {
-	double r[9]; /* row-major rotation */
-	vec3 t;
-} rigid;
-
-static vec3 rigid_apply(const rigid* g, vec3 x)
-{
-	return v3_add(v3(g->r[0] * x.x + g->r[1] * x.y + g->r[2] * x.z, g->r[3] * x.x + g->r[4] * x.y + g->r[5] * x.z,
-			 g->r[6] * x.x + g->r[7] * x.y + g->r[8] * x.z),
-		      g->t);
-}
-
-static void axis_angle(vec3 axis, double angle, double r[9])
-{
-	vec3 a = v3_normalize(axis);
-	double c = cos(angle), s = sin(angle), C = 1.0 - c;
-	double m[9] = {c + a.x * a.x * C,       a.x * a.y * C - a.z * s, a.x * a.z * C + a.y * s,
-		       a.y * a.x * C + a.z * s, c + a.y * a.y * C,       a.y * a.z * C - a.x * s,
-		       a.z * a.x * C - a.y * s, a.z * a.y * C + a.x * s, c + a.z * a.z * C};
-	memcpy(r, m, sizeof m);
-}
-
-/* World transforms of the joints for local rotations (about the joints, in the rest frame),
- * parents first as in the file: G_j = G_parent o (rotation R_j about the joint's rest position). */
-static void pose_joints(const double (*local)[9], rigid* g)
-{
-	for (int j = 0; j < CMU_JOINT_COUNT; ++j) {
-		rigid own;
-		memcpy(own.r, local[j], sizeof own.r);
-		vec3 p = v3_load(skeleton[j].pos);
-		own.t = v3_zero();
-		own.t = v3_sub(p, rigid_apply(&own, p)); /* rotation about p */
-		int pa = skeleton[j].parent;
-		if (pa < 0) {
-			g[j] = own;
-			continue;
-		}
-		rigid out;
-		for (int r = 0; r < 3; ++r)
-			for (int c = 0; c < 3; ++c) {
-				double s = 0.0;
-				for (int k = 0; k < 3; ++k) s += g[pa].r[3 * r + k] * own.r[3 * k + c];
-				out.r[3 * r + c] = s;
-			}
-		out.t = rigid_apply(&g[pa], own.t);
-		g[j] = out;
-	}
-}
-
-static void skin(const mannequin_mesh* m, const rigid* g, double* out)
-{
-	for (int32_t v = 0; v < m->vertex_count; ++v) {
-		vec3 x = v3_load(m->positions + 3 * v), y = v3_zero();
-		for (int k = 0; k < 4; ++k) y = v3_madd(y, m->weights[4 * v + k], rigid_apply(&g[m->joints[4 * v + k]], x));
-		v3_store(y, out + 3 * v);
-	}
-}
-
 static void identity_pose(double (*local)[9])
 {
-	for (int j = 0; j < CMU_JOINT_COUNT; ++j) axis_angle(v3(0, 0, 1), 0.0, local[j]);
+	for (int j = 0; j < CMU_JOINT_COUNT; ++j) cmu_axis_angle(0, 0, 1, 0.0, local[j]);
 }
 
 static void test_arm_moves_hand_only(void)
@@ -292,11 +234,9 @@ static void test_arm_moves_hand_only(void)
 	double local[CMU_JOINT_COUNT][9];
 	identity_pose(local);
 	/* the left arm (towards +x) swings 45 degrees down about the forward axis (-y) */
-	axis_angle(v3(0, 1, 0), pi / 4.0, local[joint_index("LeftArm")]);
-	rigid g[CMU_JOINT_COUNT];
-	pose_joints(local, g);
+	cmu_axis_angle(0, 1, 0, pi / 4.0, local[joint_index("LeftArm")]);
 	double* y = malloc((size_t)m->vertex_count * 3 * sizeof *y);
-	skin(m, g, y);
+	cmu_skin(skeleton, (const double(*)[9])local, m, y);
 	vec3 hand = v3_load(skeleton[joint_index("LeftHand")].pos);
 	double hand_moved = 0.0, foot_moved = 0.0, mid_moved = 0.0;
 	for (int32_t v = 0; v < m->vertex_count; ++v) {
@@ -321,13 +261,9 @@ static void test_pose(void)
 	const mannequin_mesh* m = the_body();
 	double local[CMU_JOINT_COUNT][9];
 	identity_pose(local);
-	axis_angle(v3(0, 1, 0), pi / 4.0, local[joint_index("LeftArm")]);
-	axis_angle(v3(0, 0, 1), pi / 2.0, local[joint_index("LeftForeArm")]);
-	axis_angle(v3(1, 0, 0), -pi / 2.0, local[joint_index("RightLeg")]);
-	rigid g[CMU_JOINT_COUNT];
-	pose_joints(local, g);
+	cmu_test_pose(local);
 	double* y = malloc((size_t)m->vertex_count * 3 * sizeof *y);
-	skin(m, g, y);
+	cmu_skin(skeleton, (const double(*)[9])local, m, y);
 	double rmin = 1e9, rmax = 0.0;
 	for (int32_t t = 0; t < m->triangle_count; ++t)
 		for (int c = 0; c < 3; ++c) {

@@ -1,18 +1,19 @@
 /* Writes the mannequin built on the CMU skeleton (tests/cmu_skeleton.c) as an OBJ file, in its
  * rest pose or in the test pose of tests/test_mannequin.c, and prints its size and build time: for
  * looking at it (docs/mannequin.md's picture) and for measuring. Usage:
- * mannequin_obj OUT.obj [cell_size] [scale] */
+ * mannequin_obj OUT.obj [cell_size] [metres per BVH unit] [pose] */
 #include "character/mannequin.h"
 #include "cmu_skeleton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 int main(int argc, char** argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: mannequin_obj OUT.obj [cell_size] [metres per BVH unit]\n");
+		fprintf(stderr, "usage: mannequin_obj OUT.obj [cell_size] [metres per BVH unit] [pose]\n");
 		return 2;
 	}
 	double cell = argc > 2 ? atof(argv[2]) : MANNEQUIN_DEFAULT_CELL;
@@ -41,6 +42,14 @@ int main(int argc, char** argv)
 		fprintf(stderr, "mannequin_obj: cannot write %s\n", argv[1]);
 		mannequin_free(&m);
 		return 2;
+	}
+	if (argc > 4 && strcmp(argv[4], "pose") == 0) {
+		double local[CMU_JOINT_COUNT][9];
+		cmu_test_pose(local);
+		double* y = malloc((size_t)m.vertex_count * 3 * sizeof *y);
+		cmu_skin(j, (const double(*)[9])local, &m, y);
+		memcpy(m.positions, y, (size_t)m.vertex_count * 3 * sizeof *y);
+		free(y);
 	}
 	for (int v = 0; v < m.vertex_count; ++v)
 		fprintf(f, "v %.6f %.6f %.6f\n", m.positions[3 * v], m.positions[3 * v + 1], m.positions[3 * v + 2]);
