@@ -379,6 +379,73 @@ static void test_isosurface_sphere(void)
 	CHECK(strstr(err, "boundary") != NULL);
 }
 
+
+/* The body does not depend on the heading: the skeleton turned 90 degrees about Z (facing +x)
+ * gives the same body, up to the grid's different alignment. */
+static void test_heading(void)
+{
+	const mannequin_mesh* ref = the_body();
+	mannequin_joint k[CMU_JOINT_COUNT];
+	cmu_skeleton(CMU_TEST_SCALE, 1.0, k);
+	for (int i = 0; i < CMU_JOINT_COUNT; ++i) {
+		double x = k[i].pos[0], y = k[i].pos[1];
+		k[i].pos[0] = -y;
+		k[i].pos[1] = x;
+	}
+	mannequin_mesh m;
+	char err[256] = "";
+	CHECK(mannequin_build(k, CMU_JOINT_COUNT, MANNEQUIN_DEFAULT_CELL, &m, err, sizeof err));
+	CHECK(bad_edges(m.triangles, m.triangle_count, m.vertex_count) == 0);
+	CHECK_REL(enclosed_volume(m.positions, m.triangles, m.triangle_count),
+		  enclosed_volume(ref->positions, ref->triangles, ref->triangle_count), 0.01, 0.0);
+	CHECK_REL((double)m.vertex_count, (double)ref->vertex_count, 0.05, 0.0);
+	mannequin_free(&m);
+}
+
+/* The hard-coded fixture is the file's HIERARCHY: its OFFSET lines, in order, End Sites left out
+ * (checked when Debian's assimp-testmodels is installed). */
+static void test_fixture_matches_file(void)
+{
+	FILE* f = fopen("/usr/share/assimp/models/BVH/01_01.bvh", "r");
+	if (!f) {
+		printf("  (assimp-testmodels not installed: fixture not compared)\n");
+		return;
+	}
+	mannequin_joint j[CMU_JOINT_COUNT];
+	cmu_skeleton(1.0, 0.0, j);
+	char line[512];
+	int joint = -1, matched = 0;
+	bool end_site = false;
+	while (fgets(line, sizeof line, f) && !strstr(line, "MOTION")) {
+		char word[64] = "";
+		double o[3];
+		if (sscanf(line, " %63s", word) != 1) continue;
+		if (strcmp(word, "ROOT") == 0 || strcmp(word, "JOINT") == 0) {
+			++joint;
+			end_site = false;
+			char name[64];
+			CHECK(sscanf(line, " %*s %63s", name) == 1 && joint < CMU_JOINT_COUNT && strcmp(name, j[joint].name) == 0);
+		} else if (strcmp(word, "End") == 0) {
+			end_site = true;
+		} else if (strcmp(word, "OFFSET") == 0 && !end_site && joint >= 0 && joint < CMU_JOINT_COUNT &&
+			   sscanf(line, " OFFSET %lf %lf %lf", &o[0], &o[1], &o[2]) == 3) {
+			int p = j[joint].parent;
+			double base[3] = {0, 0, 0};
+			if (p >= 0) memcpy(base, j[p].pos, sizeof base);
+			/* z up, -y forward: (x, y, z) of the file is (x, -z, y) here */
+			CHECK_NEAR(j[joint].pos[0] - base[0], o[0], 1e-12);
+			CHECK_NEAR(j[joint].pos[1] - base[1], -o[2], 1e-12);
+			CHECK_NEAR(j[joint].pos[2] - base[2], o[1], 1e-12);
+			++matched;
+		} else if (strcmp(word, "}") == 0) {
+			end_site = false;
+		}
+	}
+	fclose(f);
+	CHECK(joint == CMU_JOINT_COUNT - 1);
+	CHECK(matched == CMU_JOINT_COUNT);
+}
+
 static void test_cleanup(void)
 {
 	if (body_built) mannequin_free(&body);
@@ -395,6 +462,8 @@ const test_case mannequin_tests[] = {
 	{"arm_moves_hand_only", test_arm_moves_hand_only},
 	{"test_pose", test_pose},
 	{"bad_input", test_bad_input},
+	{"heading", test_heading},
+	{"fixture_matches_file", test_fixture_matches_file},
 	{"cleanup", test_cleanup},
 	{NULL, NULL},
 };
