@@ -439,6 +439,59 @@ static void test_heading(void)
 	mannequin_free(&m);
 }
 
+/* A loader that keeps the BVH's End Sites as joints (assimp names them EndSite_<parent>) gets the
+ * same body, and the end sites of a limb count as that limb. */
+static void test_end_sites(void)
+{
+	const mannequin_mesh* ref = the_body();
+	static const struct {
+		const char* name;
+		const char* parent;
+		double offset[3]; /* file units, y up, z forward, as in 01_01.bvh */
+	} ends[] = {
+		{"EndSite_LeftToeBase", "LeftToeBase", {0, 0, 1.18966}}, {"EndSite_RightToeBase", "RightToeBase", {0, 0, 1.21082}},
+		{"EndSite_Head", "Head", {0.03720, 1.77044, -0.06241}},  {"EndSite_LFingers", "LFingers", {0.57666, 0, 0}},
+		{"EndSite_LThumb", "LThumb", {0.58547, 0, 0.58547}},      {"EndSite_RFingers", "RFingers", {-0.50190, 0, 0}},
+		{"EndSite_RThumb", "RThumb", {-0.50956, 0, 0.50956}},
+	};
+	enum { N = CMU_JOINT_COUNT + 7 };
+	mannequin_joint k[N];
+	cmu_skeleton(CMU_TEST_SCALE, 1.0, k);
+	for (int e = 0; e < 7; ++e) {
+		int p = joint_index(ends[e].parent);
+		mannequin_joint* j = &k[CMU_JOINT_COUNT + e];
+		j->name = ends[e].name;
+		j->parent = p;
+		j->pos[0] = k[p].pos[0] + CMU_TEST_SCALE * ends[e].offset[0];
+		j->pos[1] = k[p].pos[1] - CMU_TEST_SCALE * ends[e].offset[2];
+		j->pos[2] = k[p].pos[2] + CMU_TEST_SCALE * ends[e].offset[1];
+	}
+	mannequin_mesh m;
+	char err[256] = "";
+	CHECK(mannequin_build(k, N, MANNEQUIN_DEFAULT_CELL, &m, err, sizeof err));
+	CHECK(m.vertex_count == ref->vertex_count); /* the shape ignores end sites */
+	int bad = 0, torso_on_limb_end = 0, on_finger_end = 0;
+	for (int32_t v = 0; v < m.vertex_count; ++v) {
+		double s = 0.0;
+		for (int q = 0; q < 4; ++q) {
+			int32_t j = m.joints[4 * v + q];
+			double w = m.weights[4 * v + q];
+			s += w;
+			if (j < 0 || j >= N || !(w >= 0.0)) ++bad;
+			if (w > 0.0 && j >= 0 && j < N && strcmp(k[j].name, "EndSite_LFingers") == 0) ++on_finger_end;
+			/* the fingers' and toes' end sites never pull the torso */
+			if (w > 0.0 && j >= CMU_JOINT_COUNT && strcmp(k[j].name, "EndSite_Head") != 0 &&
+			    fabs(m.positions[3 * v]) < 0.12 && m.positions[3 * v + 2] > 0.5)
+				++torso_on_limb_end;
+		}
+		if (fabs(s - 1.0) > 1e-12) ++bad;
+	}
+	CHECK(bad == 0);
+	CHECK(torso_on_limb_end == 0);
+	CHECK(on_finger_end > 0); /* the fingertips follow the finger chain, as part of the arm */
+	mannequin_free(&m);
+}
+
 /* The hard-coded fixture is the file's HIERARCHY: its OFFSET lines, in order, End Sites left out
  * (checked when Debian's assimp-testmodels is installed). */
 static void test_fixture_matches_file(void)
@@ -501,6 +554,7 @@ const test_case mannequin_tests[] = {
 	{"test_pose", test_pose},
 	{"bad_input", test_bad_input},
 	{"heading", test_heading},
+	{"end_sites", test_end_sites},
 	{"fixture_matches_file", test_fixture_matches_file},
 	{"cleanup", test_cleanup},
 	{NULL, NULL},

@@ -11,16 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Which of the five parts a joint's bone belongs to, from its CMU name. */
-static int joint_part(const char* name)
+/* Which of the five parts a joint's bone belongs to, from its CMU name; -1 when the name names no
+ * side (the torso's joints, and end sites such as assimp's EndSite_LFingers). */
+static int joint_part_by_name(const char* name)
 {
 	bool left = strncmp(name, "Left", 4) == 0 || (name[0] == 'L' && name[1] >= 'A' && name[1] <= 'Z');
 	bool right = strncmp(name, "Right", 5) == 0 || (name[0] == 'R' && name[1] >= 'A' && name[1] <= 'Z');
-	if (!left && !right) return BODY_TORSO;
+	if (!left && !right) return -1;
 	if (strstr(name, "HipJoint") || strstr(name, "Shoulder")) return BODY_TORSO;
 	bool arm = strstr(name, "Arm") || strstr(name, "Hand") || strstr(name, "Finger") || strstr(name, "Thumb");
 	if (arm) return left ? BODY_LEFT_ARM : BODY_RIGHT_ARM;
 	return left ? BODY_LEFT_LEG : BODY_RIGHT_LEG;
+}
+
+/* By name, else the part of the nearest ancestor that names a side, else the torso. */
+static int joint_part(const mannequin_joint* joints, int32_t count, int32_t j)
+{
+	for (int32_t steps = 0; j >= 0 && steps <= count; ++steps) {
+		int part = joint_part_by_name(joints[j].name);
+		if (part >= 0) return part;
+		j = joints[j].parent;
+	}
+	return BODY_TORSO;
 }
 
 /* A bone's segments: from the joint to each child that is elsewhere; a joint with no such child
@@ -28,6 +40,8 @@ static int joint_part(const char* name)
 static int bone_segments(const mannequin_joint* joints, int32_t count, int32_t j, const body_shape* s, vec3* a,
 			 vec3* b, int max)
 {
+	/* the mitten hand has no thumb to follow */
+	if (strstr(joints[j].name, "Thumb")) return 0;
 	vec3 p = v3_load(joints[j].pos);
 	int n = 0;
 	for (int32_t c = 0; c < count && n < max; ++c) {
@@ -52,7 +66,7 @@ static int bone_segments(const mannequin_joint* joints, int32_t count, int32_t j
 		b[0] = v3_madd(p, 0.2 * k, s->up);
 		return 1;
 	}
-	if (v3_len(dir) < 0.5 || strstr(name, "Thumb")) return 0;
+	if (v3_len(dir) < 0.5) return 0;
 	double len = 0.0;
 	if (strstr(name, "Toe"))
 		len = 0.06;
@@ -81,7 +95,7 @@ bool mannequin_skin(const mannequin_joint* joints, int32_t count, const body_sha
 	}
 	for (int32_t j = 0; j < count; ++j) {
 		nseg[j] = bone_segments(joints, count, j, s, sa + MAX_SEG * j, sb + MAX_SEG * j, MAX_SEG);
-		part[j] = joint_part(joints[j].name);
+		part[j] = joint_part(joints, count, j);
 	}
 	/* A part's affinity falls from 1 on its own surface to 0 at `reach` outside it, so only the
 	 * blended fillets (within the smooth-minimum radius) see two parts. */
