@@ -94,8 +94,8 @@ bool mannequin_build(const mannequin_joint* joints, int32_t joint_count, double 
 		free(shape);
 		return core_fail(err, err_size, "mannequin: out of memory");
 	}
-	bool ok = mannequin_skin(joints, joint_count, shape, out->positions, out->vertex_count, out->joints, out->weights,
-				 err, err_size);
+	bool ok = mannequin_skin(joints, joint_count, shape, out->positions, out->vertex_count, out->triangles,
+				 out->triangle_count, out->joints, out->weights, err, err_size);
 	free(shape);
 	if (!ok) mannequin_free(out);
 	return ok;
