@@ -258,9 +258,13 @@ bool body_shape_make(const mannequin_joint* joints, int32_t count, body_shape* s
 	add_ellipsoid(s, BODY_TORSO, 0.08, v3_madd(belly, 0.005 * k, F), Lf, F, U, 0.138, 0.098, 0.13);
 	add_ellipsoid(s, BODY_TORSO, 0.08, v3_madd(v3_madd(p_chest, -0.05 * k, U), 0.012 * k, F), Lf, F, U, 0.155,
 		      0.105, 0.13);
-	vec3 girdle_l = v3_madd(v3_madd(shoulder_l, -0.035 * k, Lf), -0.012 * k, U);
-	vec3 girdle_r = v3_madd(v3_madd(shoulder_r, 0.035 * k, Lf), -0.012 * k, U);
+	vec3 girdle_l = v3_madd(v3_madd(shoulder_l, -0.035 * k, Lf), -0.02 * k, U);
+	vec3 girdle_r = v3_madd(v3_madd(shoulder_r, 0.035 * k, Lf), -0.02 * k, U);
 	add_capsule(s, BODY_TORSO, 0.06, girdle_l, girdle_r, 0.055, 0.055);
+	/* the trapezius: from the base of the neck down to each shoulder, so the shoulder line slopes */
+	vec3 nape = v3_madd(v3_madd(p_chest, 0.075 * k, U), -0.015 * k, F);
+	add_capsule(s, BODY_TORSO, 0.05, nape, v3_madd(girdle_l, -0.03 * k, Lf), 0.05, 0.04);
+	add_capsule(s, BODY_TORSO, 0.05, nape, v3_madd(girdle_r, 0.03 * k, Lf), 0.05, 0.04);
 	/* buttocks */
 	for (int side = 0; side < 2; ++side) {
 		vec3 hj = joint_pos(joints, side ? R.up_leg : L.up_leg);
