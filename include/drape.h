@@ -359,6 +359,8 @@ bool drape_seam_merged(const drape_world* world, drape_seam_id seam);
  * counts them. Fails (DRAPE_ERROR_INVALID, naming the seam) if a merge would make a triangle
  * degenerate or an edge shared by more than two triangles. */
 drape_status drape_world_close_seams(drape_world* world, int32_t* closed);
+/* Merges one open seam now, whatever its gap (tools that replay a run's frames use it). */
+drape_status drape_seam_merge(drape_world* world, drape_seam_id seam);
 
 /* Advances by `duration` seconds in adaptive steps of at most max_dt that end exactly at
  * t + duration. On DRAPE_ERROR_DIVERGED the state is the last accepted one. */

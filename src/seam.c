@@ -316,3 +316,15 @@ drape_status drape_world_close_seams(drape_world* w, int32_t* closed)
 	free(closing);
 	return status;
 }
+
+drape_status drape_seam_merge(drape_world* w, drape_seam_id id)
+{
+	if (id.index < 0 || id.index >= w->seam_count) return world_fail(w, "no seam with index %d", id.index);
+	if (w->seams[id.index].merged) return DRAPE_OK;
+	bool* closing = calloc((size_t)w->seam_count, 1);
+	if (!closing) return world_fail(w, "out of memory merging a seam");
+	closing[id.index] = true;
+	drape_status status = merge_cloth(w, w->seams[id.index].cloth, closing);
+	free(closing);
+	return status;
+}
