@@ -72,8 +72,10 @@ bool pattern_flatten(const pattern_panel* p, double** xy, int32_t* count, int32_
 	*edge_start = NULL;
 	*count = 0;
 	const int32_t n = p->point_count;
-	if (n < 3) {
-		snprintf(err, err_size, "panel '%s': an outline needs at least 3 points, got %d", p->name, n);
+	bool curved = false;
+	for (int32_t i = 0; i < n; ++i) curved = curved || p->points[i].curve != CURVE_LINE;
+	if (n < (curved ? 2 : 3)) {
+		snprintf(err, err_size, "panel '%s': an outline needs at least 3 points (2 with a curve), got %d", p->name, n);
 		return false;
 	}
 	int32_t total = 0;

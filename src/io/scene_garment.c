@@ -217,7 +217,7 @@ static bool load_pattern(const json_ctx* c, const jnode* n, garment_def* def, pa
 		jnode on = json_node(&pn, ol);
 		int pc;
 		if (!json_array(c, &on, &pc)) return false;
-		if (pc < 3) return json_fail(c, &on, "panel '%s': an outline needs at least 3 points, got %d", p->name, pc);
+		if (pc < 2) return json_fail(c, &on, "panel '%s': an outline needs at least 3 points (2 with a curve), got %d", p->name, pc);
 		(*points)[i] = calloc((size_t)pc, sizeof(pattern_point));
 		if (!(*points)[i]) return scene_out_of_memory(c);
 		int k = 0;
