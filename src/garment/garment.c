@@ -30,6 +30,7 @@ typedef struct panel_work {
 	int32_t* bstart;     /* per outline edge: its first boundary vertex */
 	int32_t boundary;    /* boundary vertex count */
 	double center[2];    /* bounding-box centre of the outline */
+	double size[2];      /* and its extent */
 } panel_work;
 
 static void work_free(panel_work* p)
@@ -266,9 +267,13 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 		m->uvs[2 * (v0 + i)] = u;
 		m->uvs[2 * (v0 + i) + 1] = v;
 		const double px = u * gx - v * gy, py = u * gy + v * gx; /* back to pattern coordinates */
-		const double th = p->angle + (px - w->center[0]) / p->radius, s = p->offset + (py - w->center[1]);
+		/* a cone when top_radius differs: arc length kept along each height */
+		const double tr = p->top_radius > 0.0 ? p->top_radius : p->radius;
+		const double fy = w->size[1] > 0.0 ? (py - (w->center[1] - 0.5 * w->size[1])) / w->size[1] : 0.5;
+		const double rad = p->radius + fy * (tr - p->radius);
+		const double th = p->angle + (px - w->center[0]) / rad, s = p->offset + (py - w->center[1]);
 		for (int k = 0; k < 3; ++k)
-			m->positions[3 * (v0 + i) + k] = mid[k] + s * a[k] + p->radius * (cos(th) * f[k] + sin(th) * r[k]);
+			m->positions[3 * (v0 + i) + k] = mid[k] + s * a[k] + rad * (cos(th) * f[k] + sin(th) * r[k]);
 	}
 	for (int32_t t = 0; t < tc; ++t) {
 		for (int k = 0; k < 3; ++k) m->triangles[3 * (t0 + t) + k] = m->triangle_uvs[3 * (t0 + t) + k] = v0 + tris[3 * t + k];
@@ -358,7 +363,7 @@ static bool panel_prepare(const garment_def* d, int32_t pi, panel_work* w, char*
 	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
 	for (int32_t i = 0; i < w->count; ++i)
 		for (int k = 0; k < 2; ++k) lo[k] = fmin(lo[k], w->xy[2 * i + k]), hi[k] = fmax(hi[k], w->xy[2 * i + k]);
-	for (int k = 0; k < 2; ++k) w->center[k] = 0.5 * (lo[k] + hi[k]);
+	for (int k = 0; k < 2; ++k) w->center[k] = 0.5 * (lo[k] + hi[k]), w->size[k] = hi[k] - lo[k];
 	for (int32_t e = 0; e < n; ++e) {
 		w->edge_len[e] = edge_length(w, e, n);
 		long r = lround(w->edge_len[e] / h);

@@ -46,6 +46,8 @@ typedef struct pattern_panel {
 	double axis[2][3];
 	double front[3];
 	double radius;
+	double top_radius; /* radius at the panel's top (largest pattern y), linear in between: a
+			    * cone for flared panels; <= 0: the same as radius */
 	double angle;
 	double offset;
 	const pattern_region* regions;

@@ -434,7 +434,7 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 		return json_fail(c, &mn, "a cloth has either 'grid' or 'mesh', not both");
 	}
 	if (!garment) {
-	if (!grid && !mesh) return json_fail(c, n, "missing 'grid', 'mesh' or 'garment': every cloth needs one of them");
+	if (!grid && !mesh) return json_fail(c, n, "missing 'grid' or 'mesh' (or 'garment'): every cloth needs one of them");
 	jnode gn = json_node(n, grid ? grid : mesh);
 	if (cloth->model == DRAPE_MODEL_MASS_SPRING && !grid)
 		return json_fail(c, &gn, "model 'mass_spring' needs a 'grid' (its springs follow grid lines), not a mesh file");

@@ -88,7 +88,7 @@ static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
 	const cJSON* item = json_get(pn, "around");
 	if (!item) return json_fail(c, pn, "missing required key 'around' (where the panel goes: axis and radius)");
 	jnode n = json_node(pn, item);
-	static const char* const keys[] = {"axis", "bone", "radius", "side", "angle", "offset", "front", NULL};
+	static const char* const keys[] = {"axis", "bone", "radius", "top_radius", "side", "angle", "offset", "front", NULL};
 	if (!json_check_object(c, &n, keys)) return false;
 	const cJSON* bone = json_get(&n, "bone");
 	if (bone) {
@@ -111,7 +111,8 @@ static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
 	if (!radius) return json_fail(c, &n, "missing required key 'radius' (m)");
 	p->front[0] = 0.0, p->front[1] = -1.0, p->front[2] = 0.0;
 	double angle = 0.0;
-	if (!json_opt_positive(c, &n, "radius", &p->radius) || !json_opt_number(c, &n, "angle", &angle) ||
+	if (!json_opt_positive(c, &n, "radius", &p->radius) || !json_opt_positive(c, &n, "top_radius", &p->top_radius) ||
+	    !json_opt_number(c, &n, "angle", &angle) ||
 	    !json_opt_number(c, &n, "offset", &p->offset) || !json_opt_vector(c, &n, "front", 3, p->front))
 		return false;
 	const cJSON* side = json_get(&n, "side");
