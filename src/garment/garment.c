@@ -156,6 +156,49 @@ static bool inside_polygon(const double* p, const double* poly, int32_t n)
 	return in;
 }
 
+void garment_wrap(const pattern_panel* p, const double center[2], const double size[2], const double q[2], double out[3])
+{
+	double a[3], f[3], r[3], mid[3];
+	double al = 0.0;
+	for (int k = 0; k < 3; ++k) {
+		a[k] = p->axis[1][k] - p->axis[0][k];
+		al += a[k] * a[k];
+		mid[k] = 0.5 * (p->axis[0][k] + p->axis[1][k]);
+	}
+	al = sqrt(al);
+	double fa = 0.0;
+	for (int k = 0; k < 3; ++k) a[k] /= al, fa += p->front[k] * a[k];
+	double fl = 0.0;
+	for (int k = 0; k < 3; ++k) f[k] = p->front[k] - fa * a[k], fl += f[k] * f[k];
+	fl = sqrt(fl);
+	for (int k = 0; k < 3; ++k) f[k] /= fl;
+	r[0] = a[1] * f[2] - a[2] * f[1];
+	r[1] = a[2] * f[0] - a[0] * f[2];
+	r[2] = a[0] * f[1] - a[1] * f[0];
+	/* a cone when top_radius differs: arc length kept along each height */
+	const double tr = p->top_radius > 0.0 ? p->top_radius : p->radius;
+	const double fy = size[1] > 0.0 ? (q[1] - (center[1] - 0.5 * size[1])) / size[1] : 0.5;
+	const double rad = p->radius + fy * (tr - p->radius);
+	const double th = p->angle + (q[0] - center[0]) / rad, s = p->offset + (q[1] - center[1]);
+	for (int k = 0; k < 3; ++k) out[k] = mid[k] + s * a[k] + rad * (cos(th) * f[k] + sin(th) * r[k]);
+}
+
+bool garment_check_placement(const pattern_panel* p, char* err, size_t err_size)
+{
+	if (!(p->radius > 0.0)) {
+		snprintf(err, err_size, "panel '%s': around.radius must be > 0", p->name);
+		return false;
+	}
+	double a[3], al = 0.0, fa = 0.0, fl = 0.0;
+	for (int k = 0; k < 3; ++k) a[k] = p->axis[1][k] - p->axis[0][k], al += a[k] * a[k];
+	for (int k = 0; k < 3; ++k) fa += p->front[k] * a[k] / sqrt(al), fl += p->front[k] * p->front[k];
+	if (!(al > 0.0) || !(fl - fa * fa > 1e-12 * fl)) {
+		snprintf(err, err_size, "panel '%s': around.axis needs two distinct points and a 'front' not along it", p->name);
+		return false;
+	}
+	return true;
+}
+
 void garment_free(garment* g)
 {
 	drape_mesh_free(&g->mesh);
@@ -165,6 +208,8 @@ void garment_free(garment* g)
 	for (int32_t s = 0; g->seam_pairs && s < g->seam_count; ++s) free(g->seam_pairs[s]);
 	free(g->seam_pairs);
 	free(g->seam_pair_count);
+	for (int32_t s = 0; g->seam_names && s < g->seam_count; ++s) free(g->seam_names[s]);
+	free(g->seam_names);
 	memset(g, 0, sizeof *g);
 }
 
@@ -244,36 +289,12 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 		free(tris);
 		goto oom;
 	}
-	/* Placement: wrapped around the axis without stretch (docs/garments.md). */
-	double a[3], f[3], r[3], mid[3];
-	double al = 0.0;
-	for (int k = 0; k < 3; ++k) {
-		a[k] = p->axis[1][k] - p->axis[0][k];
-		al += a[k] * a[k];
-		mid[k] = 0.5 * (p->axis[0][k] + p->axis[1][k]);
-	}
-	al = sqrt(al);
-	double fa = 0.0;
-	for (int k = 0; k < 3; ++k) a[k] /= al, fa += p->front[k] * a[k];
-	double fl = 0.0;
-	for (int k = 0; k < 3; ++k) f[k] = p->front[k] - fa * a[k], fl += f[k] * f[k];
-	fl = sqrt(fl);
-	for (int k = 0; k < 3; ++k) f[k] /= fl;
-	r[0] = a[1] * f[2] - a[2] * f[1];
-	r[1] = a[2] * f[0] - a[0] * f[2];
-	r[2] = a[0] * f[1] - a[1] * f[0];
 	for (int32_t i = 0; i < np; ++i) {
 		const double u = pts[2 * i], v = pts[2 * i + 1];
 		m->uvs[2 * (v0 + i)] = u;
 		m->uvs[2 * (v0 + i) + 1] = v;
-		const double px = u * gx - v * gy, py = u * gy + v * gx; /* back to pattern coordinates */
-		/* a cone when top_radius differs: arc length kept along each height */
-		const double tr = p->top_radius > 0.0 ? p->top_radius : p->radius;
-		const double fy = w->size[1] > 0.0 ? (py - (w->center[1] - 0.5 * w->size[1])) / w->size[1] : 0.5;
-		const double rad = p->radius + fy * (tr - p->radius);
-		const double th = p->angle + (px - w->center[0]) / rad, s = p->offset + (py - w->center[1]);
-		for (int k = 0; k < 3; ++k)
-			m->positions[3 * (v0 + i) + k] = mid[k] + s * a[k] + rad * (cos(th) * f[k] + sin(th) * r[k]);
+		const double q[2] = {u * gx - v * gy, u * gy + v * gx}; /* back to pattern coordinates */
+		garment_wrap(p, w->center, w->size, q, &m->positions[3 * (v0 + i)]);
 	}
 	for (int32_t t = 0; t < tc; ++t) {
 		for (int k = 0; k < 3; ++k) m->triangles[3 * (t0 + t) + k] = m->triangle_uvs[3 * (t0 + t) + k] = v0 + tris[3 * t + k];
@@ -324,17 +345,7 @@ static bool panel_prepare(const garment_def* d, int32_t pi, panel_work* w, char*
 		snprintf(err, err_size, "panel '%s': the grain line has zero length", p->name);
 		return false;
 	}
-	if (!(p->radius > 0.0)) {
-		snprintf(err, err_size, "panel '%s': around.radius must be > 0", p->name);
-		return false;
-	}
-	double a[3], al = 0.0, fa = 0.0, fl = 0.0;
-	for (int k = 0; k < 3; ++k) a[k] = p->axis[1][k] - p->axis[0][k], al += a[k] * a[k];
-	for (int k = 0; k < 3; ++k) fa += p->front[k] * a[k] / sqrt(al), fl += p->front[k] * p->front[k];
-	if (!(al > 0.0) || !(fl - fa * fa > 1e-12 * fl)) {
-		snprintf(err, err_size, "panel '%s': around.axis needs two distinct points and a 'front' not along it", p->name);
-		return false;
-	}
+	if (!garment_check_placement(p, err, err_size)) return false;
 	for (int32_t i = 0; i < p->point_count; ++i)
 		for (int32_t j = 0; j < i; ++j)
 			if (p->points[i].corner && p->points[j].corner && strcmp(p->points[i].corner, p->points[j].corner) == 0) {

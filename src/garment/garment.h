@@ -82,6 +82,7 @@ typedef struct garment {
 	int32_t* panel_first_triangle; /* panel_count + 1 */
 	int32_t** seam_pairs;  /* per seam: 2 * seam_pair_count[s] vertex indices */
 	int32_t* seam_pair_count;
+	char** seam_names; /* garment_from_mesh only (NULL from garment_build: the def names them) */
 	int32_t panel_count, seam_count;
 } garment;
 
@@ -90,6 +91,20 @@ typedef struct garment {
  * that differ beyond the ease, a panel too small for the triangle size. */
 bool garment_build(const garment_def* def, garment* out, char* err, size_t err_size);
 void garment_free(garment* g);
+
+/* Where pattern point q of panel p goes in 3D: wrapped around p's axis (docs/garments.md);
+ * center and size are the panel's bounding box in pattern coordinates. */
+void garment_wrap(const pattern_panel* p, const double center[2], const double size[2], const double q[2], double out[3]);
+/* False with a message naming the panel if its `around` is unusable. */
+bool garment_check_placement(const pattern_panel* p, char* err, size_t err_size);
+
+/* A garment from a mesh whose uv is its pattern (what pattern tools export: several uv per seam
+ * vertex, garment_obj.c). Its uv charts (triangles connected through shared uv) are the panels,
+ * placed by panels[k] in chart order (outline and regions unused); every vertex that several
+ * charts share (or one chart through different uv) is split and sewn back by seams, one per pair
+ * of charts ("A+B" from the panels' names). uv must already be in metres. */
+bool garment_from_mesh(const drape_mesh* mesh, const pattern_panel* panels, int32_t panel_count, garment* out, char* err,
+		       size_t err_size);
 
 /* Helpers shared with the tests: the outline of a panel flattened into a polyline (curves split
  * finely), its signed area and length. */

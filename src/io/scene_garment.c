@@ -283,19 +283,108 @@ static bool load_sewing(const json_ctx* c, const jnode* gn, scene* s, scene_seam
 	       json_opt_positive(c, &n, "relax_energy", &s->relax_energy);
 }
 
+/* Moves g's mesh, b_u/b_v and seams into the scene (seam names from `names` or g). */
+static bool take_garment(const json_ctx* c, scene* s, int32_t index, garment* g, const pattern_seam* named,
+			 const scene_seam* proto)
+{
+	scene_cloth* cloth = &s->cloths[index];
+	cloth->mesh = g->mesh;
+	memset(&g->mesh, 0, sizeof g->mesh);
+	cloth->stretch_scale = g->stretch_scale;
+	g->stretch_scale = NULL;
+	scene_seam* grown = realloc(s->seams, (size_t)(s->seam_count + g->seam_count + 1) * sizeof *grown);
+	if (!grown) return scene_out_of_memory(c);
+	s->seams = grown;
+	for (int32_t k = 0; k < g->seam_count; ++k) {
+		scene_seam* sm = &s->seams[s->seam_count];
+		*sm = *proto;
+		sm->cloth = index;
+		sm->name = scene_copy_string(named ? named[k].name : g->seam_names[k]);
+		sm->pairs = g->seam_pairs[k];
+		sm->pair_count = g->seam_pair_count[k];
+		g->seam_pairs[k] = NULL;
+		s->seam_count++;
+		if (!sm->name) return scene_out_of_memory(c);
+	}
+	return true;
+}
+
+/* "mesh": a garment OBJ whose uv is its pattern; "panels" place its uv charts. */
+static bool load_garment_mesh(loader* L, const jnode* n, int32_t index, const scene_seam* proto)
+{
+	const json_ctx* c = &L->c;
+	scene* s = L->s;
+	const cJSON* mesh = json_get(n, "mesh");
+	jnode mn = json_node(n, mesh);
+	static const char* const mkeys[] = {"file", "uv_scale", NULL};
+	if (!json_check_object(c, &mn, mkeys)) return false;
+	if (json_get(n, "seams") || json_get(n, "pattern"))
+		return json_fail(c, &mn, "a garment 'mesh' brings its own seams (vertices with several uv); no 'seams' or 'pattern'");
+	const cJSON* f = json_get(&mn, "file");
+	if (!f) return json_fail(c, &mn, "missing required key 'file'");
+	jnode fn = json_node(&mn, f);
+	const char* file;
+	double uv_scale = 1.0;
+	if (!json_string(c, &fn, &file) || !json_opt_positive(c, &mn, "uv_scale", &uv_scale)) return false;
+	const cJSON* pl = json_get(n, "panels");
+	if (!pl) return json_fail(c, n, "missing required key 'panels' (one {\"name\", \"around\"} per uv chart)");
+	jnode pln = json_node(n, pl);
+	int count;
+	if (!json_array(c, &pln, &count)) return false;
+	pattern_panel* panels = calloc((size_t)(count > 0 ? count : 1), sizeof *panels);
+	if (!panels) return scene_out_of_memory(c);
+	static const char* const pkeys[] = {"name", "around", NULL};
+	int i = 0;
+	bool ok = true;
+	for (const cJSON* e = pl->child; ok && e; e = e->next, ++i) {
+		jnode pn = json_node(&pln, e);
+		const cJSON* name = json_get(&pn, "name");
+		jnode nn = json_node(&pn, name);
+		ok = json_check_object(c, &pn, pkeys) && (name ? json_string(c, &nn, &panels[i].name) : json_fail(c, &pn, "missing required key 'name'")) &&
+		     load_around(c, &pn, &panels[i]);
+		panels[i].grain[0] = 1.0;
+	}
+	char* path = ok ? scene_file_path(c->file, file) : NULL;
+	drape_mesh m;
+	memset(&m, 0, sizeof m);
+	char msg[512];
+	if (ok && !path) ok = scene_out_of_memory(c);
+	if (ok && drape_mesh_load_obj(path, uv_scale, &m, msg, sizeof msg) != DRAPE_OK) {
+		char where[256];
+		json_path(&fn, where, sizeof where);
+		snprintf(c->err, c->err_size, "%s (%s of %s)", msg, where, c->file);
+		ok = false;
+	}
+	garment g;
+	memset(&g, 0, sizeof g);
+	if (ok && !garment_from_mesh(&m, panels, count, &g, msg, sizeof msg)) {
+		char where[256];
+		json_path(&mn, where, sizeof where);
+		snprintf(c->err, c->err_size, "%s: %s: cloth '%s': %s: %s", c->file, where, s->cloths[index].name, path, msg);
+		ok = false;
+	}
+	ok = ok && take_garment(c, s, index, &g, NULL, proto);
+	garment_free(&g);
+	drape_mesh_free(&m);
+	free(path);
+	free(panels);
+	return ok;
+}
+
 bool scene_load_garment(loader* L, const jnode* n, int32_t index)
 {
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	scene_cloth* cloth = &s->cloths[index];
-	static const char* const keys[] = {"triangle_size", "panels", "seams", "pattern", "sewing", NULL};
+	static const char* const keys[] = {"triangle_size", "panels", "seams", "pattern", "sewing", "mesh", NULL};
 	if (!json_check_object(c, n, keys)) return false;
+	scene_seam proto = {0};
+	if (!load_sewing(c, n, s, &proto)) return false;
+	if (json_get(n, "mesh")) return load_garment_mesh(L, n, index, &proto);
 	const cJSON* ts = json_get(n, "triangle_size");
 	if (!ts) return json_fail(c, n, "missing required key 'triangle_size' (m)");
 	garment_def def = {0};
 	if (!json_opt_positive(c, n, "triangle_size", &def.triangle_size)) return false;
-	scene_seam proto = {0};
-	if (!load_sewing(c, n, s, &proto)) return false;
 
 	pattern_panel* panels = NULL;
 	pattern_point** points = NULL;
@@ -341,27 +430,7 @@ bool scene_load_garment(loader* L, const jnode* n, int32_t index)
 			snprintf(c->err, c->err_size, "%s: %s: cloth '%s': %s", pattern ? file_path : c->file, where, cloth->name, msg);
 		}
 	}
-	if (ok) {
-		cloth->mesh = g.mesh;
-		memset(&g.mesh, 0, sizeof g.mesh);
-		cloth->stretch_scale = g.stretch_scale;
-		g.stretch_scale = NULL;
-		scene_seam* grown = realloc(s->seams, (size_t)(s->seam_count + g.seam_count + 1) * sizeof *grown);
-		ok = grown != NULL;
-		if (grown) s->seams = grown;
-		for (int32_t k = 0; ok && k < g.seam_count; ++k) {
-			scene_seam* sm = &s->seams[s->seam_count];
-			*sm = proto;
-			sm->cloth = index;
-			sm->name = scene_copy_string(def.seams[k].name);
-			sm->pairs = g.seam_pairs[k];
-			sm->pair_count = g.seam_pair_count[k];
-			g.seam_pairs[k] = NULL;
-			s->seam_count++;
-			ok = sm->name != NULL;
-		}
-		if (!ok) scene_out_of_memory(c);
-	}
+	ok = ok && take_garment(c, s, index, &g, def.seams, &proto);
 	garment_free(&g);
 	for (int32_t i = 0; points && i < def.panel_count; ++i) free(points[i]);
 	for (int32_t i = 0; regions && i < def.panel_count; ++i) free(regions[i]);
