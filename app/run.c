@@ -159,6 +159,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		totals.error = err;
 	} else {
 		drape_stats zero = {0};
+		zero.seam_gap = sewing_max_gap(world);
 		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
 		totals.frames_written = 1;
 	}

@@ -14,6 +14,16 @@ void sewing_begin(sewing_state* st, const drape_world* world)
 	st->motion_start = -1.0;
 }
 
+double sewing_max_gap(const drape_world* world)
+{
+	double gap = 0.0;
+	for (int32_t k = 0; k < drape_seam_count(world); ++k) {
+		double g = drape_seam_gap(world, (drape_seam_id){k});
+		if (g > gap) gap = g;
+	}
+	return gap;
+}
+
 int sewing_after_frame(sewing_state* st, drape_world* world, const scene* s, char* err, size_t err_size)
 {
 	const double t = drape_world_time(world);

@@ -16,6 +16,8 @@ typedef struct sewing_state {
 } sewing_state;
 
 void sewing_begin(sewing_state* st, const drape_world* world);
+/* The largest gap of the open seams now, m (frame 0's seam_gap). */
+double sewing_max_gap(const drape_world* world);
 /* EXIT_OK, or EXIT_DIVERGED / EXIT_BAD_INPUT with the message in err. */
 int sewing_after_frame(sewing_state* st, drape_world* world, const scene* s, char* err, size_t err_size);
 

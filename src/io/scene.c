@@ -433,15 +433,14 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 		jnode mn = json_node(n, mesh);
 		return json_fail(c, &mn, "a cloth has either 'grid' or 'mesh', not both");
 	}
-	if (!garment) {
-	if (!grid && !mesh) return json_fail(c, n, "missing 'grid' or 'mesh' (or 'garment'): every cloth needs one of them");
+	if (!garment && !grid && !mesh)
+		return json_fail(c, n, "missing 'grid' or 'mesh' (or 'garment'): every cloth needs one of them");
 	jnode gn = json_node(n, grid ? grid : mesh);
-	if (cloth->model == DRAPE_MODEL_MASS_SPRING && !grid)
+	if (!garment && cloth->model == DRAPE_MODEL_MASS_SPRING && !grid)
 		return json_fail(c, &gn, "model 'mass_spring' needs a 'grid' (its springs follow grid lines), not a mesh file");
-	if (grid ? !load_grid(c, &gn, cloth) : !load_mesh(c, &gn, cloth)) return false;
-	if (cloth->model == DRAPE_MODEL_TRIANGLES && cloth->grid_resolution[1] == 1)
+	if (!garment && (grid ? !load_grid(c, &gn, cloth) : !load_mesh(c, &gn, cloth))) return false;
+	if (!garment && cloth->model == DRAPE_MODEL_TRIANGLES && cloth->grid_resolution[1] == 1)
 		return json_fail(c, &gn, "a grid with 1 particle along v is a chain: it has no triangles, use model 'mass_spring'");
-	}
 
 	if (!load_material(c, n, &cloth->material) || !json_opt_vector(c, n, "velocity", 3, cloth->velocity) ||
 	    !load_stretch_regions(c, n, cloth))
