@@ -200,6 +200,12 @@ static void test_bad_patterns(void)
 	scene s;
 	CHECK(!scene_load_text(text, "bow.json", &s, err, sizeof err));
 	CHECK(strstr(err, "bow.json") && strstr(err, "cloths[0].garment") && strstr(err, "panel 'bow'"));
+	/* a seam tolerance under the cloth thickness could never be reached */
+	const char* tight = "{\"cloths\": [{\"garment\": {\"triangle_size\": 0.02, \"sewing\": {\"tolerance\": 0.002}, "
+			    "\"panels\": [{\"name\": \"p\", \"outline\": [{\"at\": [0, 0]}, {\"at\": [0.3, 0]}, {\"at\": [0, "
+			    "0.3]}], \"around\": {\"axis\": [[0, 0, 0], [0, 0, 1]], \"radius\": 0.2}}]}}]}";
+	CHECK(!scene_load_text(tight, "tight.json", &s, err, sizeof err));
+	CHECK(strstr(err, "sewing.tolerance") && strstr(err, "cloth_contact.thickness"));
 }
 
 static void momentum(const drape_world* w, double p[3])

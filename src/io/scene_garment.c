@@ -272,15 +272,26 @@ static bool load_sewing(const json_ctx* c, const jnode* gn, scene* s, scene_seam
 	drape_seam_def d = drape_default_seam_def();
 	proto->stiffness = d.stiffness;
 	proto->damping = d.damping;
-	proto->tolerance = d.tolerance;
+	/* With cloth contact the two sides of a seam stop about one thickness apart (the repulsion acts
+	 * between them until they merge), so the tolerance must lie above it (docs/garments.md). */
+	proto->tolerance = s->world.self_collision ? 1.5 * s->world.cloth_thickness : d.tolerance;
 	const cJSON* item = json_get(gn, "sewing");
 	if (!item) return true;
 	jnode n = json_node(gn, item);
 	static const char* const keys[] = {"stiffness", "damping", "tolerance", "time_limit", "relax_energy", NULL};
-	return json_check_object(c, &n, keys) && json_opt_positive(c, &n, "stiffness", &proto->stiffness) &&
-	       json_opt_nonnegative(c, &n, "damping", &proto->damping) && json_opt_positive(c, &n, "tolerance", &proto->tolerance) &&
-	       json_opt_positive(c, &n, "time_limit", &s->sew_time_limit) &&
-	       json_opt_positive(c, &n, "relax_energy", &s->relax_energy);
+	if (!(json_check_object(c, &n, keys) && json_opt_positive(c, &n, "stiffness", &proto->stiffness) &&
+	      json_opt_nonnegative(c, &n, "damping", &proto->damping) && json_opt_positive(c, &n, "tolerance", &proto->tolerance) &&
+	      json_opt_positive(c, &n, "time_limit", &s->sew_time_limit) &&
+	      json_opt_positive(c, &n, "relax_energy", &s->relax_energy)))
+		return false;
+	if (s->world.self_collision && proto->tolerance <= s->world.cloth_thickness) {
+		jnode tn = json_node(&n, json_get(&n, "tolerance"));
+		return json_fail(c, &tn,
+				 "%g m is not above cloth_contact.thickness (%g m): cloth contact holds a seam's two sides about "
+				 "that far apart until they merge, so the seam would never close",
+				 proto->tolerance, s->world.cloth_thickness);
+	}
+	return true;
 }
 
 /* Moves g's mesh, b_u/b_v and seams into the scene (seam names from `names` or g). */
