@@ -3,6 +3,7 @@
  * static capsule into a manifold mesh with momentum-conserving merges, and bad patterns. */
 #include "test.h"
 
+#include "forces/forces.h"
 #include "garment/garment.h"
 #include "io/scene.h"
 
@@ -208,6 +209,41 @@ static void test_bad_patterns(void)
 	CHECK(strstr(err, "sewing.tolerance") && strstr(err, "cloth_contact.thickness"));
 }
 
+/* The seam spring is a rest-length-0 spring: force -k (x_b - x_a) on b and its x-Jacobian exactly
+ * -k I (no geometric-stiffness clipping), checked against the closed form and central differences. */
+static void test_seam_spring_terms(void)
+{
+	const double k = 37.0;
+	const vec3 x[2] = {v3(0.1, -0.2, 0.3), v3(0.13, -0.15, 0.31)};
+	const vec3 v[2] = {v3_zero(), v3_zero()};
+	element_terms t;
+	element_terms_clear(&t, 2);
+	ms_spring_terms(x, v, 0.0, k, 0.0, &t);
+	const vec3 d = v3_sub(x[1], x[0]);
+	for (int c = 0; c < 3; ++c) {
+		CHECK_NEAR(v3_get(t.f[1], c), -k * v3_get(d, c), 1e-12);
+		CHECK_NEAR(v3_get(t.f[0], c), k * v3_get(d, c), 1e-12);
+	}
+	for (int a = 0; a < 2; ++a)
+		for (int b = 0; b < 2; ++b)
+			for (int r = 0; r < 3; ++r)
+				for (int c = 0; c < 3; ++c) {
+					const double want = (a == b ? -k : k) * (r == c);
+					CHECK_NEAR(t.dfdx[a][b].m[r][c], want, 1e-9);
+					/* central difference of f_a along x_b[c] */
+					const vec3 e = v3(c == 0 ? 1e-6 : 0.0, c == 1 ? 1e-6 : 0.0, c == 2 ? 1e-6 : 0.0);
+					vec3 xp[2] = {x[0], x[1]}, xm[2] = {x[0], x[1]};
+					xp[b] = v3_add(xp[b], e);
+					xm[b] = v3_sub(xm[b], e);
+					element_terms tp, tm;
+					element_terms_clear(&tp, 2);
+					element_terms_clear(&tm, 2);
+					ms_spring_terms(xp, v, 0.0, k, 0.0, &tp);
+					ms_spring_terms(xm, v, 0.0, k, 0.0, &tm);
+					CHECK_NEAR((v3_get(tp.f[a], r) - v3_get(tm.f[a], r)) / 2e-6, want, 1e-6);
+				}
+}
+
 static void momentum(const drape_world* w, double p[3])
 {
 	p[0] = p[1] = p[2] = 0.0;
@@ -350,6 +386,7 @@ static void test_obj_garment(void)
 
 const test_case garment_tests[] = {
 	{"rectangle_mesh_area_boundary_uv", test_rectangle_mesh},
+	{"seam_spring_force_and_jacobian", test_seam_spring_terms},
 	{"curved_outline_mesh", test_curved_mesh},
 	{"grain_rotation_warp_edges", test_grain_rotation},
 	{"seam_ease_distributes_length", test_ease},
