@@ -104,16 +104,17 @@ FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 		return NULL;
 	}
 	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms,"
-		   "solid_contacts,cloth_contacts,self_intersections\n");
+		   "solid_contacts,cloth_contacts,self_intersections,seam_gap\n");
 	fflush(f);
 	return f;
 }
 
 void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms)
 {
-	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d\n", frame, time,
+	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d,%.6g\n", frame, time,
 		(long long)s->steps, (long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms, s->cs_ms,
-		s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts, s->self_intersections);
+		s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts, s->self_intersections,
+		s->seam_gap);
 	fflush(f);
 }
 
@@ -168,6 +169,17 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(tot, "steps_per_frame", frames ? (double)st->steps / frames : 0.0);
 	cJSON_AddNumberToObject(tot, "cg_iterations_per_step", st->steps ? (double)st->cg_iterations / (double)st->steps : 0.0);
 	cJSON_AddNumberToObject(tot, "final_kinetic_energy", drape_world_kinetic_energy(world));
+	cJSON_AddNumberToObject(tot, "seam_gap", st->seam_gap);
+	if (s->seam_count > 0) {
+		/* docs/garments.md: when sewing ended, and when the relaxed garment lets motion start */
+		cJSON* sew = cJSON_AddObjectToObject(root, "sewing");
+		cJSON_AddNumberToObject(sew, "seams", s->seam_count);
+		cJSON_AddNumberToObject(sew, "open", t->seams_open);
+		if (t->sewn_at >= 0.0) cJSON_AddNumberToObject(sew, "sewn_at", t->sewn_at);
+		else cJSON_AddNullToObject(sew, "sewn_at");
+		if (t->motion_start >= 0.0) cJSON_AddNumberToObject(sew, "motion_start", t->motion_start);
+		else cJSON_AddNullToObject(sew, "motion_start");
+	}
 
 	cJSON* set = cJSON_AddObjectToObject(root, "settings");
 	const drape_world_def* w = &s->world;

@@ -27,6 +27,9 @@ typedef struct run_totals {
 	drape_stats stats; /* summed over frames; min/max over frames */
 	unsigned formats;  /* FORMAT_* bits (caches.h) */
 	int exit_status;
+	int seams_open;      /* garments (app/sewing.h): seams still open at the end */
+	double sewn_at;      /* s, < 0: not sewn */
+	double motion_start; /* s, < 0: not relaxed yet */
 } run_totals;
 
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,

@@ -175,6 +175,12 @@ static bool load_frame(drape_world* w, const char* dir, int frame, double* scrat
 	}
 	int32_t total = 0, count = drape_cloth_count(w);
 	for (int32_t c = 0; c < count; ++c) total += drape_cloth_vertex_count(w, (drape_cloth_id){c});
+	/* A garment's seams merged during the run (docs/garments.md): merge them here too, in order. */
+	for (int32_t k = 0; m.vertex_count < total && k < drape_seam_count(w); ++k) {
+		if (drape_seam_merged(w, (drape_seam_id){k}) || drape_seam_merge(w, (drape_seam_id){k}) != DRAPE_OK) continue;
+		total = 0;
+		for (int32_t c = 0; c < count; ++c) total += drape_cloth_vertex_count(w, (drape_cloth_id){c});
+	}
 	bool ok = m.vertex_count == total;
 	if (!ok)
 		snprintf(err, err_size, "'%s' has %d vertices but the scene's cloths have %d: the folder and its scene do not match",

@@ -4,6 +4,7 @@
 #include "interrupt.h"
 #include "output.h"
 #include "progress.h"
+#include "sewing.h"
 
 #include "io/caches.h"
 #include "io/scene.h"
@@ -124,6 +125,17 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		fprintf(stderr, "drape: warning: %.*s\n", len, p);
 		p += len + (end ? 1 : 0);
 	}
+	if (s.seam_count > 0 && (formats & (FORMAT_PC2 | FORMAT_GLB))) {
+		/* merging seams changes the vertex count, which a point cache or morph targets cannot follow */
+		snprintf(err, sizeof err, "%s: garments with seams are written as OBJ frames only (--format obj)", s.path);
+		fprintf(stderr, "drape: %s\n", err);
+		snprintf(early_error, sizeof early_error, "%s", err);
+		drape_world_destroy(world);
+		scene_free(&s);
+		return EXIT_BAD_INPUT;
+	}
+	sewing_state sew;
+	sewing_begin(&sew, world);
 	caches* cache = caches_begin(out_dir, formats, world, s.fps, s.frames, err, sizeof err);
 	if (!cache || !output_prepare_dir(out_dir, force, err, sizeof err)) {
 		fprintf(stderr, "drape: %s\n", err);
@@ -147,6 +159,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		totals.error = err;
 	} else {
 		drape_stats zero = {0};
+		zero.seam_gap = sewing_max_gap(world);
 		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
 		totals.frames_written = 1;
 	}
@@ -174,11 +187,21 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		t->cs_ms += fs.cs_ms;
 		if (fs.min_dt > 0.0 && (t->min_dt == 0.0 || fs.min_dt < t->min_dt)) t->min_dt = fs.min_dt;
 		if (fs.max_dt > t->max_dt) t->max_dt = fs.max_dt;
+		t->seam_gap = fs.seam_gap;
 		if (st != DRAPE_OK) {
 			progress_end(&bar);
 			snprintf(err, sizeof err, "%s", drape_world_error(world));
 			fprintf(stderr, "drape: frame %d: %s\n", f, err);
 			status = st == DRAPE_ERROR_DIVERGED ? EXIT_DIVERGED : EXIT_BAD_INPUT;
+			totals.status = "failed";
+			totals.error = err;
+			break;
+		}
+		int sew_status = sewing_after_frame(&sew, world, &s, err, sizeof err);
+		if (sew_status != EXIT_OK) {
+			progress_end(&bar);
+			fprintf(stderr, "drape: frame %d: %s\n", f, err);
+			status = sew_status;
 			totals.status = "failed";
 			totals.error = err;
 			break;
@@ -197,6 +220,9 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	progress_end(&bar);
 	if (stats) fclose(stats);
 	totals.simulated_time = drape_world_time(world);
+	totals.seams_open = sew.open;
+	totals.sewn_at = sew.sewn_at;
+	totals.motion_start = sew.motion_start;
 	totals.wall_seconds = wall_seconds() - start;
 	char serr[512];
 	if (!caches_finish(cache, serr, sizeof serr)) {

@@ -326,6 +326,42 @@ drape_spring_id drape_spring_add(drape_world* world, const drape_spring_def* def
 void drape_spring_set_target(drape_world* world, drape_spring_id id, const double target[3]);
 void drape_spring_remove(drape_world* world, drape_spring_id id);
 
+/* ---------------------------------------------------------------------------------------------
+ * Seams (sec. 8: garments are planar panels "topologically seamed"; docs/garments.md). A seam
+ * pairs particles of one cloth: while open, each pair is joined by a stiff zero-length damped
+ * spring inside the implicit system; drape_world_close_seams then merges every pair of a seam
+ * whose gap has fallen under its tolerance into one particle (mass-weighted position and
+ * velocity, so momentum is conserved) that keeps the rest uv of all its triangles (footnote 3).
+ * Merging renumbers the cloth's vertices: read drape_cloth_mesh again afterwards. */
+typedef struct drape_seam_id {
+	int32_t index;
+} drape_seam_id;
+
+typedef struct drape_seam_def {
+	drape_cloth_id cloth;
+	const int32_t* pairs; /* 2 * pair_count vertex indices of the cloth: a0 b0 a1 b1 ...; copied */
+	int32_t pair_count;
+	double stiffness; /* N/m per pair */
+	double damping;   /* N*s/m per pair */
+	double tolerance; /* m: the seam may close once every pair is closer than this */
+	const char* name;
+	int32_t cookie;
+} drape_seam_def;
+
+drape_seam_def drape_default_seam_def(void);
+drape_seam_id drape_seam_add(drape_world* world, const drape_seam_def* def);
+int32_t drape_seam_count(const drape_world* world);
+const char* drape_seam_name(const drape_world* world, drape_seam_id seam);
+/* The largest distance between paired particles now, m (0 once merged). */
+double drape_seam_gap(const drape_world* world, drape_seam_id seam);
+bool drape_seam_merged(const drape_world* world, drape_seam_id seam);
+/* Between steps: merges every open seam whose gap is under its tolerance; *closed (optional)
+ * counts them. Fails (DRAPE_ERROR_INVALID, naming the seam) if a merge would make a triangle
+ * degenerate or an edge shared by more than two triangles. */
+drape_status drape_world_close_seams(drape_world* world, int32_t* closed);
+/* Merges one open seam now, whatever its gap (tools that replay a run's frames use it). */
+drape_status drape_seam_merge(drape_world* world, drape_seam_id seam);
+
 /* Advances by `duration` seconds in adaptive steps of at most max_dt that end exactly at
  * t + duration. On DRAPE_ERROR_DIVERGED the state is the last accepted one. */
 drape_status drape_world_step(drape_world* world, double duration);
@@ -347,6 +383,8 @@ typedef struct drape_stats {
 	int32_t solid_contacts;
 	int32_t cloth_contacts;
 	int32_t self_intersections;
+	/* After the last accepted step: the largest gap of the open seams, m (0 when none is open). */
+	double seam_gap;
 } drape_stats;
 
 drape_stats drape_world_get_stats(const drape_world* world);

@@ -153,6 +153,23 @@ static void hinge_side(const drape_mesh* m, const drape_material* mat, int32_t t
 	*weight = (mat->bend_u * du * du + mat->bend_v * dv * dv) / *len2;
 }
 
+void cloth_hinge_init(const drape_world* w, const drape_mesh* m, const drape_material* mat, const hinge_ref* hr,
+		      int32_t n0, int32_t t0, hinge_elem* e)
+{
+	memset(e, 0, sizeof *e);
+	for (int j = 0; j < 4; ++j) e->v[j] = n0 + hr->v[j];
+	/* Bend energy k/2 theta^2 with k = B |e|^2 / (A1 + A2): footnote 5's curvature argument,
+	 * calibrated so a grid bent into a cylinder stores B/2 kappa^2 per area (docs/model.md).
+	 * On a seam the two triangles may see the edge differently in uv; average the sides. */
+	double l0, l1, w0, w1;
+	hinge_side(m, mat, hr->tri[0], hr->edge[0], &l0, &w0);
+	hinge_side(m, mat, hr->tri[1], hr->edge[1], &l1, &w1);
+	double area = w->triangles[t0 + hr->tri[0]].rest.area + w->triangles[t0 + hr->tri[1]].rest.area;
+	double shape = 0.5 * (l0 + l1) / area;
+	e->k = 0.5 * (w0 + w1) * shape;
+	e->kd = mat->bend_damping * shape;
+}
+
 drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 {
 	drape_cloth_id none = {-1};
@@ -243,24 +260,11 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 			world_fail(w, "vertex %d belongs to no triangle (it would have no mass)", i);
 			return none;
 		}
-	for (int32_t k = 0; k < hinge_count; ++k) {
-		hinge_elem* e = &w->hinges[h0 + k];
-		memset(e, 0, sizeof *e);
-		for (int j = 0; j < 4; ++j) e->v[j] = n0 + hr[k].v[j];
-		/* Bend energy k/2 theta^2 with k = B |e|^2 / (A1 + A2): footnote 5's curvature argument,
-		 * calibrated so a grid bent into a cylinder stores B/2 kappa^2 per area (docs/model.md).
-		 * On a seam the two triangles may see the edge differently in uv; average the sides. */
-		double l0, l1, w0, w1;
-		hinge_side(m, mat, hr[k].tri[0], hr[k].edge[0], &l0, &w0);
-		hinge_side(m, mat, hr[k].tri[1], hr[k].edge[1], &l1, &w1);
-		double area = w->triangles[t0 + hr[k].tri[0]].rest.area + w->triangles[t0 + hr[k].tri[1]].rest.area;
-		double shape = 0.5 * (l0 + l1) / area;
-		e->k = 0.5 * (w0 + w1) * shape;
-		e->kd = mat->bend_damping * shape;
-	}
+	for (int32_t k = 0; k < hinge_count; ++k) cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->hinges[h0 + k]);
 	free(hr);
 
 	c->name = strdup(def->name ? def->name : "cloth");
+	c->material = *mat;
 	c->model = def->model;
 	c->nu = springs ? def->grid[0] : 0;
 	c->nv = springs ? def->grid[1] : 0;

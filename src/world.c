@@ -170,6 +170,7 @@ void drape_world_destroy(drape_world* w)
 	}
 	for (int32_t i = 0; i < w->constraint_count; ++i) free(w->constraints[i].keyframes);
 	for (int32_t i = 0; i < w->solid_count; ++i) solid_free(&w->solids[i]);
+	seams_free(w);
 	free(w->solids);
 	free(w->query_hits);
 	free(w->repulsions);
@@ -372,6 +373,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		contacts_commit(w, h);
 		w->intersections = r.intersections;
 		w->stats.self_intersections = r.intersections;
+		w->stats.seam_gap = seams_max_gap(w);
 		w->stats.cloth_contacts = w->repulsion_count;
 		w->stats.solid_contacts = 0;
 		for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) w->stats.solid_contacts += w->contacts[i].solid >= 0;

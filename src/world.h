@@ -9,6 +9,7 @@
 #include "collide/cloth_pairs.h"
 #include "collide/contact.h"
 #include "forces/forces.h"
+#include "mesh/topology.h"
 #include "mesh/colouring.h"
 #include "solver/bsr.h"
 #include "solver/pcg.h"
@@ -82,12 +83,14 @@ typedef struct ms_bend {
 } ms_bend;
 
 typedef struct solid_data solid_data; /* collide/solid.h */
+typedef struct seam_data seam_data;   /* seam.c */
 
 typedef struct cloth_data {
 	char* name;
 	int32_t first_vertex;
 	int32_t first_triangle;
 	drape_mesh mesh; /* a copy of what was given */
+	drape_material material; /* kept to rebuild hinges when seams merge (seam.c) */
 	drape_cloth_model model;
 	int32_t nu, nv; /* MASS_SPRING grid */
 } cloth_data;
@@ -148,6 +151,8 @@ struct drape_world {
 	int32_t spring_count, spring_capacity;
 	solid_data* solids;
 	int32_t solid_count, solid_capacity;
+	seam_data* seams; /* seam.c */
+	int32_t seam_count, seam_capacity;
 
 	/* Cloth/solid contact state per particle (kept from step to step), and BVH query scratch. */
 	contact* contacts;
@@ -222,6 +227,14 @@ drape_status world_prepare(drape_world* w);
  * cloth whose first particle is n0. */
 drape_status cloth_springs_check(drape_world* w, const drape_cloth_def* def);
 drape_status cloth_springs_build(drape_world* w, const drape_cloth_def* def, int32_t n0);
+
+/* Bend hinge k of a triangles cloth whose particles start at n0 and triangles at t0 (cloth.c). */
+void cloth_hinge_init(const drape_world* w, const drape_mesh* m, const drape_material* mat, const hinge_ref* hr,
+		      int32_t n0, int32_t t0, hinge_elem* e);
+/* Frees the seams (seam.c). */
+void seams_free(drape_world* w);
+/* The largest gap of the open seams, m (0 when none is open). */
+double seams_max_gap(const drape_world* w);
 
 /* Integrators (solver/integrators.c). */
 bool integrator_needs_grid(drape_integrator integrator);    /* the ADI and split line schemes */

@@ -279,6 +279,18 @@ if cmp -s "$tmp/t1/frame_0004.obj" "$tmp/t2/frame_0004.obj"; then ok threads_ide
 # --- integrators: names are checked, line schemes need mass-spring cloths, frames stay thread-invariant
 expect_fail unknown_integrator 2 "solver.integrator: unknown integrator 'adi'" -- run "$(scene integ '{"solver": {"integrator": "adi"}, '"$small"'}')"
 expect_fail split_needs_springs 2 "'cape' uses the triangles model, but the split integrator" -- run "$(scene splittri '{"solver": {"integrator": "split"}, "cloths": [{"name": "cape", "grid": {"size": [1, 1], "resolution": [5, 5]}}]}')"
+# --- garments (docs/garments.md): bad patterns name the panel or seam; an open seam is exit 3
+rect() { # rect NAME [AROUND-SIDE]: a 0.3 x 0.4 m panel with corners a b c d
+	echo '{"name": "'"$1"'", "outline": [{"at": [0, 0], "corner": "a"}, {"at": [0.3, 0], "corner": "b"}, {"at": [0.3, 0.4], "corner": "c"}, {"at": [0, 0.4], "corner": "d"}], "around": {"axis": [[0, 0, 0], [0, 0, 1]], "radius": '"${3:-0.1}"', "side": "'"${2:-front}"'"}}'
+}
+garment() { echo '{"output": {"frames": 5}, "cloths": [{"name": "g", "garment": {"triangle_size": '"${3:-0.02}"', "sewing": {"time_limit": 0.1, "tolerance": 0.006, "stiffness": '"${4:-50}"'}, "panels": ['"$1"'], "seams": ['"$2"']}}]}'; }
+expect_fail garment_crossing 2 "panel 'bow'.*crosses itself" -- run "$(scene gbow "$(garment '{"name": "bow", "outline": [{"at": [0, 0]}, {"at": [0.3, 0.3]}, {"at": [0.3, 0]}, {"at": [0, 0.3]}], "around": {"axis": [[0, 0, 0], [0, 0, 1]], "radius": 0.2}}' '')")"
+expect_fail garment_missing_panel 2 "seam 's'.*panel 'sleeve'" -- run "$(scene gpanel "$(garment "$(rect front)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "sleeve", "from": "a", "to": "d"}}')")"
+expect_fail garment_missing_corner 2 "seam 's'.*corner named 'z'" -- run "$(scene gcorner "$(garment "$(rect front), $(rect back back)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "z"}, "b": {"panel": "back", "from": "a", "to": "d"}}')")"
+expect_fail garment_beyond_ease 2 "seam 's'.*more than its ease" -- run "$(scene gease "$(garment "$(rect front), $(rect back back)" '{"name": "s", "a": {"panel": "front", "from": "a", "to": "b"}, "b": {"panel": "back", "from": "b", "to": "c"}}')")"
+expect_fail garment_too_small 2 "panel 'front' is too small" -- run "$(scene gsmall "$(garment "$(rect front)" '' 0.2)")"
+expect_fail garment_seam_open 3 "seam 's' did not close within sewing.time_limit" -- run "$(scene gopen "$(garment "$(rect front front 0.5), $(rect back back 0.5)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "back", "from": "a", "to": "d", "direction": "backward"}}' 0.02 1e-6)")"
+expect_fail garment_no_pc2 2 "OBJ frames only" -- run "$root/scenes/garment_tube.json" --format pc2
 "$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms1" --frames 2 --threads 1 --quiet &&
 	"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms2" --frames 2 --threads 2 --quiet
 if cmp -s "$tmp/ms1/frame_0002.obj" "$tmp/ms2/frame_0002.obj"; then ok split_threads_identical_frames; else bad split_threads_identical_frames "frames differ"; fi

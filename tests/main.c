@@ -24,6 +24,7 @@ extern const test_case view_tests[];
 extern const test_case wave1d_tests[];
 extern const test_case stability_tests[];
 extern const test_case mannequin_tests[];
+extern const test_case garment_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -43,6 +44,7 @@ static const suite suites[] = {
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},
 	{"mannequin", mannequin_tests},
+	{"garment", garment_tests},
 };
 
 int main(int argc, char** argv)

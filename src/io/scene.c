@@ -375,7 +375,7 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
-					   "pins", "model", "nonlinear_bend", "bend_kappa1", NULL};
+					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 	scene_cloth* cloth = &s->cloths[index];
 
@@ -422,16 +422,24 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 	}
 	const cJSON* grid = json_get(n, "grid");
 	const cJSON* mesh = json_get(n, "mesh");
-	if (grid && mesh) {
+	const cJSON* garment = json_get(n, "garment");
+	if (garment) {
+		jnode gn = json_node(n, garment);
+		if (grid || mesh || model || json_get(n, "stretch_regions"))
+			return json_fail(c, &gn, "a garment cloth has no 'grid', 'mesh', 'model' or cloth-wide 'stretch_regions' "
+						 "(its panels carry their own)");
+		if (!scene_load_garment(L, &gn, index)) return false;
+	} else if (grid && mesh) {
 		jnode mn = json_node(n, mesh);
 		return json_fail(c, &mn, "a cloth has either 'grid' or 'mesh', not both");
 	}
-	if (!grid && !mesh) return json_fail(c, n, "missing 'grid' or 'mesh': every cloth needs one of them");
+	if (!garment && !grid && !mesh)
+		return json_fail(c, n, "missing 'grid' or 'mesh' (or 'garment'): every cloth needs one of them");
 	jnode gn = json_node(n, grid ? grid : mesh);
-	if (cloth->model == DRAPE_MODEL_MASS_SPRING && !grid)
+	if (!garment && cloth->model == DRAPE_MODEL_MASS_SPRING && !grid)
 		return json_fail(c, &gn, "model 'mass_spring' needs a 'grid' (its springs follow grid lines), not a mesh file");
-	if (grid ? !load_grid(c, &gn, cloth) : !load_mesh(c, &gn, cloth)) return false;
-	if (cloth->model == DRAPE_MODEL_TRIANGLES && cloth->grid_resolution[1] == 1)
+	if (!garment && (grid ? !load_grid(c, &gn, cloth) : !load_mesh(c, &gn, cloth))) return false;
+	if (!garment && cloth->model == DRAPE_MODEL_TRIANGLES && cloth->grid_resolution[1] == 1)
 		return json_fail(c, &gn, "a grid with 1 particle along v is a chain: it has no triangles, use model 'mass_spring'");
 
 	if (!load_material(c, n, &cloth->material) || !json_opt_vector(c, n, "velocity", 3, cloth->velocity) ||
@@ -469,6 +477,11 @@ void scene_free(scene* s)
 	free(s->constraints);
 	for (int32_t i = 0; i < s->solid_count; ++i) scene_solid_free(&s->solids[i]);
 	free(s->solids);
+	for (int32_t i = 0; i < s->seam_count; ++i) {
+		free(s->seams[i].name);
+		free(s->seams[i].pairs);
+	}
+	free(s->seams);
 	memset(s, 0, sizeof *s);
 }
 
@@ -492,6 +505,8 @@ static bool load_root(loader* L, const cJSON* root)
 	}
 	if (!s->name) return scene_out_of_memory(c);
 
+	s->sew_time_limit = 2.0;
+	s->relax_energy = 1e-4;
 	s->world = drape_default_world_def();
 	s->world.gravity[0] = 0.0;
 	s->world.gravity[1] = 0.0;
@@ -685,6 +700,24 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		if (id.index < 0) {
 			snprintf(err, err_size, "%s: cloths[%d] '%s': pin on vertex %d: %s", s->path, (int)con->cloth,
 				 s->cloths[con->cloth].name, (int)def.vertex, drape_world_error(world));
+			free(ids);
+			drape_world_destroy(world);
+			return NULL;
+		}
+	}
+	for (int32_t k = 0; k < s->seam_count; ++k) {
+		const scene_seam* sm = &s->seams[k];
+		drape_seam_def def = drape_default_seam_def();
+		def.cloth = ids[sm->cloth];
+		def.pairs = sm->pairs;
+		def.pair_count = sm->pair_count;
+		def.stiffness = sm->stiffness;
+		def.damping = sm->damping;
+		def.tolerance = sm->tolerance;
+		def.name = sm->name;
+		if (drape_seam_add(world, &def).index < 0) {
+			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)sm->cloth, s->cloths[sm->cloth].name,
+				 drape_world_error(world));
 			free(ids);
 			drape_world_destroy(world);
 			return NULL;

@@ -27,6 +27,15 @@ typedef struct scene_cloth {
 	double bend_kappa1;
 } scene_cloth;
 
+/* A seam of a garment cloth (docs/scene-format.md, "Garments"): particle pairs for drape_seam_add. */
+typedef struct scene_seam {
+	int32_t cloth; /* index into scene.cloths */
+	char* name;
+	int32_t* pairs; /* 2 * pair_count vertex indices of the cloth's mesh */
+	int32_t pair_count;
+	double stiffness, damping, tolerance;
+} scene_seam;
+
 /* A solid (docs/scene-format.md, "Solids"). def is complete, and everything it points to is
  * owned here: def.name, def.mesh, def.mesh_frames, def.frame_times and def.poses. */
 typedef struct scene_solid {
@@ -59,6 +68,10 @@ typedef struct scene {
 	scene_solid* solids;
 	int32_t solid_count;
 	scene_camera camera;
+	scene_seam* seams; /* garments' seams, in cloth order */
+	int32_t seam_count;
+	double sew_time_limit; /* s: every seam must have closed by then (exit 3 otherwise) */
+	double relax_energy;   /* J: after sewing, motion may start once the kinetic energy is under this */
 } scene;
 
 /* Parses and validates a scene. On failure returns false with the message in err; *out is then

@@ -18,6 +18,9 @@ bool scene_load_pin(loader* L, const jnode* pin, int32_t cloth);
 bool scene_load_solids(loader* L, const jnode* root);
 void scene_solid_free(scene_solid* solid);
 
+/* Loads cloths[index].garment (scene_garment.c): the cloth's mesh, b_u/b_v and its seams. */
+bool scene_load_garment(loader* L, const jnode* n, int32_t index);
+
 bool scene_out_of_memory(const json_ctx* c);
 /* A malloc'd copy of s, or NULL. */
 char* scene_copy_string(const char* s);

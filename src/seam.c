@@ -1,0 +1,330 @@
+/* Seams (sec. 8, footnote 3; docs/garments.md): zero-length damped springs between paired
+ * particles of a cloth while a seam is open (they are mass-spring springs of the "other" family,
+ * so they sit inside the implicit system with both Jacobians), and the merge that makes the cloth
+ * topologically seamed once the gap has closed: one particle with several rest uv, mass-weighted
+ * position and velocity (momentum conserved), hinges rebuilt across the seam, every particle
+ * index in the world renumbered, and the solver rebuilt by world_prepare. */
+#include "core.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct seam_data {
+	char* name;
+	int32_t cloth;
+	int32_t pair_count;
+	int32_t* pairs; /* cloth-local vertex indices, renumbered by every merge of the cloth */
+	double stiffness, damping, tolerance;
+	bool merged;
+};
+
+drape_seam_def drape_default_seam_def(void)
+{
+	drape_seam_def d;
+	memset(&d, 0, sizeof d);
+	d.cloth.index = -1;
+	d.stiffness = 50.0;
+	d.damping = 0.05;
+	d.tolerance = 0.002;
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+void seams_free(drape_world* w)
+{
+	for (int32_t i = 0; i < w->seam_count; ++i) {
+		free(w->seams[i].name);
+		free(w->seams[i].pairs);
+	}
+	free(w->seams);
+	w->seams = NULL;
+	w->seam_count = w->seam_capacity = 0;
+}
+
+drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
+{
+	drape_seam_id none = {-1};
+	if (!def || def->cookie != DRAPE_COOKIE) {
+		world_fail(w, "seam def not initialised with drape_default_seam_def()");
+		return none;
+	}
+	const char* name = def->name ? def->name : "seam";
+	if (def->cloth.index < 0 || def->cloth.index >= w->cloth_count) {
+		world_fail(w, "seam '%s': no cloth with index %d", name, def->cloth.index);
+		return none;
+	}
+	const cloth_data* c = &w->cloths[def->cloth.index];
+	if (c->model != DRAPE_MODEL_TRIANGLES) {
+		world_fail(w, "seam '%s': cloth '%s' is mass_spring; seams join triangles cloths", name, c->name);
+		return none;
+	}
+	if (def->pair_count < 1 || !def->pairs) {
+		world_fail(w, "seam '%s' has no particle pairs", name);
+		return none;
+	}
+	if (!(isfinite(def->stiffness) && def->stiffness > 0.0 && isfinite(def->damping) && def->damping >= 0.0 &&
+	      isfinite(def->tolerance) && def->tolerance > 0.0)) {
+		world_fail(w, "seam '%s': stiffness and tolerance must be finite and > 0, damping >= 0", name);
+		return none;
+	}
+	for (int32_t k = 0; k < 2 * def->pair_count; ++k)
+		if (def->pairs[k] < 0 || def->pairs[k] >= c->mesh.vertex_count) {
+			world_fail(w, "seam '%s': pair %d names vertex %d, but cloth '%s' has %d", name, k / 2, def->pairs[k],
+				   c->name, c->mesh.vertex_count);
+			return none;
+		}
+	seam_data sd = {.cloth = def->cloth.index,
+			.pair_count = def->pair_count,
+			.stiffness = def->stiffness,
+			.damping = def->damping,
+			.tolerance = def->tolerance};
+	sd.name = strdup(name);
+	sd.pairs = malloc(2 * (size_t)def->pair_count * sizeof(int32_t));
+	bool ok = sd.name && sd.pairs && core_reserve((void**)&w->seams, &w->seam_capacity, w->seam_count + 1, sizeof(seam_data)) &&
+		  core_reserve((void**)&w->ms_springs, &w->ms_spring_capacity, w->ms_spring_count + def->pair_count,
+			       sizeof(ms_spring));
+	if (!ok) {
+		free(sd.name);
+		free(sd.pairs);
+		world_fail(w, "out of memory adding seam '%s'", name);
+		return none;
+	}
+	memcpy(sd.pairs, def->pairs, 2 * (size_t)def->pair_count * sizeof(int32_t));
+	for (int32_t k = 0; k < def->pair_count; ++k) {
+		if (sd.pairs[2 * k] == sd.pairs[2 * k + 1]) continue; /* already one particle */
+		ms_spring* s = &w->ms_springs[w->ms_spring_count++];
+		*s = (ms_spring){.v = {c->first_vertex + sd.pairs[2 * k], c->first_vertex + sd.pairs[2 * k + 1]},
+				 .family = FAMILY_OTHER,
+				 .rest = 0.0,
+				 .k = def->stiffness,
+				 .kd = def->damping};
+	}
+	w->seams[w->seam_count] = sd;
+	w->dirty = true;
+	return (drape_seam_id){w->seam_count++};
+}
+
+int32_t drape_seam_count(const drape_world* w) { return w->seam_count; }
+
+static const seam_data* seam_get(const drape_world* w, drape_seam_id id)
+{
+	return id.index >= 0 && id.index < w->seam_count ? &w->seams[id.index] : NULL;
+}
+
+const char* drape_seam_name(const drape_world* w, drape_seam_id id)
+{
+	const seam_data* s = seam_get(w, id);
+	return s ? s->name : "";
+}
+
+bool drape_seam_merged(const drape_world* w, drape_seam_id id)
+{
+	const seam_data* s = seam_get(w, id);
+	return s && s->merged;
+}
+
+double drape_seam_gap(const drape_world* w, drape_seam_id id)
+{
+	const seam_data* s = seam_get(w, id);
+	if (!s || s->merged) return 0.0;
+	const int32_t n0 = w->cloths[s->cloth].first_vertex;
+	double gap = 0.0;
+	for (int32_t k = 0; k < s->pair_count; ++k) {
+		double d = v3_len(v3_sub(w->x[n0 + s->pairs[2 * k]], w->x[n0 + s->pairs[2 * k + 1]]));
+		if (!(d <= gap)) gap = d; /* NaN propagates as "not closed" */
+	}
+	return gap;
+}
+
+double seams_max_gap(const drape_world* w)
+{
+	double gap = 0.0;
+	for (int32_t s = 0; s < w->seam_count; ++s) {
+		double g = drape_seam_gap(w, (drape_seam_id){s});
+		if (!(g <= gap)) gap = g;
+	}
+	return gap;
+}
+
+static int32_t find_root(int32_t* parent, int32_t i)
+{
+	while (parent[i] != i) {
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
+/* The world index of particle p after cloth c (first particle n0, nv of them) is renumbered by
+ * local map `local` and shrinks by -delta particles. */
+static inline int32_t remap(int32_t p, int32_t n0, int32_t nv, const int32_t* local, int32_t delta)
+{
+	if (p < n0) return p;
+	if (p < n0 + nv) return n0 + local[p - n0];
+	return p + delta;
+}
+
+/* Merges the pairs of the seams flagged in `closing` (all on cloth ci). */
+static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
+{
+	cloth_data* c = &w->cloths[ci];
+	const int32_t n0 = c->first_vertex, nv = c->mesh.vertex_count, tc = c->mesh.triangle_count;
+	const char* first_name = "";
+	int32_t* parent = malloc((size_t)nv * sizeof *parent);
+	int32_t* local = malloc((size_t)nv * sizeof *local);
+	int32_t* tris = malloc(3 * (size_t)tc * sizeof *tris);
+	hinge_ref* hr = NULL;
+	int32_t hinge_count = 0;
+	drape_status status = DRAPE_OK;
+	if (!parent || !local || !tris) {
+		status = DRAPE_ERROR_MEMORY;
+		world_fail(w, "out of memory merging seams of cloth '%s'", c->name);
+		goto done;
+	}
+	for (int32_t i = 0; i < nv; ++i) parent[i] = i;
+	for (int32_t s = 0; s < w->seam_count; ++s) {
+		if (!closing[s]) continue;
+		if (!first_name[0]) first_name = w->seams[s].name;
+		for (int32_t k = 0; k < w->seams[s].pair_count; ++k) {
+			int32_t a = find_root(parent, w->seams[s].pairs[2 * k]), b = find_root(parent, w->seams[s].pairs[2 * k + 1]);
+			/* the lower index is the root: the numbering does not depend on pair order */
+			if (a < b) parent[b] = a;
+			else if (b < a) parent[a] = b;
+		}
+	}
+	int32_t nnew = 0;
+	for (int32_t i = 0; i < nv; ++i)
+		if (find_root(parent, i) == i) local[i] = nnew++;
+	for (int32_t i = 0; i < nv; ++i) local[i] = local[find_root(parent, i)];
+	for (int32_t t = 0; t < tc; ++t) {
+		for (int k = 0; k < 3; ++k) tris[3 * t + k] = local[c->mesh.triangles[3 * t + k]];
+		if (tris[3 * t] == tris[3 * t + 1] || tris[3 * t + 1] == tris[3 * t + 2] || tris[3 * t] == tris[3 * t + 2]) {
+			status = world_fail(w, "seam '%s' of cloth '%s': merging would collapse triangle %d (two of its corners are "
+					       "paired)",
+					    first_name, c->name, t);
+			goto done;
+		}
+	}
+	char err[256];
+	if (!topology_hinges(tris, tc, &hr, &hinge_count, err, sizeof err)) {
+		status = world_fail(w, "seam '%s' of cloth '%s': merging would make the mesh non-manifold: %s", first_name,
+				    c->name, err);
+		goto done;
+	}
+	/* Reserve before changing anything, so that a failure leaves the world as it was. */
+	int32_t other_hinges = 0;
+	for (int32_t k = 0; k < w->hinge_count; ++k)
+		other_hinges += !(w->hinges[k].v[0] >= n0 && w->hinges[k].v[0] < n0 + nv);
+	double* positions = malloc(3 * (size_t)nnew * sizeof(double));
+	double* mass_sum = calloc((size_t)nnew, sizeof(double));
+	vec3* mx = calloc((size_t)nnew, sizeof(vec3));
+	vec3* mv = calloc((size_t)nnew, sizeof(vec3));
+	if (!positions || !mass_sum || !mx || !mv ||
+	    !core_reserve((void**)&w->hinges, &w->hinge_capacity, other_hinges + hinge_count, sizeof(hinge_elem))) {
+		free(positions);
+		free(mass_sum);
+		free(mx);
+		free(mv);
+		status = world_fail(w, "out of memory merging seams of cloth '%s'", c->name);
+		goto done;
+	}
+	/* Momentum-conserving merge: m = sum m_i, x = sum m_i x_i / m, v = sum m_i v_i / m. */
+	for (int32_t i = 0; i < nv; ++i) {
+		const int32_t p = n0 + i, q = local[i];
+		mass_sum[q] += w->mass[p];
+		mx[q] = v3_madd(mx[q], w->mass[p], w->x[p]);
+		mv[q] = v3_madd(mv[q], w->mass[p], w->v[p]);
+	}
+	const int32_t delta = nnew - nv;
+	for (int32_t q = 0; q < nnew; ++q) {
+		w->x[n0 + q] = v3_scale(mx[q], 1.0 / mass_sum[q]);
+		w->v[n0 + q] = v3_scale(mv[q], 1.0 / mass_sum[q]);
+		w->mass[n0 + q] = mass_sum[q];
+		v3_store(w->x[n0 + q], &positions[3 * q]);
+	}
+	memmove(&w->x[n0 + nnew], &w->x[n0 + nv], (size_t)(w->particle_count - n0 - nv) * sizeof(vec3));
+	memmove(&w->v[n0 + nnew], &w->v[n0 + nv], (size_t)(w->particle_count - n0 - nv) * sizeof(vec3));
+	memmove(&w->mass[n0 + nnew], &w->mass[n0 + nv], (size_t)(w->particle_count - n0 - nv) * sizeof(double));
+	w->particle_count += delta;
+	free(mass_sum);
+	free(mx);
+	free(mv);
+
+	for (int32_t t = 0; t < w->triangle_count; ++t)
+		for (int k = 0; k < 3; ++k) w->triangles[t].v[k] = remap(w->triangles[t].v[k], n0, nv, local, delta);
+	int32_t kept = 0;
+	for (int32_t k = 0; k < w->hinge_count; ++k) {
+		hinge_elem e = w->hinges[k];
+		if (e.v[0] >= n0 && e.v[0] < n0 + nv) continue; /* this cloth's: rebuilt below */
+		for (int j = 0; j < 4; ++j) e.v[j] = remap(e.v[j], n0, nv, local, delta);
+		w->hinges[kept++] = e;
+	}
+	free(c->mesh.positions);
+	c->mesh.positions = positions;
+	c->mesh.vertex_count = nnew;
+	memcpy(c->mesh.triangles, tris, 3 * (size_t)tc * sizeof(int32_t));
+	for (int32_t k = 0; k < hinge_count; ++k) cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->hinges[kept + k]);
+	w->hinge_count = kept + hinge_count;
+	kept = 0;
+	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
+		ms_spring s = w->ms_springs[k];
+		s.v[0] = remap(s.v[0], n0, nv, local, delta);
+		s.v[1] = remap(s.v[1], n0, nv, local, delta);
+		if (s.v[0] != s.v[1]) w->ms_springs[kept++] = s; /* a closed seam's springs vanish */
+	}
+	w->ms_spring_count = kept;
+	for (int32_t k = 0; k < w->ms_bend_count; ++k)
+		for (int j = 0; j < 3; ++j) w->ms_bends[k].v[j] = remap(w->ms_bends[k].v[j], n0, nv, local, delta);
+	for (int32_t k = 0; k < w->constraint_count; ++k)
+		w->constraints[k].particle = remap(w->constraints[k].particle, n0, nv, local, delta);
+	for (int32_t k = 0; k < w->spring_count; ++k) w->springs[k].particle = remap(w->springs[k].particle, n0, nv, local, delta);
+	for (int32_t s = 0; s < w->seam_count; ++s) {
+		if (w->seams[s].cloth != ci) continue;
+		if (closing[s]) w->seams[s].merged = true;
+		for (int32_t k = 0; k < 2 * w->seams[s].pair_count; ++k) w->seams[s].pairs[k] = local[w->seams[s].pairs[k]];
+	}
+	for (int32_t j = ci + 1; j < w->cloth_count; ++j) w->cloths[j].first_vertex += delta;
+	w->dirty = true;
+done:
+	free(parent);
+	free(local);
+	free(tris);
+	free(hr);
+	return status;
+}
+
+drape_status drape_world_close_seams(drape_world* w, int32_t* closed)
+{
+	if (closed) *closed = 0;
+	bool* closing = calloc((size_t)(w->seam_count > 0 ? w->seam_count : 1), 1);
+	if (!closing) return world_fail(w, "out of memory closing seams");
+	drape_status status = DRAPE_OK;
+	for (int32_t ci = 0; ci < w->cloth_count && status == DRAPE_OK; ++ci) {
+		int32_t count = 0;
+		for (int32_t s = 0; s < w->seam_count; ++s) {
+			closing[s] = w->seams[s].cloth == ci && !w->seams[s].merged &&
+				     drape_seam_gap(w, (drape_seam_id){s}) < w->seams[s].tolerance;
+			count += closing[s];
+		}
+		if (count == 0) continue;
+		status = merge_cloth(w, ci, closing);
+		if (status == DRAPE_OK && closed) *closed += count;
+	}
+	free(closing);
+	return status;
+}
+
+drape_status drape_seam_merge(drape_world* w, drape_seam_id id)
+{
+	if (id.index < 0 || id.index >= w->seam_count) return world_fail(w, "no seam with index %d", id.index);
+	if (w->seams[id.index].merged) return DRAPE_OK;
+	bool* closing = calloc((size_t)w->seam_count, 1);
+	if (!closing) return world_fail(w, "out of memory merging a seam");
+	closing[id.index] = true;
+	drape_status status = merge_cloth(w, w->seams[id.index].cloth, closing);
+	free(closing);
+	return status;
+}

@@ -1,0 +1,397 @@
+/* Garments (docs/garments.md): panel meshing (area, boundary length, uv = pattern coordinates in
+ * the grain frame, warp edges along the grain), seams (ease, pairing), sewing a tube around a
+ * static capsule into a manifold mesh with momentum-conserving merges, and bad patterns. */
+#include "test.h"
+
+#include "forces/forces.h"
+#include "garment/garment.h"
+#include "io/scene.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static pattern_panel rect_panel(const char* name, pattern_point pts[4], double w, double h)
+{
+	static const char* const names[4] = {"a", "b", "c", "d"};
+	const double xy[4][2] = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+	for (int k = 0; k < 4; ++k) pts[k] = (pattern_point){.at = {xy[k][0], xy[k][1]}, .corner = names[k]};
+	pattern_panel p = {.name = name, .points = pts, .point_count = 4, .grain = {1, 0}, .axis = {{0, 0, 0}, {0, 0, 1}},
+			   .front = {0, -1, 0}, .radius = 0.2};
+	return p;
+}
+
+/* Mesh area in uv, and the length of edges used by one triangle (the boundary). */
+static void mesh_measures(const drape_mesh* m, int32_t t0, int32_t t1, double* area, double* boundary)
+{
+	*area = 0.0;
+	*boundary = 0.0;
+	for (int32_t t = t0; t < t1; ++t) {
+		const double* a = &m->uvs[2 * m->triangle_uvs[3 * t]];
+		const double* b = &m->uvs[2 * m->triangle_uvs[3 * t + 1]];
+		const double* c = &m->uvs[2 * m->triangle_uvs[3 * t + 2]];
+		*area += 0.5 * ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+		for (int k = 0; k < 3; ++k) {
+			int32_t i = m->triangles[3 * t + k], j = m->triangles[3 * t + (k + 1) % 3];
+			int uses = 0;
+			for (int32_t s = t0; s < t1; ++s)
+				for (int e = 0; e < 3; ++e) {
+					int32_t p = m->triangles[3 * s + e], q = m->triangles[3 * s + (e + 1) % 3];
+					uses += (p == i && q == j) || (p == j && q == i);
+				}
+			if (uses == 1) {
+				const double* pi = &m->uvs[2 * m->triangle_uvs[3 * t + k]];
+				const double* pj = &m->uvs[2 * m->triangle_uvs[3 * t + (k + 1) % 3]];
+				*boundary += hypot(pi[0] - pj[0], pi[1] - pj[1]);
+			}
+		}
+	}
+}
+
+static void test_rectangle_mesh(void)
+{
+	pattern_point pts[4];
+	pattern_panel p = rect_panel("front", pts, 0.3, 0.2);
+	garment_def d = {.panels = &p, .panel_count = 1, .triangle_size = 0.02};
+	garment g;
+	char err[512];
+	CHECK(garment_build(&d, &g, err, sizeof err));
+	double area, boundary;
+	mesh_measures(&g.mesh, 0, g.mesh.triangle_count, &area, &boundary);
+	CHECK_REL(area, 0.06, 1e-12, 0.0);
+	CHECK_REL(boundary, 1.0, 1e-12, 0.0);
+	/* uv = pattern coordinates (grain along x): every uv inside the rectangle, every triangle
+	 * counter-clockwise, and interior edges warp or weft for the most part */
+	int32_t bad = 0, axis_edges = 0, edges = 0;
+	double min_angle = 180.0;
+	for (int32_t i = 0; i < g.mesh.uv_count; ++i) {
+		double u = g.mesh.uvs[2 * i], v = g.mesh.uvs[2 * i + 1];
+		bad += u < -1e-12 || u > 0.3 + 1e-12 || v < -1e-12 || v > 0.2 + 1e-12;
+	}
+	for (int32_t t = 0; t < g.mesh.triangle_count; ++t)
+		for (int k = 0; k < 3; ++k) {
+			const double* a = &g.mesh.uvs[2 * g.mesh.triangle_uvs[3 * t + k]];
+			const double* b = &g.mesh.uvs[2 * g.mesh.triangle_uvs[3 * t + (k + 1) % 3]];
+			const double* c = &g.mesh.uvs[2 * g.mesh.triangle_uvs[3 * t + (k + 2) % 3]];
+			axis_edges += a[0] == b[0] || a[1] == b[1];
+			++edges;
+			double ang = acos(((b[0] - a[0]) * (c[0] - a[0]) + (b[1] - a[1]) * (c[1] - a[1])) /
+					  (hypot(b[0] - a[0], b[1] - a[1]) * hypot(c[0] - a[0], c[1] - a[1])));
+			min_angle = fmin(min_angle, ang * 180.0 / 3.14159265358979323846);
+		}
+	CHECK(bad == 0);
+	CHECK(axis_edges > 0.6 * edges);
+	CHECK(min_angle > 25.0);
+	garment_free(&g);
+}
+
+static void test_curved_mesh(void)
+{
+	/* a half disc of radius 0.15: a straight diameter closed by a semicircular arc (bulge 1) */
+	pattern_point tri[3] = {{.at = {0.3, 0}}, {.at = {0.15, 0}}, {.at = {0, 0}, .curve = CURVE_ARC, .bulge = 1.0}};
+	pattern_panel p = {.name = "half", .points = tri, .point_count = 3, .grain = {1, 0}, .axis = {{0, 0, 0}, {0, 0, 1}},
+			   .front = {0, -1, 0}, .radius = 0.2};
+	garment_def d = {.panels = &p, .panel_count = 1, .triangle_size = 0.01};
+	garment g;
+	char err[512];
+	CHECK(garment_build(&d, &g, err, sizeof err));
+	double area, boundary;
+	mesh_measures(&g.mesh, 0, g.mesh.triangle_count, &area, &boundary);
+	const double pi = 3.14159265358979323846;
+	/* the arc from (0, 0) back to (0.3, 0) bulges below the chord: area pi r^2 / 2 */
+	CHECK_REL(fabs(area), 0.5 * pi * 0.15 * 0.15, 0.01, 0.0);
+	CHECK_REL(boundary, 0.3 + pi * 0.15, 0.01, 0.0);
+	garment_free(&g);
+}
+
+static void test_grain_rotation(void)
+{
+	pattern_point pts[4];
+	pattern_panel p = rect_panel("bias", pts, 0.3, 0.3);
+	p.grain[0] = 1.0, p.grain[1] = 1.0; /* cut on the bias */
+	garment_def d = {.panels = &p, .panel_count = 1, .triangle_size = 0.02};
+	garment g;
+	char err[512];
+	CHECK(garment_build(&d, &g, err, sizeof err));
+	/* uv is the pattern in the grain frame: u = (x + y)/sqrt2, v = (y - x)/sqrt2. A warp edge
+	 * (v equal at both ends) therefore runs along the grain in the pattern. Boundary vertices, back
+	 * in pattern coordinates, lie on the square's outline. */
+	const double s = sqrt(0.5);
+	int32_t warp = 0, weft = 0, off = 0;
+	for (int32_t i = 0; i < g.mesh.uv_count; ++i) {
+		double u = g.mesh.uvs[2 * i], v = g.mesh.uvs[2 * i + 1];
+		double x = s * (u - v), y = s * (u + v);
+		off += x < -1e-9 || x > 0.3 + 1e-9 || y < -1e-9 || y > 0.3 + 1e-9;
+	}
+	for (int32_t t = 0; t < g.mesh.triangle_count; ++t)
+		for (int k = 0; k < 3; ++k) {
+			const double* a = &g.mesh.uvs[2 * g.mesh.triangle_uvs[3 * t + k]];
+			const double* b = &g.mesh.uvs[2 * g.mesh.triangle_uvs[3 * t + (k + 1) % 3]];
+			warp += a[1] == b[1] && fabs(a[0] - b[0]) > 0.019;
+			weft += a[0] == b[0] && fabs(a[1] - b[1]) > 0.019;
+		}
+	CHECK(off == 0);
+	/* a 0.3 m square at 45 degrees holds roughly (0.3 / 0.02)^2 grid cells, 2 warp edges each
+	 * counted from both triangles: hundreds */
+	CHECK(warp > 200);
+	CHECK(weft > 200);
+	garment_free(&g);
+}
+
+static void test_ease(void)
+{
+	pattern_point pa[4], pb[4];
+	pattern_panel p[2] = {rect_panel("short", pa, 0.2, 0.30), rect_panel("long", pb, 0.2, 0.33)};
+	pattern_seam sm = {.name = "side", .side = {{"short", "b", "c", false}, {"long", "a", "d", true}}, .ease = 0.04};
+	garment_def d = {.panels = p, .panel_count = 2, .seams = &sm, .seam_count = 1, .triangle_size = 0.02};
+	garment g;
+	char err[512];
+	CHECK(garment_build(&d, &g, err, sizeof err));
+	const int32_t n = g.seam_pair_count[0];
+	CHECK(n == 18); /* round(0.33 / 0.02) + 1 */
+	/* each side evenly divided: the ease spreads over the whole seam */
+	for (int32_t k = 0; k + 1 < n; ++k) {
+		const double* a0 = &g.mesh.uvs[2 * g.seam_pairs[0][2 * k]];
+		const double* a1 = &g.mesh.uvs[2 * g.seam_pairs[0][2 * k + 2]];
+		const double* b0 = &g.mesh.uvs[2 * g.seam_pairs[0][2 * k + 1]];
+		const double* b1 = &g.mesh.uvs[2 * g.seam_pairs[0][2 * k + 3]];
+		CHECK_NEAR(hypot(a1[0] - a0[0], a1[1] - a0[1]), 0.30 / (n - 1), 1e-12);
+		CHECK_NEAR(hypot(b1[0] - b0[0], b1[1] - b0[1]), 0.33 / (n - 1), 1e-12);
+		CHECK_NEAR(a0[0], 0.2, 1e-12); /* short's right edge b -> c */
+		CHECK_NEAR(b0[0], 0.0, 1e-12); /* long's left edge a -> d */
+	}
+	garment_free(&g);
+	/* without ease the same seam is refused, naming it */
+	sm.ease = 0.0;
+	CHECK(!garment_build(&d, &g, err, sizeof err));
+	CHECK(strstr(err, "seam 'side'") && strstr(err, "ease"));
+}
+
+static void test_bad_patterns(void)
+{
+	char err[512];
+	garment g;
+	/* a bow tie crosses itself */
+	pattern_point bow[4] = {{.at = {0, 0}}, {.at = {0.3, 0.3}}, {.at = {0.3, 0}}, {.at = {0, 0.3}}};
+	pattern_panel p = {.name = "bow", .points = bow, .point_count = 4, .grain = {1, 0}, .axis = {{0, 0, 0}, {0, 0, 1}},
+			   .front = {0, -1, 0}, .radius = 0.2};
+	garment_def d = {.panels = &p, .panel_count = 1, .triangle_size = 0.02};
+	CHECK(!garment_build(&d, &g, err, sizeof err));
+	CHECK(strstr(err, "panel 'bow'") && strstr(err, "crosses itself"));
+	/* too small for the triangle size */
+	pattern_point pts[4];
+	p = rect_panel("tiny", pts, 0.03, 0.03);
+	d.triangle_size = 0.02;
+	CHECK(!garment_build(&d, &g, err, sizeof err));
+	CHECK(strstr(err, "panel 'tiny'") && strstr(err, "too small"));
+	/* seams naming a missing panel or corner */
+	pattern_point pa[4], pb[4];
+	pattern_panel two[2] = {rect_panel("front", pa, 0.3, 0.3), rect_panel("back", pb, 0.3, 0.3)};
+	pattern_seam sm = {.name = "s1", .side = {{"front", "b", "c", false}, {"sleeve", "a", "d", true}}};
+	d = (garment_def){.panels = two, .panel_count = 2, .seams = &sm, .seam_count = 1, .triangle_size = 0.02};
+	CHECK(!garment_build(&d, &g, err, sizeof err));
+	CHECK(strstr(err, "seam 's1'") && strstr(err, "'sleeve'"));
+	sm.side[1].panel = "back";
+	sm.side[1].to = "z";
+	CHECK(!garment_build(&d, &g, err, sizeof err));
+	CHECK(strstr(err, "seam 's1'") && strstr(err, "corner named 'z'"));
+	/* and through the scene loader: file, path and panel named (drape run exits 2 on it) */
+	const char* text = "{\"cloths\": [{\"name\": \"c\", \"garment\": {\"triangle_size\": 0.02, \"panels\": [{\"name\": "
+			   "\"bow\", \"outline\": [{\"at\": [0, 0]}, {\"at\": [0.3, 0.3]}, {\"at\": [0.3, 0]}, {\"at\": [0, "
+			   "0.3]}], \"around\": {\"axis\": [[0, 0, 0], [0, 0, 1]], \"radius\": 0.2}}]}}]}";
+	scene s;
+	CHECK(!scene_load_text(text, "bow.json", &s, err, sizeof err));
+	CHECK(strstr(err, "bow.json") && strstr(err, "cloths[0].garment") && strstr(err, "panel 'bow'"));
+	/* a seam tolerance under the cloth thickness could never be reached */
+	const char* tight = "{\"cloths\": [{\"garment\": {\"triangle_size\": 0.02, \"sewing\": {\"tolerance\": 0.002}, "
+			    "\"panels\": [{\"name\": \"p\", \"outline\": [{\"at\": [0, 0]}, {\"at\": [0.3, 0]}, {\"at\": [0, "
+			    "0.3]}], \"around\": {\"axis\": [[0, 0, 0], [0, 0, 1]], \"radius\": 0.2}}]}}]}";
+	CHECK(!scene_load_text(tight, "tight.json", &s, err, sizeof err));
+	CHECK(strstr(err, "sewing.tolerance") && strstr(err, "cloth_contact.thickness"));
+}
+
+/* The seam spring is a rest-length-0 spring: force -k (x_b - x_a) on b and its x-Jacobian exactly
+ * -k I (no geometric-stiffness clipping), checked against the closed form and central differences. */
+static void test_seam_spring_terms(void)
+{
+	const double k = 37.0;
+	const vec3 x[2] = {v3(0.1, -0.2, 0.3), v3(0.13, -0.15, 0.31)};
+	const vec3 v[2] = {v3_zero(), v3_zero()};
+	element_terms t;
+	element_terms_clear(&t, 2);
+	ms_spring_terms(x, v, 0.0, k, 0.0, &t);
+	const vec3 d = v3_sub(x[1], x[0]);
+	for (int c = 0; c < 3; ++c) {
+		CHECK_NEAR(v3_get(t.f[1], c), -k * v3_get(d, c), 1e-12);
+		CHECK_NEAR(v3_get(t.f[0], c), k * v3_get(d, c), 1e-12);
+	}
+	for (int a = 0; a < 2; ++a)
+		for (int b = 0; b < 2; ++b)
+			for (int r = 0; r < 3; ++r)
+				for (int c = 0; c < 3; ++c) {
+					const double want = (a == b ? -k : k) * (r == c);
+					CHECK_NEAR(t.dfdx[a][b].m[r][c], want, 1e-9);
+					/* central difference of f_a along x_b[c] */
+					const vec3 e = v3(c == 0 ? 1e-6 : 0.0, c == 1 ? 1e-6 : 0.0, c == 2 ? 1e-6 : 0.0);
+					vec3 xp[2] = {x[0], x[1]}, xm[2] = {x[0], x[1]};
+					xp[b] = v3_add(xp[b], e);
+					xm[b] = v3_sub(xm[b], e);
+					element_terms tp, tm;
+					element_terms_clear(&tp, 2);
+					element_terms_clear(&tm, 2);
+					ms_spring_terms(xp, v, 0.0, k, 0.0, &tp);
+					ms_spring_terms(xm, v, 0.0, k, 0.0, &tm);
+					CHECK_NEAR((v3_get(tp.f[a], r) - v3_get(tm.f[a], r)) / 2e-6, want, 1e-6);
+				}
+}
+
+static void momentum(const drape_world* w, double p[3])
+{
+	p[0] = p[1] = p[2] = 0.0;
+	for (int32_t c = 0; c < drape_cloth_count(w); ++c) {
+		drape_cloth_id id = {c};
+		int32_t n = drape_cloth_vertex_count(w, id);
+		double* v = malloc(3 * (size_t)n * sizeof *v);
+		double* m = malloc((size_t)n * sizeof *m);
+		drape_cloth_get_velocities(w, id, v);
+		drape_cloth_get_masses(w, id, m);
+		for (int32_t i = 0; i < n; ++i)
+			for (int k = 0; k < 3; ++k) p[k] += m[i] * v[3 * i + k];
+		free(v);
+		free(m);
+	}
+}
+
+static void test_tube_sewing(void)
+{
+	scene s;
+	char err[1024];
+	CHECK(scene_load_file(DRAPE_SOURCE_DIR "/scenes/garment_tube.json", &s, err, sizeof err));
+	if (test_failures) return;
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (!w) {
+		scene_free(&s);
+		return;
+	}
+	const drape_cloth_id cloth = {0};
+	const int32_t before = drape_cloth_vertex_count(w, cloth);
+	int32_t pairs = 0;
+	for (int32_t k = 0; k < s.seam_count; ++k) pairs += s.seams[k].pair_count;
+	CHECK(drape_seam_count(w) == 2);
+	CHECK(drape_seam_gap(w, (drape_seam_id){0}) > 0.03); /* placed with a gap */
+	double t_closed = -1.0;
+	for (int f = 1; f <= 45 && t_closed < 0.0; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		double p0[3], p1[3];
+		momentum(w, p0);
+		int32_t closed = 0;
+		CHECK(drape_world_close_seams(w, &closed) == DRAPE_OK);
+		momentum(w, p1);
+		for (int k = 0; k < 3; ++k) CHECK_NEAR(p1[k], p0[k], 1e-15);
+		if (drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1})) t_closed = drape_world_time(w);
+	}
+	/* both seams close well within sewing.time_limit */
+	CHECK(t_closed > 0.0 && t_closed <= s.sew_time_limit);
+	/* every pair became one particle (the two corner pairs at each end of a seam too) */
+	const drape_mesh* m = drape_cloth_mesh(w, cloth);
+	CHECK(m->vertex_count == before - pairs);
+	CHECK(m->uv_count == before); /* the seam particles keep both panels' uv */
+	/* manifold: every edge in 1 or 2 triangles; the boundary edges form exactly 2 loops */
+	const int32_t nv = m->vertex_count, tc = m->triangle_count;
+	int32_t* deg = calloc((size_t)nv, sizeof *deg);
+	int32_t* next = malloc((size_t)nv * sizeof *next);
+	int32_t worst = 0, boundary_edges = 0;
+	for (int32_t i = 0; i < nv; ++i) next[i] = -1;
+	for (int32_t t = 0; t < tc; ++t)
+		for (int k = 0; k < 3; ++k) {
+			int32_t a = m->triangles[3 * t + k], b = m->triangles[3 * t + (k + 1) % 3];
+			int32_t uses = 0;
+			for (int32_t u = 0; u < tc; ++u)
+				for (int e = 0; e < 3; ++e) {
+					int32_t p = m->triangles[3 * u + e], q = m->triangles[3 * u + (e + 1) % 3];
+					uses += (p == a && q == b) || (p == b && q == a);
+				}
+			if (uses > worst) worst = uses;
+			if (uses == 1) {
+				++boundary_edges;
+				deg[a]++;
+				next[a] = b;
+			}
+		}
+	CHECK(worst == 2);
+	int32_t loops = 0, visited = 0, bad_degree = 0;
+	for (int32_t i = 0; i < nv; ++i) bad_degree += deg[i] > 1;
+	CHECK(bad_degree == 0);
+	int8_t* seen = calloc((size_t)nv, 1);
+	for (int32_t i = 0; i < nv && bad_degree == 0; ++i) {
+		if (next[i] < 0 || seen[i]) continue;
+		++loops;
+		for (int32_t j = i; !seen[j] && next[j] >= 0; j = next[j]) seen[j] = 1, ++visited;
+	}
+	CHECK(loops == 2);
+	CHECK(visited == boundary_edges);
+	free(seen);
+	free(deg);
+	free(next);
+	/* and it keeps running, sewn, on the capsule */
+	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
+	drape_stats st = drape_world_get_stats(w);
+	CHECK(st.seam_gap == 0.0);
+	CHECK(st.self_intersections == 0);
+	drape_world_destroy(w);
+	scene_free(&s);
+}
+
+/* A garment OBJ whose uv is its pattern (two charts sharing a 13-vertex seam) is split, wrapped
+ * around an axis and sewn back: the result has the OBJ's own vertex count again. */
+static void test_obj_garment(void)
+{
+	const char* text =
+		"{\"gravity\": [0, 0, 0], \"cloths\": [{\"name\": \"book\", \"garment\": {\"mesh\": {\"file\": \"sewn_panels.obj\", "
+		"\"uv_scale\": 0.01}, \"sewing\": {\"tolerance\": 0.006, \"damping\": 1}, \"panels\": ["
+		"{\"name\": \"A\", \"around\": {\"axis\": [[0, 0, 0], [0, 0, 1]], \"radius\": 0.2, \"angle\": 0}},"
+		"{\"name\": \"B\", \"around\": {\"axis\": [[0, 0, 0], [0, 0, 1]], \"radius\": 0.2, \"angle\": 153}}]}}]}";
+	scene s;
+	char err[1024];
+	CHECK(scene_load_text(text, DRAPE_SOURCE_DIR "/scenes/obj_garment.json", &s, err, sizeof err));
+	if (test_failures) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	CHECK(s.seam_count == 1);
+	CHECK(s.seam_count == 1 && s.seams[0].pair_count == 13 && strcmp(s.seams[0].name, "A+B") == 0);
+	CHECK(s.cloths[0].mesh.vertex_count == 273 + 13);
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (!w) {
+		scene_free(&s);
+		return;
+	}
+	const drape_seam_id seam = {0};
+	const double gap0 = drape_seam_gap(w, seam);
+	CHECK(gap0 > 0.02);
+	for (int f = 1; f <= 30 && !drape_seam_merged(w, seam); ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		CHECK(drape_world_close_seams(w, NULL) == DRAPE_OK);
+	}
+	CHECK(drape_seam_merged(w, seam));
+	const drape_mesh* m = drape_cloth_mesh(w, (drape_cloth_id){0});
+	CHECK(m->vertex_count == 273);
+	CHECK(m->uv_count == 286);
+	drape_world_destroy(w);
+	scene_free(&s);
+}
+
+const test_case garment_tests[] = {
+	{"rectangle_mesh_area_boundary_uv", test_rectangle_mesh},
+	{"seam_spring_force_and_jacobian", test_seam_spring_terms},
+	{"curved_outline_mesh", test_curved_mesh},
+	{"grain_rotation_warp_edges", test_grain_rotation},
+	{"seam_ease_distributes_length", test_ease},
+	{"bad_patterns_named", test_bad_patterns},
+	{"tube_sews_closed_manifold", test_tube_sewing},
+	{"obj_garment_dressed_and_sewn_back", test_obj_garment},
+	{NULL, NULL},
+};
