@@ -258,6 +258,21 @@ const char* drape_integrator_name(drape_integrator integrator);
 /* The integrator with that name; false if there is none. */
 bool drape_integrator_from_name(const char* name, drape_integrator* out);
 
+/* The modified PCG's preconditioner (sec. 5.3; docs/solver.md, "Preconditioners"). BLOCK_JACOBI
+ * inverts A's 3x3 diagonal blocks; CHOLESKY factors the filtered matrix with CHOLMOD and reuses the
+ * factor across steps (needs a build with libcholmod). */
+typedef enum drape_preconditioner {
+	DRAPE_PRECONDITIONER_BLOCK_JACOBI = 0,
+	DRAPE_PRECONDITIONER_CHOLESKY,
+	DRAPE_PRECONDITIONER_COUNT
+} drape_preconditioner;
+
+/* "block_jacobi", "cholesky"; NULL if out of range. */
+const char* drape_preconditioner_name(drape_preconditioner preconditioner);
+bool drape_preconditioner_from_name(const char* name, drape_preconditioner* out);
+/* Whether this build can use it (CHOLESKY needs CHOLMOD). */
+bool drape_preconditioner_available(drape_preconditioner preconditioner);
+
 /* ---------------------------------------------------------------------------------------------
  * The world: all cloths step together in one implicit system (sec. 3). */
 typedef struct drape_world_def {
@@ -288,6 +303,11 @@ typedef struct drape_world_def {
 	/* ONOFF_ADI: the "on" family's stiffness and damping factor c1 (sec. 5.3). 2 makes the impulse
 	 * over an on/off pair right; docs/integrators.md explains why 3 does not. */
 	double onoff_c1;
+	/* Default BLOCK_JACOBI (faster on every measured scene; docs/solver.md). A Cholesky factor
+	 * is reused until a solve takes refactor_iterations CG iterations or more (default 1: every
+	 * solve refactors) or the step size changes. */
+	drape_preconditioner preconditioner;
+	int32_t refactor_iterations;
 	int32_t cookie;
 } drape_world_def;
 
@@ -347,6 +367,7 @@ typedef struct drape_stats {
 	int32_t solid_contacts;
 	int32_t cloth_contacts;
 	int32_t self_intersections;
+	int64_t factorizations; /* numeric Cholesky factorisations (preconditioner CHOLESKY) */
 } drape_stats;
 
 drape_stats drape_world_get_stats(const drape_world* world);

@@ -480,8 +480,21 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 	r->eval_ms += tb - ta;
 	switch (sc->solve) {
 	case SOLVE_PCG:
+		if (w->cholesky) {
+			/* The factor is kept while it works: refactor when the last solve needed many
+			 * iterations (the cloth has moved on, contacts came) or the step size changed
+			 * (A = M - h df/dv - h^2 df/dx depends on it directly). docs/solver.md, "Preconditioners". */
+			if (!cholesky_valid(w->cholesky) || h != w->cholesky_h ||
+			    w->cholesky_last_iterations >= w->def.refactor_iterations) {
+				cholesky_factor(w->cholesky, &w->A, w->S, w->constrained);
+				w->cholesky_h = h;
+				w->stats.factorizations++;
+			}
+			w->pcg.cholesky = w->cholesky;
+		}
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
+		w->cholesky_last_iterations = res.iterations;
 		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
 		break;
 	case SOLVE_DIAGONAL:

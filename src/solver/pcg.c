@@ -1,4 +1,5 @@
-/* Modified PCG (sec. 5.3, procedure modified-pcg) with the diagonal preconditioner.
+/* Modified PCG (sec. 5.3, procedure modified-pcg) with a block-Jacobi or a Cholesky
+ * preconditioner (cholesky.h; docs/solver.md compares them).
  *
  * The paper writes the preconditioner as P with P_ii = 1/A_ii and then applies P^-1 to the
  * residual; applying diag(A)^-1 (what a Jacobi preconditioner must do) is the consistent reading,
@@ -87,20 +88,42 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	 * c = filter(P r); delta_new = r^T c. */
 	for (int32_t i = 0; i < n; ++i) dv[i] = guess ? v3_add(filter1(S, constrained, i, guess[i]), z[i]) : z[i];
 	bsr_mul(A, dv, q, threads);
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-	for (int32_t k = 0; k < chunks; ++k) {
-		double d0 = 0.0, dn = 0.0;
-		for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
-			const mat3* a = &A->blocks[A->diag[i]];
-			pinv[i] = block_inverse(a);
-			vec3 fb = filter1(S, constrained, i, b[i]);
-			d0 += v3_dot(fb, precondition(pinv[i], fb));
+	cholesky_precond* chol = cholesky_valid(w->cholesky) ? w->cholesky : NULL;
+	if (chol) {
+		/* The same quantities with P^-1 the factorisation: s holds filter(b), c its image. */
+		for (int32_t i = 0; i < n; ++i) {
+			s[i] = filter1(S, constrained, i, b[i]);
 			r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
-			c[i] = filter1(S, constrained, i, precondition(pinv[i], r[i]));
-			dn += v3_dot(r[i], c[i]);
 		}
-		partial[k] = d0;
-		partial[chunks + k] = dn;
+		cholesky_solve(chol, s, c);
+		cholesky_solve(chol, r, q);
+#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
+		for (int32_t k = 0; k < chunks; ++k) {
+			double d0 = 0.0, dn = 0.0;
+			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+				d0 += v3_dot(s[i], c[i]);
+				c[i] = filter1(S, constrained, i, q[i]);
+				dn += v3_dot(r[i], c[i]);
+			}
+			partial[k] = d0;
+			partial[chunks + k] = dn;
+		}
+	} else {
+#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
+		for (int32_t k = 0; k < chunks; ++k) {
+			double d0 = 0.0, dn = 0.0;
+			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+				const mat3* a = &A->blocks[A->diag[i]];
+				pinv[i] = block_inverse(a);
+				vec3 fb = filter1(S, constrained, i, b[i]);
+				d0 += v3_dot(fb, precondition(pinv[i], fb));
+				r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
+				c[i] = filter1(S, constrained, i, precondition(pinv[i], r[i]));
+				dn += v3_dot(r[i], c[i]);
+			}
+			partial[k] = d0;
+			partial[chunks + k] = dn;
+		}
 	}
 	double delta0 = reduce_sum(partial, chunks);
 	double delta_new = reduce_sum(partial + chunks, chunks);
@@ -156,10 +179,21 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
 					dv[i] = v3_madd(dv[i], alpha, c[i]);
 					r[i] = v3_madd(r[i], -alpha, q[i]);
+					if (chol) continue;
 					s[i] = precondition(pinv[i], r[i]);
 					rs += v3_dot(r[i], s[i]);
 				}
 				prs[k] = rs;
+			}
+			if (chol) {
+#pragma omp single
+				cholesky_solve(chol, r, s);
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < chunks; ++k) {
+					double rs = 0.0;
+					for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) rs += v3_dot(r[i], s[i]);
+					prs[k] = rs;
+				}
 			}
 			double delta_old = dn;
 			dn = reduce_sum(prs, chunks);
