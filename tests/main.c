@@ -23,6 +23,7 @@ extern const test_case mass_spring_tests[];
 extern const test_case view_tests[];
 extern const test_case wave1d_tests[];
 extern const test_case stability_tests[];
+extern const test_case precond_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -38,6 +39,7 @@ static const suite suites[] = {
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},
+	{"precond", precond_tests},
 	{"view", view_tests},
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},
