@@ -27,7 +27,7 @@ drape_world_def drape_default_world_def(void)
 	d.cg_max_iterations = 1000;
 	d.warm_start = true;
 	d.adaptive = true;
-	d.stretch_change_limit = 0.02; /* measured: docs/solver.md, "Accurate by default" */
+	d.stretch_change_limit = 0.015; /* measured: docs/solver.md, "Accurate by default" */
 	d.threads = 0;
 	d.self_collision = true;
 	d.cloth_thickness = 0.004;

@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "test.h"
 
+#include "io/embedded.h"
 #include "io/scene.h"
 #include "solver/cholesky.h"
 #include "solver/constraints.h"
@@ -12,6 +13,7 @@
 #include "solver/pcg.h"
 #include "world.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +195,53 @@ static void test_bad_preconditioner_settings(void)
 	CHECK(strcmp(drape_preconditioner_name(DRAPE_PRECONDITIONER_BLOCK_JACOBI), "block_jacobi") == 0);
 }
 
+/* Largest warp/weft strain of the figure 1 drape at res x res over `frames` frames, with the
+ * default step control or the given stretch_change_limit (> 0). */
+static double figure1_strain(int res, int frames, double limit)
+{
+	cJSON* root = cJSON_Parse(embedded_text("figure1_drape.json"));
+	cJSON* grid = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cloths"), 0), "grid");
+	int r[2] = {res, res};
+	cJSON_ReplaceItemInObject(grid, "resolution", cJSON_CreateIntArray(r, 2));
+	if (limit > 0.0) cJSON_AddNumberToObject(cJSON_GetObjectItem(root, "solver"), "stretch_change_limit", limit);
+	char* text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	char err[1024];
+	scene s;
+	bool ok = scene_load_text(text, EMBEDDED_PREFIX "figure1_drape.json", &s, err, sizeof err);
+	free(text);
+	CHECK(ok);
+	if (!ok) return INFINITY;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	double worst = 0.0, rest = 1.0 / (res - 1);
+	for (int f = 1; w && f <= frames; ++f) {
+		CHECK(drape_world_step(w, f / (double)s.fps - drape_world_time(w)) == DRAPE_OK);
+		for (int j = 0; j < res; ++j)
+			for (int i = 0; i < res; ++i) {
+				vec3 p = w->x[j * res + i];
+				if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[j * res + i + 1], p)) / rest - 1.0));
+				if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[(j + 1) * res + i], p)) / rest - 1.0));
+			}
+	}
+	drape_world_destroy(w);
+	scene_free(&s);
+	return worst;
+}
+
+/* Issue 12: no tuning, warp/weft strain at most 2 % (a coarse, short figure 1 drape: the fall onto
+ * the cylinder and the first drape); the old default limit (0.1) let it exceed that. */
+static void test_default_strain_within_two_percent(void)
+{
+	double now = figure1_strain(21, 30, 0.0);
+	double before = figure1_strain(26, 30, 0.1);
+	CHECK(now <= 0.02);
+	CHECK(before > 0.02);
+	if (!(now <= 0.02) || !(before > 0.02)) fprintf(stderr, "strain: default %.4f, limit 0.1 %.4f\n", now, before);
+}
+
 const test_case precond_tests[] = {
+	{"default_strain_within_two_percent", test_default_strain_within_two_percent},
 	{"cholesky_same_answer_as_block_jacobi", test_cholesky_same_answer_as_block_jacobi},
 	{"stale_cholesky_same_answer", test_stale_cholesky_same_answer},
 	{"cholesky_pins_exact_and_threads_bit_identical", test_cholesky_pins_exact_and_threads_bit_identical},

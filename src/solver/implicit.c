@@ -530,7 +530,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
  * contact yet (each pass adds their contact constraints). */
 #define CONTACT_PASSES 4
 
-/* The adaptive limit on a step's strain change is enforced down to 1/64 of the largest step;
+/* The adaptive limit on a step's strain change is enforced down to 1/16 of the largest step;
  * below that only a change beyond this (the limit's old default) rejects the step. A change that
  * halving the step does not shrink comes from a constraint (a fast solid snapping particles onto
  * its surface, eq. 18's y), not from integration error. docs/solver.md, "Accurate by default". */
@@ -659,7 +659,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		 * (stats.self_intersections) rather than stopping the run. */
 		r->outcome = STEP_SELF_INTERSECTION;
 	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit &&
-		   (h > w->def.max_dt / 64.0 || r->stretch_change > STRETCH_CHANGE_FLOOR)) {
+		   (h > w->def.max_dt / 16.0 || r->stretch_change > STRETCH_CHANGE_FLOOR)) {
 		r->outcome = STEP_STRETCH_CHANGE;
 	} else if (diverging_scheme && r->stretch_change > DIVERGENCE_STRAIN) {
 		r->outcome = STEP_DIVERGING;
