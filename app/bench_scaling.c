@@ -179,7 +179,7 @@ int command_bench_scaling(int argc, char** argv)
 			preconditioner = argv[++i];
 			drape_preconditioner p;
 			if (!drape_preconditioner_from_name(preconditioner, &p)) {
-				fprintf(stderr, "drape bench: unknown preconditioner '%s' (block_jacobi, cholesky)\n", preconditioner);
+				fprintf(stderr, "drape bench: unknown preconditioner '%s' (block_jacobi, cholesky, two_level)\n", preconditioner);
 				return EXIT_BAD_INPUT;
 			}
 			if (!drape_preconditioner_available(p)) {

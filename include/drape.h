@@ -264,13 +264,14 @@ bool drape_integrator_from_name(const char* name, drape_integrator* out);
 typedef enum drape_preconditioner {
 	DRAPE_PRECONDITIONER_BLOCK_JACOBI = 0,
 	DRAPE_PRECONDITIONER_CHOLESKY,
+	DRAPE_PRECONDITIONER_TWO_LEVEL, /* block Jacobi + a CHOLMOD coarse solve on aggregates */
 	DRAPE_PRECONDITIONER_COUNT
 } drape_preconditioner;
 
-/* "block_jacobi", "cholesky"; NULL if out of range. */
+/* "block_jacobi", "cholesky", "two_level"; NULL if out of range. */
 const char* drape_preconditioner_name(drape_preconditioner preconditioner);
 bool drape_preconditioner_from_name(const char* name, drape_preconditioner* out);
-/* Whether this build can use it (CHOLESKY needs CHOLMOD). */
+/* Whether this build can use it (CHOLESKY and TWO_LEVEL need CHOLMOD). */
 bool drape_preconditioner_available(drape_preconditioner preconditioner);
 
 /* ---------------------------------------------------------------------------------------------

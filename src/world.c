@@ -101,8 +101,8 @@ drape_world* drape_world_create(const drape_world_def* def)
 		      "(scene: cloth_contact.enabled false)";
 	else if ((int)def->preconditioner < 0 || def->preconditioner >= DRAPE_PRECONDITIONER_COUNT) why = "unknown preconditioner";
 	else if (!drape_preconditioner_available(def->preconditioner))
-		why = "preconditioner 'cholesky' needs CHOLMOD, which this build lacks (install libsuitesparse-dev and "
-		      "rebuild, or use block_jacobi)";
+		why = "preconditioners 'cholesky' and 'two_level' need CHOLMOD, which this build lacks (install "
+		      "libsuitesparse-dev and rebuild, or use block_jacobi)";
 	else if (def->refactor_iterations < 1) why = "refactor_iterations must be >= 1";
 	if (why) {
 		if (def && def->cookie == DRAPE_COOKIE && drape_integrator_name(def->integrator))
@@ -148,6 +148,8 @@ static void free_solver(drape_world* w)
 	pcg_workspace_free(&w->pcg);
 	cholesky_destroy(w->cholesky);
 	w->cholesky = NULL;
+	two_level_destroy(w->two_level);
+	w->two_level = NULL;
 	free(w->b);
 	free(w->dv);
 	free(w->dv_last);
@@ -217,6 +219,8 @@ drape_status world_prepare(drape_world* w)
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && integrator_supports_cloth_contact(w->def.integrator))
 		ok = (w->cholesky = cholesky_create(&w->A)) != NULL;
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && integrator_supports_cloth_contact(w->def.integrator))
+		ok = (w->two_level = two_level_create(&w->A)) != NULL;
 	if (ok) {
 		w->b = malloc(m * sizeof(vec3));
 		w->dv = malloc(m * sizeof(vec3));

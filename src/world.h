@@ -191,6 +191,7 @@ struct drape_world {
 	bsr A;
 	pcg_workspace pcg;
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
+	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	double cholesky_h;          /* the step size its factor was made for */
 	int cholesky_last_iterations; /* of the last solve with it */
 	vec3* b;

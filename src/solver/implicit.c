@@ -492,6 +492,12 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 			}
 			w->pcg.cholesky = w->cholesky;
 		}
+		if (w->two_level) {
+			/* The coarse matrix is one pass over A and a small factorisation: every solve. */
+			two_level_setup(w->two_level, &w->A, w->S, w->constrained);
+			w->stats.factorizations++;
+			w->pcg.two_level = w->two_level;
+		}
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
 		w->cholesky_last_iterations = res.iterations;

@@ -71,6 +71,13 @@ static mat3 block_inverse(const mat3* a)
 	return r;
 }
 
+/* s = P^-1 r for the preconditioners that act on the whole vector (one thread). */
+static void apply_global(cholesky_precond* chol, two_level* tl, const mat3* pinv, const vec3* r, vec3* s)
+{
+	if (tl) two_level_apply(tl, pinv, r, s);
+	else cholesky_solve(chol, r, s);
+}
+
 static inline int32_t chunk_end(int32_t k, int32_t n) { return (k + 1) * REDUCE_CHUNK < n ? (k + 1) * REDUCE_CHUNK : n; }
 
 pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
@@ -89,14 +96,17 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	for (int32_t i = 0; i < n; ++i) dv[i] = guess ? v3_add(filter1(S, constrained, i, guess[i]), z[i]) : z[i];
 	bsr_mul(A, dv, q, threads);
 	cholesky_precond* chol = cholesky_valid(w->cholesky) ? w->cholesky : NULL;
-	if (chol) {
-		/* The same quantities with P^-1 the factorisation: s holds filter(b), c its image. */
+	two_level* tl = two_level_valid(w->two_level) ? w->two_level : NULL;
+	const bool global = chol || tl;
+	if (global) {
+		/* The same quantities with P^-1 applied to whole vectors: s holds filter(b), c its image. */
 		for (int32_t i = 0; i < n; ++i) {
+			if (tl) pinv[i] = block_inverse(&A->blocks[A->diag[i]]);
 			s[i] = filter1(S, constrained, i, b[i]);
 			r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
 		}
-		cholesky_solve(chol, s, c);
-		cholesky_solve(chol, r, q);
+		apply_global(chol, tl, pinv, s, c);
+		apply_global(chol, tl, pinv, r, q);
 #pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
 		for (int32_t k = 0; k < chunks; ++k) {
 			double d0 = 0.0, dn = 0.0;
@@ -179,15 +189,15 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
 					dv[i] = v3_madd(dv[i], alpha, c[i]);
 					r[i] = v3_madd(r[i], -alpha, q[i]);
-					if (chol) continue;
+					if (global) continue;
 					s[i] = precondition(pinv[i], r[i]);
 					rs += v3_dot(r[i], s[i]);
 				}
 				prs[k] = rs;
 			}
-			if (chol) {
+			if (global) {
 #pragma omp single
-				cholesky_solve(chol, r, s);
+				apply_global(chol, tl, pinv, r, s);
 #pragma omp for schedule(static)
 				for (int32_t k = 0; k < chunks; ++k) {
 					double rs = 0.0;

@@ -6,6 +6,7 @@
 
 #include "bsr.h"
 #include "cholesky.h"
+#include "two_level.h"
 
 typedef struct pcg_workspace {
 	int32_t n;
@@ -18,6 +19,7 @@ typedef struct pcg_workspace {
 	/* The preconditioner: a valid Cholesky factorisation if set (cholesky.h), otherwise block
 	 * Jacobi (the inverses in pinv). Owned by the caller. */
 	cholesky_precond* cholesky;
+	two_level* two_level; /* or a valid two-level preconditioner (two_level.h) */
 } pcg_workspace;
 
 bool pcg_workspace_init(pcg_workspace* w, int32_t n);

@@ -1,0 +1,129 @@
+/* Two-level additive preconditioner (docs/solver.md, "Preconditioners"): block Jacobi on the
+ * particles plus an exact coarse solve on aggregates, each aggregate moving as one particle
+ * (piecewise-constant prolongation, three translations per aggregate: unsmoothed aggregation in
+ * the sense of Tamstorf, Jones and McCormick 2015, two levels only). The aggregates and the
+ * coarse pattern depend on the topology only; the coarse matrix is the sum of the fine blocks
+ * between two aggregates, so rebuilding it every step costs one pass over A. */
+#include "two_level.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct two_level {
+	int32_t n, nc;
+	int32_t* agg;        /* n: aggregate of each particle */
+	int32_t* slot;       /* A.nnz: the coarse slot each fine block adds into */
+	bsr coarse;
+	cholesky_precond* chol;
+	uint8_t* none;       /* nc zeros: the coarse system carries no constraints of its own */
+	vec3 *rc, *xc;       /* nc */
+	bool valid;
+};
+
+static two_level* fail(two_level* t)
+{
+	two_level_destroy(t);
+	return NULL;
+}
+
+two_level* two_level_create(const bsr* A)
+{
+	if (!cholesky_available()) return NULL;
+	two_level* t = calloc(1, sizeof *t);
+	if (!t) return NULL;
+	const int32_t n = A->n;
+	t->n = n;
+	t->agg = malloc((size_t)(n ? n : 1) * sizeof *t->agg);
+	t->slot = malloc((size_t)(A->nnz ? A->nnz : 1) * sizeof *t->slot);
+	if (!t->agg || !t->slot) return fail(t);
+	/* A particle not yet aggregated starts an aggregate with its free pattern neighbours (the
+	 * particles it shares a triangle or hinge with); particles left isolated join the aggregate of
+	 * a neighbour. */
+	for (int32_t i = 0; i < n; ++i) t->agg[i] = -1;
+	int32_t nc = 0;
+	for (int32_t i = 0; i < n; ++i) {
+		if (t->agg[i] >= 0) continue;
+		bool all_free = true;
+		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) all_free = all_free && t->agg[A->cols[k]] < 0;
+		if (!all_free) continue;
+		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) t->agg[A->cols[k]] = nc;
+		nc++;
+	}
+	for (int32_t i = 0; i < n; ++i) {
+		if (t->agg[i] >= 0) continue;
+		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1] && t->agg[i] < 0; ++k)
+			if (t->agg[A->cols[k]] >= 0) t->agg[i] = t->agg[A->cols[k]];
+		if (t->agg[i] < 0) t->agg[i] = nc++;
+	}
+	t->nc = nc;
+	bsr_builder b;
+	bool ok = bsr_builder_init(&b, nc);
+	for (int32_t i = 0; ok && i < n; ++i)
+		for (int32_t k = A->row_start[i]; ok && k < A->row_start[i + 1]; ++k) {
+			int32_t pair[2] = {t->agg[i], t->agg[A->cols[k]]};
+			if (pair[0] != pair[1]) ok = bsr_builder_add_elements(&b, pair, 1, 2, sizeof pair);
+		}
+	if (!ok) {
+		free(b.keys);
+		return fail(t);
+	}
+	if (!bsr_builder_finish(&b, &t->coarse)) return fail(t);
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) t->slot[k] = bsr_find(&t->coarse, t->agg[i], t->agg[A->cols[k]]);
+	t->none = calloc((size_t)(nc ? nc : 1), 1);
+	t->rc = malloc((size_t)(nc ? nc : 1) * sizeof *t->rc);
+	t->xc = malloc((size_t)(nc ? nc : 1) * sizeof *t->xc);
+	if (!t->none || !t->rc || !t->xc) return fail(t);
+	t->chol = cholesky_create(&t->coarse);
+	if (!t->chol) return fail(t);
+	return t;
+}
+
+void two_level_destroy(two_level* t)
+{
+	if (!t) return;
+	cholesky_destroy(t->chol);
+	bsr_free(&t->coarse);
+	free(t->agg);
+	free(t->slot);
+	free(t->none);
+	free(t->rc);
+	free(t->xc);
+	free(t);
+}
+
+int32_t two_level_coarse_count(const two_level* t) { return t->nc; }
+
+bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* constrained)
+{
+	bsr_zero(&t->coarse, 1);
+	for (int32_t I = 0; I < A->n; ++I)
+		for (int32_t k = A->row_start[I]; k < A->row_start[I + 1]; ++k) {
+			int32_t J = A->cols[k];
+			mat3 a = A->blocks[k];
+			/* The filtered matrix of cholesky_factor: S A S, and (I - S) d on a constrained
+			 * particle's diagonal. */
+			if (constrained[I]) a = m3_mul(S[I], a);
+			if (constrained[J]) a = m3_mul(a, S[J]);
+			if (I == J && constrained[I]) {
+				const mat3* d = &A->blocks[k];
+				double scale = (d->m[0][0] + d->m[1][1] + d->m[2][2]) / 3.0;
+				a = m3_add(a, m3_scale(m3_sub(m3_identity(), S[I]), scale > 0.0 ? scale : 1.0));
+			}
+			mat3* c = &t->coarse.blocks[t->slot[k]];
+			*c = m3_add(*c, a);
+		}
+	t->valid = cholesky_factor(t->chol, &t->coarse, NULL, t->none);
+	return t->valid;
+}
+
+bool two_level_valid(const two_level* t) { return t && t->valid; }
+
+void two_level_apply(two_level* t, const mat3* pinv, const vec3* r, vec3* s)
+{
+	const int32_t n = t->n;
+	for (int32_t c = 0; c < t->nc; ++c) t->rc[c] = v3_zero();
+	for (int32_t i = 0; i < n; ++i) t->rc[t->agg[i]] = v3_add(t->rc[t->agg[i]], r[i]);
+	cholesky_solve(t->chol, t->rc, t->xc);
+	for (int32_t i = 0; i < n; ++i) s[i] = v3_add(m3_mulv(pinv[i], r[i]), t->xc[t->agg[i]]);
+}

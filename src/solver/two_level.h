@@ -1,0 +1,26 @@
+/* A two-level additive preconditioner for the modified PCG (sec. 5.3; docs/solver.md,
+ * "Preconditioners"): block Jacobi plus a coarse correction over aggregates of neighbouring
+ * particles, P = D^-1 + R^T A_c^-1 R, with A_c = R A R^T rebuilt every step (a sum of blocks) and
+ * factored by CHOLMOD (cholesky.h). */
+#ifndef DRAPE_TWO_LEVEL_H
+#define DRAPE_TWO_LEVEL_H
+
+#include "bsr.h"
+#include "cholesky.h"
+
+typedef struct two_level two_level;
+
+/* Aggregates A's particles (greedy, in index order: deterministic) and analyses the coarse
+ * pattern. NULL without memory or CHOLMOD. */
+two_level* two_level_create(const bsr* A);
+void two_level_destroy(two_level* t);
+int32_t two_level_coarse_count(const two_level* t);
+
+/* Forms A_c from the filtered S A S + (I - S) d (as cholesky_factor) and factors it. */
+bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* constrained);
+bool two_level_valid(const two_level* t);
+
+/* s = pinv r + R^T A_c^-1 R r (one thread, fixed order). */
+void two_level_apply(two_level* t, const mat3* pinv, const vec3* r, vec3* s);
+
+#endif
