@@ -304,8 +304,8 @@ typedef struct drape_world_def {
 	/* ONOFF_ADI: the "on" family's stiffness and damping factor c1 (sec. 5.3). 2 makes the impulse
 	 * over an on/off pair right; docs/integrators.md explains why 3 does not. */
 	double onoff_c1;
-	/* Default BLOCK_JACOBI (faster on every measured scene; docs/solver.md). A Cholesky factor
-	 * is reused until a solve takes refactor_iterations CG iterations or more (default 1: every
+	/* Default TWO_LEVEL where the build has CHOLMOD, else BLOCK_JACOBI (docs/solver.md). A
+	 * Cholesky factor (CHOLESKY) is reused until a solve takes refactor_iterations CG iterations or more (default 1: every
 	 * solve refactors) or the step size changes. */
 	drape_preconditioner preconditioner;
 	int32_t refactor_iterations;

@@ -36,7 +36,9 @@ drape_world_def drape_default_world_def(void)
 	d.cloth_friction_damping = 0.02;
 	d.integrator = DRAPE_INTEGRATOR_BACKWARD_EULER;
 	d.onoff_c1 = 2.0;
-	d.preconditioner = DRAPE_PRECONDITIONER_BLOCK_JACOBI; /* measured: docs/solver.md, "Preconditioners" */
+	/* Measured: docs/solver.md, "Preconditioners". */
+	d.preconditioner = drape_preconditioner_available(DRAPE_PRECONDITIONER_TWO_LEVEL) ? DRAPE_PRECONDITIONER_TWO_LEVEL
+											     : DRAPE_PRECONDITIONER_BLOCK_JACOBI;
 	d.refactor_iterations = 1;
 	d.cookie = DRAPE_COOKIE;
 	return d;

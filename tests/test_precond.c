@@ -1,6 +1,6 @@
-/* Preconditioner tests (docs/solver.md, "Preconditioners"): the Cholesky preconditioner gives
- * the modified PCG (sec. 5.3) the same answer as block Jacobi on random constrained systems, fresh
- * or stale; pins stay exactly on target; results are bit-identical for any thread count; bad
+/* Preconditioner tests (docs/solver.md, "Preconditioners"): the Cholesky and two-level
+ * preconditioners give the modified PCG (sec. 5.3) the same answer as block Jacobi on random
+ * constrained systems (Cholesky fresh or stale); pins stay exactly on target; results are bit-identical for any thread count; bad
  * settings are refused. */
 #include "fixtures.h"
 #include "test.h"
@@ -11,6 +11,7 @@
 #include "solver/constraints.h"
 #include "solver/implicit.h"
 #include "solver/pcg.h"
+#include "solver/two_level.h"
 #include "world.h"
 
 #include <cjson/cJSON.h>
@@ -93,6 +94,25 @@ static void compare_with_block_jacobi(drape_world* w, drape_world* factor_from)
 	CHECK(scale > 0.0);
 	CHECK(worst <= 1e-6 * scale);
 	cholesky_destroy(chol);
+	/* The two-level preconditioner: the same answer in fewer iterations than block Jacobi. */
+	two_level* tl = two_level_create(&w->A);
+	CHECK(tl != NULL);
+	if (tl) {
+		CHECK(two_level_coarse_count(tl) > 1 && two_level_coarse_count(tl) < n / 4);
+		CHECK(two_level_setup(tl, &w->A, w->S, w->constrained));
+		w->pcg.two_level = tl;
+		pcg_result rt = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
+		w->pcg.two_level = NULL;
+		CHECK(rt.converged && rt.iterations < rb.iterations);
+		double worst_t = 0.0;
+		for (int32_t i = 0; i < n; ++i) {
+			worst_t = fmax(worst_t, v3_len(v3_sub(ref[i], w->dv[i])));
+			if (w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0)
+				CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+		}
+		CHECK(worst_t <= 1e-6 * scale);
+		two_level_destroy(tl);
+	}
 	free(ref);
 }
 
@@ -150,13 +170,13 @@ static double* run_sheet(drape_preconditioner pc, int threads, int res, int* cou
 	return out;
 }
 
-static void test_cholesky_pins_exact_and_threads_bit_identical(void)
+static void pins_exact_and_threads_bit_identical(drape_preconditioner pc)
 {
 	if (!cholesky_available()) return; /* a build without CHOLMOD: bad_preconditioner_settings covers it */
 	int n1, n2, nb;
 	int64_t f1 = 0;
-	double* one = run_sheet(DRAPE_PRECONDITIONER_CHOLESKY, 1, 21, &n1, &f1);
-	double* two = run_sheet(DRAPE_PRECONDITIONER_CHOLESKY, 2, 21, &n2, NULL);
+	double* one = run_sheet(pc, 1, 21, &n1, &f1);
+	double* two = run_sheet(pc, 2, 21, &n2, NULL);
 	double* bj = run_sheet(DRAPE_PRECONDITIONER_BLOCK_JACOBI, 1, 21, &nb, NULL);
 	CHECK(f1 > 0);
 	CHECK(n1 == n2 && n1 == nb);
@@ -171,6 +191,9 @@ static void test_cholesky_pins_exact_and_threads_bit_identical(void)
 	free(bj);
 }
 
+static void test_cholesky_pins_exact_and_threads_bit_identical(void) { pins_exact_and_threads_bit_identical(DRAPE_PRECONDITIONER_CHOLESKY); }
+static void test_two_level_pins_exact_and_threads_bit_identical(void) { pins_exact_and_threads_bit_identical(DRAPE_PRECONDITIONER_TWO_LEVEL); }
+
 static void test_bad_preconditioner_settings(void)
 {
 	char err[1024] = "";
@@ -180,7 +203,7 @@ static void test_bad_preconditioner_settings(void)
 	CHECK(!ok);
 	if (ok) scene_free(&s);
 	CHECK(strstr(err, "unknown preconditioner 'amg'") != NULL);
-	CHECK(strstr(err, "block_jacobi") != NULL && strstr(err, "cholesky") != NULL);
+	CHECK(strstr(err, "block_jacobi") != NULL && strstr(err, "cholesky") != NULL && strstr(err, "two_level") != NULL);
 	ok = scene_load_text("{\"solver\": {\"refactor_iterations\": 0}, \"cloths\": [{\"grid\": {\"resolution\": [4, 4]}}]}",
 			     "bad.json", &s, err, sizeof err);
 	CHECK(!ok);
@@ -245,6 +268,7 @@ const test_case precond_tests[] = {
 	{"cholesky_same_answer_as_block_jacobi", test_cholesky_same_answer_as_block_jacobi},
 	{"stale_cholesky_same_answer", test_stale_cholesky_same_answer},
 	{"cholesky_pins_exact_and_threads_bit_identical", test_cholesky_pins_exact_and_threads_bit_identical},
+	{"two_level_pins_exact_and_threads_bit_identical", test_two_level_pins_exact_and_threads_bit_identical},
 	{"bad_preconditioner_settings", test_bad_preconditioner_settings},
 	{NULL, NULL},
 };
