@@ -10,6 +10,7 @@ packages+=(libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev ffmpeg)
 packages+=(libglfw3-dev xvfb xauth xdotool)
 missing=()
 packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
+packages+=(libsuitesparse-dev) # CHOLMOD: the two_level and cholesky preconditioners (docs/solver.md)
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing+=("$p")
