@@ -195,7 +195,24 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 				}
 				prs[k] = rs;
 			}
-			if (global) {
+			if (tl) {
+				/* s = P^-1 r in parallel but for the small coarse solve; the sums are
+				 * split the same way for every thread count. */
+				const int32_t nc = two_level_aggregate_count(tl);
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < reduce_chunks(nc); ++k) two_level_restrict(tl, r, k * REDUCE_CHUNK, chunk_end(k, nc));
+#pragma omp single
+				two_level_coarse_solve(tl);
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < chunks; ++k) {
+					double rs = 0.0;
+					for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+						s[i] = two_level_prolong(tl, pinv, r, i);
+						rs += v3_dot(r[i], s[i]);
+					}
+					prs[k] = rs;
+				}
+			} else if (global) {
 #pragma omp single
 				apply_global(chol, tl, pinv, r, s);
 #pragma omp for schedule(static)

@@ -12,6 +12,8 @@
 struct two_level {
 	int32_t n, nc;
 	int32_t* agg;        /* n: aggregate of each particle */
+	int32_t* member_start; /* nc + 1 */
+	int32_t* members;    /* n: each aggregate's particles, in index order */
 	int32_t* slot;       /* A.nnz: the coarse slot each fine block adds into */
 	bsr coarse;
 	cholesky_precond* chol;
@@ -56,6 +58,14 @@ two_level* two_level_create(const bsr* A)
 		if (t->agg[i] < 0) t->agg[i] = nc++;
 	}
 	t->nc = nc;
+	t->member_start = calloc((size_t)nc + 1, sizeof *t->member_start);
+	t->members = malloc((size_t)(n ? n : 1) * sizeof *t->members);
+	if (!t->member_start || !t->members) return fail(t);
+	for (int32_t i = 0; i < n; ++i) t->member_start[t->agg[i] + 1]++;
+	for (int32_t c = 0; c < nc; ++c) t->member_start[c + 1] += t->member_start[c];
+	for (int32_t i = 0; i < n; ++i) t->members[t->member_start[t->agg[i]]++] = i;
+	for (int32_t c = nc; c > 0; --c) t->member_start[c] = t->member_start[c - 1];
+	t->member_start[0] = 0;
 	bsr_builder b;
 	bool ok = bsr_builder_init(&b, nc);
 	for (int32_t i = 0; ok && i < n; ++i)
@@ -85,6 +95,8 @@ void two_level_destroy(two_level* t)
 	cholesky_destroy(t->chol);
 	bsr_free(&t->coarse);
 	free(t->agg);
+	free(t->member_start);
+	free(t->members);
 	free(t->slot);
 	free(t->none);
 	free(t->rc);
@@ -119,11 +131,27 @@ bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* c
 
 bool two_level_valid(const two_level* t) { return t && t->valid; }
 
+int32_t two_level_aggregate_count(const two_level* t) { return t->nc; }
+
+void two_level_restrict(two_level* t, const vec3* r, int32_t lo, int32_t hi)
+{
+	for (int32_t c = lo; c < hi; ++c) {
+		vec3 sum = v3_zero();
+		for (int32_t k = t->member_start[c]; k < t->member_start[c + 1]; ++k) sum = v3_add(sum, r[t->members[k]]);
+		t->rc[c] = sum;
+	}
+}
+
+void two_level_coarse_solve(two_level* t) { cholesky_solve(t->chol, t->rc, t->xc); }
+
+vec3 two_level_prolong(const two_level* t, const mat3* pinv, const vec3* r, int32_t i)
+{
+	return v3_add(m3_mulv(pinv[i], r[i]), t->xc[t->agg[i]]);
+}
+
 void two_level_apply(two_level* t, const mat3* pinv, const vec3* r, vec3* s)
 {
-	const int32_t n = t->n;
-	for (int32_t c = 0; c < t->nc; ++c) t->rc[c] = v3_zero();
-	for (int32_t i = 0; i < n; ++i) t->rc[t->agg[i]] = v3_add(t->rc[t->agg[i]], r[i]);
-	cholesky_solve(t->chol, t->rc, t->xc);
-	for (int32_t i = 0; i < n; ++i) s[i] = v3_add(m3_mulv(pinv[i], r[i]), t->xc[t->agg[i]]);
+	two_level_restrict(t, r, 0, t->nc);
+	two_level_coarse_solve(t);
+	for (int32_t i = 0; i < t->n; ++i) s[i] = two_level_prolong(t, pinv, r, i);
 }

@@ -23,4 +23,12 @@ bool two_level_valid(const two_level* t);
 /* s = pinv r + R^T A_c^-1 R r (one thread, fixed order). */
 void two_level_apply(two_level* t, const mat3* pinv, const vec3* r, vec3* s);
 
+/* The same in three parts, for a caller's parallel region: R r for aggregates [lo, hi) (any
+ * thread; each aggregate sums its members in index order), the coarse solve (one thread, after
+ * every aggregate), then particle i's s (any thread). The bits do not depend on the split. */
+int32_t two_level_aggregate_count(const two_level* t);
+void two_level_restrict(two_level* t, const vec3* r, int32_t lo, int32_t hi);
+void two_level_coarse_solve(two_level* t);
+vec3 two_level_prolong(const two_level* t, const mat3* pinv, const vec3* r, int32_t i);
+
 #endif
