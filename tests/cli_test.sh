@@ -279,6 +279,9 @@ if cmp -s "$tmp/t1/frame_0004.obj" "$tmp/t2/frame_0004.obj"; then ok threads_ide
 # --- integrators: names are checked, line schemes need mass-spring cloths, frames stay thread-invariant
 expect_fail unknown_integrator 2 "solver.integrator: unknown integrator 'adi'" -- run "$(scene integ '{"solver": {"integrator": "adi"}, '"$small"'}')"
 expect_fail split_needs_springs 2 "'cape' uses the triangles model, but the split integrator" -- run "$(scene splittri '{"solver": {"integrator": "split"}, "cloths": [{"name": "cape", "grid": {"size": [1, 1], "resolution": [5, 5]}}]}')"
+# --- preconditioners: unknown names are listed (docs/solver.md, "Preconditioners")
+expect_fail unknown_preconditioner 2 "solver.preconditioner: unknown preconditioner 'amg' \\(block_jacobi, cholesky, two_level\\)" -- run "$(scene precond '{"solver": {"preconditioner": "amg"}, '"$small"'}')"
+expect_fail bad_refactor_iterations 2 "solver.refactor_iterations" -- run "$(scene refactor '{"solver": {"refactor_iterations": 0}, '"$small"'}')"
 "$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms1" --frames 2 --threads 1 --quiet &&
 	"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms2" --frames 2 --threads 2 --quiet
 if cmp -s "$tmp/ms1/frame_0002.obj" "$tmp/ms2/frame_0002.obj"; then ok split_threads_identical_frames; else bad split_threads_identical_frames "frames differ"; fi
