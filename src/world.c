@@ -222,7 +222,7 @@ drape_status world_prepare(drape_world* w)
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && integrator_supports_cloth_contact(w->def.integrator))
 		ok = (w->cholesky = cholesky_create(&w->A)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && integrator_supports_cloth_contact(w->def.integrator))
-		ok = (w->two_level = two_level_create(&w->A)) != NULL;
+		ok = (w->two_level = two_level_create(&w->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
 	if (ok) {
 		w->b = malloc(m * sizeof(vec3));
 		w->dv = malloc(m * sizeof(vec3));

@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest coarse level that is factored; a larger one gets another level. Measured on the
- * 40K sheet (docs/solver.md): factoring its 4,000-aggregate level cost 17 % more time than one
- * more level (2,000 is exceeded there, not at 10K); a limit of 300 (three levels) cost about as
- * much as none, the iterations growing by 80 %. */
-#define MAX_FACTORED 2000
-
 struct two_level {
 	int32_t n, nc;
 	int32_t* agg;        /* n: aggregate of each particle */
@@ -36,7 +30,10 @@ static two_level* fail(two_level* t)
 	return NULL;
 }
 
-two_level* two_level_create(const bsr* A)
+/* TWO_LEVEL_MAX_FACTORED, measured on the 40K sheet (docs/solver.md): factoring its
+ * 4,000-aggregate level cost 17 % more time than one more level (2,000 is exceeded there, not at
+ * 10K); a limit of 300 (three levels) cost about as much as none, the iterations growing by 80 %. */
+two_level* two_level_create(const bsr* A, int32_t max_factored)
 {
 	if (!cholesky_available()) return NULL;
 	two_level* t = calloc(1, sizeof *t);
@@ -94,8 +91,8 @@ two_level* two_level_create(const bsr* A)
 	if (!t->none || !t->rc || !t->xc) return fail(t);
 	/* A coarse level still too large to factor cheaply is itself preconditioned the same way
 	 * (an additive multilevel method); the factorisation happens at the last level. */
-	if (nc > MAX_FACTORED && nc < n) {
-		t->nested = two_level_create(&t->coarse);
+	if (nc > max_factored && nc < n) {
+		t->nested = two_level_create(&t->coarse, max_factored);
 		t->pinv_c = malloc((size_t)nc * sizeof *t->pinv_c);
 		if (!t->nested || !t->pinv_c) return fail(t);
 		return t;

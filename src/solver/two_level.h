@@ -11,8 +11,10 @@
 typedef struct two_level two_level;
 
 /* Aggregates A's particles (greedy, in index order: deterministic) and analyses the coarse
- * pattern. NULL without memory or CHOLMOD. */
-two_level* two_level_create(const bsr* A);
+ * pattern. A coarse level of more than max_factored aggregates gets another level instead of a
+ * factorisation (TWO_LEVEL_MAX_FACTORED by default). NULL without memory or CHOLMOD. */
+#define TWO_LEVEL_MAX_FACTORED 2000
+two_level* two_level_create(const bsr* A, int32_t max_factored);
 void two_level_destroy(two_level* t);
 int32_t two_level_coarse_count(const two_level* t);
 
