@@ -259,8 +259,9 @@ const char* drape_integrator_name(drape_integrator integrator);
 bool drape_integrator_from_name(const char* name, drape_integrator* out);
 
 /* The modified PCG's preconditioner (sec. 5.3; docs/solver.md, "Preconditioners"). BLOCK_JACOBI
- * inverts A's 3x3 diagonal blocks; CHOLESKY factors the filtered matrix with CHOLMOD and reuses the
- * factor across steps (needs a build with libcholmod). */
+ * inverts A's 3x3 diagonal blocks; TWO_LEVEL adds a coarse solve on aggregates of particles;
+ * CHOLESKY factors the whole filtered matrix and may reuse the factor across steps. TWO_LEVEL and
+ * CHOLESKY need a build with CHOLMOD (libcholmod). */
 typedef enum drape_preconditioner {
 	DRAPE_PRECONDITIONER_BLOCK_JACOBI = 0,
 	DRAPE_PRECONDITIONER_CHOLESKY,
