@@ -211,6 +211,12 @@ static void test_bad_preconditioner_settings(void)
 			     "bad.json", &s, err, sizeof err);
 	CHECK(!ok);
 	if (ok) scene_free(&s);
+	/* A build without CHOLMOD names what is missing. */
+	ok = scene_load_text("{\"solver\": {\"preconditioner\": \"two_level\"}, \"cloths\": [{\"grid\": {\"resolution\": [4, 4]}}]}",
+			     "bad.json", &s, err, sizeof err);
+	CHECK(ok == cholesky_available());
+	if (ok) scene_free(&s);
+	else CHECK(strstr(err, "needs CHOLMOD") != NULL);
 	drape_world_def wd = drape_default_world_def();
 	wd.preconditioner = DRAPE_PRECONDITIONER_COUNT;
 	CHECK(drape_world_create(&wd) == NULL);
