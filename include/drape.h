@@ -258,6 +258,23 @@ const char* drape_integrator_name(drape_integrator integrator);
 /* The integrator with that name; false if there is none. */
 bool drape_integrator_from_name(const char* name, drape_integrator* out);
 
+/* The modified PCG's preconditioner (sec. 5.3; docs/solver.md, "Preconditioners"). BLOCK_JACOBI
+ * inverts A's 3x3 diagonal blocks; TWO_LEVEL adds a coarse solve on aggregates of particles;
+ * CHOLESKY factors the whole filtered matrix and may reuse the factor across steps. TWO_LEVEL and
+ * CHOLESKY need a build with CHOLMOD (libcholmod). */
+typedef enum drape_preconditioner {
+	DRAPE_PRECONDITIONER_BLOCK_JACOBI = 0,
+	DRAPE_PRECONDITIONER_CHOLESKY,
+	DRAPE_PRECONDITIONER_TWO_LEVEL, /* block Jacobi + a CHOLMOD coarse solve on aggregates */
+	DRAPE_PRECONDITIONER_COUNT
+} drape_preconditioner;
+
+/* "block_jacobi", "cholesky", "two_level"; NULL if out of range. */
+const char* drape_preconditioner_name(drape_preconditioner preconditioner);
+bool drape_preconditioner_from_name(const char* name, drape_preconditioner* out);
+/* Whether this build can use it (CHOLESKY and TWO_LEVEL need CHOLMOD). */
+bool drape_preconditioner_available(drape_preconditioner preconditioner);
+
 /* ---------------------------------------------------------------------------------------------
  * The world: all cloths step together in one implicit system (sec. 3). */
 typedef struct drape_world_def {
@@ -288,6 +305,11 @@ typedef struct drape_world_def {
 	/* ONOFF_ADI: the "on" family's stiffness and damping factor c1 (sec. 5.3). 2 makes the impulse
 	 * over an on/off pair right; docs/integrators.md explains why 3 does not. */
 	double onoff_c1;
+	/* Default TWO_LEVEL where the build has CHOLMOD, else BLOCK_JACOBI (docs/solver.md). A
+	 * Cholesky factor (CHOLESKY) is reused until a solve takes refactor_iterations CG iterations or more (default 1: every
+	 * solve refactors) or the step size changes. */
+	drape_preconditioner preconditioner;
+	int32_t refactor_iterations;
 	int32_t cookie;
 } drape_world_def;
 
@@ -385,6 +407,7 @@ typedef struct drape_stats {
 	int32_t self_intersections;
 	/* After the last accepted step: the largest gap of the open seams, m (0 when none is open). */
 	double seam_gap;
+	int64_t factorizations; /* numeric Cholesky factorisations (preconditioner CHOLESKY) */
 } drape_stats;
 
 drape_stats drape_world_get_stats(const drape_world* world);

@@ -195,6 +195,10 @@ struct drape_world {
 	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
 	bsr A;
 	pcg_workspace pcg;
+	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
+	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
+	double cholesky_h;          /* the step size its factor was made for */
+	int cholesky_last_iterations; /* of the last solve with it */
 	vec3* b;
 	vec3* dv;
 	vec3* dv_last; /* the last accepted step's dv: the PCG's warm start */

@@ -291,6 +291,9 @@ expect_fail garment_beyond_ease 2 "seam 's'.*more than its ease" -- run "$(scene
 expect_fail garment_too_small 2 "panel 'front' is too small" -- run "$(scene gsmall "$(garment "$(rect front)" '' 0.2)")"
 expect_fail garment_seam_open 3 "seam 's' did not close within sewing.time_limit" -- run "$(scene gopen "$(garment "$(rect front front 0.5), $(rect back back 0.5)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "back", "from": "a", "to": "d", "direction": "backward"}}' 0.02 1e-6)")"
 expect_fail garment_no_pc2 2 "OBJ frames only" -- run "$root/scenes/garment_tube.json" --format pc2
+# --- preconditioners: unknown names are listed (docs/solver.md, "Preconditioners")
+expect_fail unknown_preconditioner 2 "solver.preconditioner: unknown preconditioner 'amg' \\(block_jacobi, cholesky, two_level\\)" -- run "$(scene precond '{"solver": {"preconditioner": "amg"}, '"$small"'}')"
+expect_fail bad_refactor_iterations 2 "solver.refactor_iterations" -- run "$(scene refactor '{"solver": {"refactor_iterations": 0}, '"$small"'}')"
 "$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms1" --frames 2 --threads 1 --quiet &&
 	"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms2" --frames 2 --threads 2 --quiet
 if cmp -s "$tmp/ms1/frame_0002.obj" "$tmp/ms2/frame_0002.obj"; then ok split_threads_identical_frames; else bad split_threads_identical_frames "frames differ"; fi

@@ -25,6 +25,7 @@ extern const test_case wave1d_tests[];
 extern const test_case stability_tests[];
 extern const test_case mannequin_tests[];
 extern const test_case garment_tests[];
+extern const test_case precond_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -40,6 +41,7 @@ static const suite suites[] = {
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},
+	{"precond", precond_tests},
 	{"view", view_tests},
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},

@@ -138,7 +138,8 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 	if (item) {
 		static const char* const keys[] = {
 			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
-			"stretch_change_limit", "threads", "integrator", "onoff_c1", NULL};
+			"stretch_change_limit", "threads", "integrator", "onoff_c1", "preconditioner", "refactor_iterations",
+			NULL};
 		if (!json_check_object(c, &n, keys)) return false;
 		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
 		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
@@ -183,6 +184,24 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 						 name);
 		}
 		if (!json_opt_positive(c, &n, "onoff_c1", &w->onoff_c1)) return false;
+		const cJSON* pc = json_get(&n, "preconditioner");
+		if (pc) {
+			jnode m = json_node(&n, pc);
+			const char* name;
+			if (!json_string(c, &m, &name)) return false;
+			if (!drape_preconditioner_from_name(name, &w->preconditioner))
+				return json_fail(c, &m, "unknown preconditioner '%s' (block_jacobi, cholesky, two_level)", name);
+			if (!drape_preconditioner_available(w->preconditioner))
+				return json_fail(c, &m,
+						 "preconditioner '%s' needs CHOLMOD, which this build of drape lacks "
+						 "(install libsuitesparse-dev and rebuild, or use block_jacobi)",
+						 name);
+		}
+		const cJSON* ri = json_get(&n, "refactor_iterations");
+		if (ri) {
+			jnode m = json_node(&n, ri);
+			if (!json_integer(c, &m, 1, INT32_MAX, &w->refactor_iterations)) return false;
+		}
 		const cJSON* th = json_get(&n, "threads");
 		if (th) {
 			jnode m = json_node(&n, th);

@@ -1,4 +1,5 @@
-/* Modified PCG (sec. 5.3, procedure modified-pcg) with the diagonal preconditioner.
+/* Modified PCG (sec. 5.3, procedure modified-pcg) with a block-Jacobi or a Cholesky
+ * preconditioner (cholesky.h; docs/solver.md compares them).
  *
  * The paper writes the preconditioner as P with P_ii = 1/A_ii and then applies P^-1 to the
  * residual; applying diag(A)^-1 (what a Jacobi preconditioner must do) is the consistent reading,
@@ -70,6 +71,13 @@ static mat3 block_inverse(const mat3* a)
 	return r;
 }
 
+/* s = P^-1 r for the preconditioners that act on the whole vector (one thread). */
+static void apply_global(cholesky_precond* chol, two_level* tl, const mat3* pinv, const vec3* r, vec3* s)
+{
+	if (tl) two_level_apply(tl, pinv, r, s);
+	else cholesky_solve(chol, r, s);
+}
+
 static inline int32_t chunk_end(int32_t k, int32_t n) { return (k + 1) * REDUCE_CHUNK < n ? (k + 1) * REDUCE_CHUNK : n; }
 
 pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
@@ -87,20 +95,45 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	 * c = filter(P r); delta_new = r^T c. */
 	for (int32_t i = 0; i < n; ++i) dv[i] = guess ? v3_add(filter1(S, constrained, i, guess[i]), z[i]) : z[i];
 	bsr_mul(A, dv, q, threads);
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-	for (int32_t k = 0; k < chunks; ++k) {
-		double d0 = 0.0, dn = 0.0;
-		for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
-			const mat3* a = &A->blocks[A->diag[i]];
-			pinv[i] = block_inverse(a);
-			vec3 fb = filter1(S, constrained, i, b[i]);
-			d0 += v3_dot(fb, precondition(pinv[i], fb));
+	cholesky_precond* chol = cholesky_valid(w->cholesky) ? w->cholesky : NULL;
+	two_level* tl = two_level_valid(w->two_level) ? w->two_level : NULL;
+	const bool global = chol || tl;
+	if (global) {
+		/* The same quantities with P^-1 applied to whole vectors: s holds filter(b), c its image. */
+		for (int32_t i = 0; i < n; ++i) {
+			if (tl) pinv[i] = block_inverse(&A->blocks[A->diag[i]]);
+			s[i] = filter1(S, constrained, i, b[i]);
 			r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
-			c[i] = filter1(S, constrained, i, precondition(pinv[i], r[i]));
-			dn += v3_dot(r[i], c[i]);
 		}
-		partial[k] = d0;
-		partial[chunks + k] = dn;
+		apply_global(chol, tl, pinv, s, c);
+		apply_global(chol, tl, pinv, r, q);
+#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
+		for (int32_t k = 0; k < chunks; ++k) {
+			double d0 = 0.0, dn = 0.0;
+			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+				d0 += v3_dot(s[i], c[i]);
+				c[i] = filter1(S, constrained, i, q[i]);
+				dn += v3_dot(r[i], c[i]);
+			}
+			partial[k] = d0;
+			partial[chunks + k] = dn;
+		}
+	} else {
+#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
+		for (int32_t k = 0; k < chunks; ++k) {
+			double d0 = 0.0, dn = 0.0;
+			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+				const mat3* a = &A->blocks[A->diag[i]];
+				pinv[i] = block_inverse(a);
+				vec3 fb = filter1(S, constrained, i, b[i]);
+				d0 += v3_dot(fb, precondition(pinv[i], fb));
+				r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
+				c[i] = filter1(S, constrained, i, precondition(pinv[i], r[i]));
+				dn += v3_dot(r[i], c[i]);
+			}
+			partial[k] = d0;
+			partial[chunks + k] = dn;
+		}
 	}
 	double delta0 = reduce_sum(partial, chunks);
 	double delta_new = reduce_sum(partial + chunks, chunks);
@@ -156,10 +189,38 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
 					dv[i] = v3_madd(dv[i], alpha, c[i]);
 					r[i] = v3_madd(r[i], -alpha, q[i]);
+					if (global) continue;
 					s[i] = precondition(pinv[i], r[i]);
 					rs += v3_dot(r[i], s[i]);
 				}
 				prs[k] = rs;
+			}
+			if (tl) {
+				/* s = P^-1 r in parallel but for the small coarse solve; the sums are
+				 * split the same way for every thread count. */
+				const int32_t nc = two_level_aggregate_count(tl);
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < reduce_chunks(nc); ++k) two_level_restrict(tl, r, k * REDUCE_CHUNK, chunk_end(k, nc));
+#pragma omp single
+				two_level_coarse_solve(tl);
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < chunks; ++k) {
+					double rs = 0.0;
+					for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+						s[i] = two_level_prolong(tl, pinv, r, i);
+						rs += v3_dot(r[i], s[i]);
+					}
+					prs[k] = rs;
+				}
+			} else if (global) {
+#pragma omp single
+				apply_global(chol, tl, pinv, r, s);
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < chunks; ++k) {
+					double rs = 0.0;
+					for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) rs += v3_dot(r[i], s[i]);
+					prs[k] = rs;
+				}
 			}
 			double delta_old = dn;
 			dn = reduce_sum(prs, chunks);

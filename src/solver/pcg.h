@@ -5,6 +5,8 @@
 #define DRAPE_PCG_H
 
 #include "bsr.h"
+#include "cholesky.h"
+#include "two_level.h"
 
 typedef struct pcg_workspace {
 	int32_t n;
@@ -14,6 +16,10 @@ typedef struct pcg_workspace {
 	vec3* s;
 	mat3* pinv;      /* inverses of A's diagonal blocks (the preconditioner P of sec. 5.3) */
 	double* partial; /* one per reduction chunk */
+	/* The preconditioner: a valid Cholesky factorisation if set (cholesky.h), otherwise block
+	 * Jacobi (the inverses in pinv). Owned by the caller. */
+	cholesky_precond* cholesky;
+	two_level* two_level; /* or a valid two-level preconditioner (two_level.h) */
 } pcg_workspace;
 
 bool pcg_workspace_init(pcg_workspace* w, int32_t n);

@@ -1,0 +1,219 @@
+/* `drape bench --scaling`: how the implicit step's cost grows with resolution (issue 12;
+ * docs/benchmarks.md, "Scaling"). The figure 2 sheet at 51^2 ... 401^2 (optionally 501^2)
+ * particles, one thread: CPU ms per frame, steps per frame, CG iterations per step, the largest
+ * warp/weft strain over all frames, peak memory, the fitted exponent of time against particle
+ * count, and the block-sparse product's memory bandwidth as a share of memcpy's. */
+#include "commands.h"
+#include "progress.h"
+
+#include "io/embedded.h"
+#include "io/scene.h"
+#include "solver/bsr.h"
+#include "world.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+/* The machine is shared: one thread's CPU time is what the step costs, whatever else runs. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct scaling_row {
+	int particles;
+	double ms_per_frame, steps_per_frame, cg_per_step, max_strain;
+	double peak_mib;
+	double spmv_gbs, copy_gbs;
+	bool ok;
+} scaling_row;
+
+/* The figure 2 sheet at res x res, cloth/cloth contact off (the flat fine sheet's bogus contacts
+ * are issue 12's item 4, not the solver's cost), preconditioner by name (NULL: the default). */
+static char* sheet_text(int res, const char* preconditioner)
+{
+	cJSON* root = cJSON_Parse(embedded_text("figure2_sheet.json"));
+	if (!root) return NULL;
+	cJSON* grid = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cloths"), 0), "grid");
+	int r[2] = {res, res};
+	cJSON_ReplaceItemInObject(grid, "resolution", cJSON_CreateIntArray(r, 2));
+	cJSON* cc = cJSON_AddObjectToObject(root, "cloth_contact");
+	cJSON_AddBoolToObject(cc, "enabled", false);
+	if (preconditioner) cJSON_AddStringToObject(cJSON_GetObjectItem(root, "solver"), "preconditioner", preconditioner);
+	char* text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return text;
+}
+
+/* Largest |length / rest - 1| over the grid's warp and weft edges (what
+ * ../shared/tools/strain.py measures on output frames). */
+static double grid_strain(const drape_world* w, int res, double rest)
+{
+	double worst = 0.0;
+	for (int j = 0; j < res; ++j)
+		for (int i = 0; i < res; ++i) {
+			const vec3 p = w->x[j * res + i];
+			if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[j * res + i + 1], p)) / rest - 1.0));
+			if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[(j + 1) * res + i], p)) / rest - 1.0));
+		}
+	return worst;
+}
+
+/* Bytes per second of y = A x on the world's last assembled matrix (blocks, column indices,
+ * row starts, x and y each touched once: the least traffic the product needs), and of memcpy
+ * over a buffer as large as the matrix (counting its read and its write). One thread. */
+static void bandwidth(const drape_world* w, double* spmv, double* copy)
+{
+	const bsr* A = &w->A;
+	vec3* x = malloc((size_t)A->n * sizeof *x);
+	vec3* y = malloc((size_t)A->n * sizeof *y);
+	size_t bytes = (size_t)A->nnz * (sizeof(mat3) + sizeof(int32_t)) + (size_t)(A->n + 1) * sizeof(int32_t) +
+		       2 * (size_t)A->n * sizeof(vec3);
+	char* a = malloc(bytes);
+	char* b = malloc(bytes);
+	*spmv = *copy = 0.0;
+	if (x && y && a && b) {
+		for (int32_t i = 0; i < A->n; ++i) x[i] = v3(1.0, 0.5, 0.25);
+		memset(a, 1, bytes);
+		memset(b, 2, bytes);
+		double best_mul = 1e300, best_copy = 1e300;
+		for (int k = 0; k < 20; ++k) {
+			double t0 = wall_seconds();
+			bsr_mul(A, x, y, 1);
+			double t1 = wall_seconds();
+			memcpy(b, a, bytes);
+			double t2 = wall_seconds();
+			best_mul = fmin(best_mul, t1 - t0);
+			best_copy = fmin(best_copy, t2 - t1);
+			a[k] = b[bytes - 1 - (size_t)k]; /* the copy's result is used */
+		}
+		*spmv = (double)bytes / best_mul;
+		*copy = 2.0 * (double)bytes / best_copy;
+	}
+	free(x);
+	free(y);
+	free(a);
+	free(b);
+}
+
+static scaling_row run_size(int res, int frames, const char* preconditioner)
+{
+	scaling_row r = {0};
+	char err[1024];
+	char* text = sheet_text(res, preconditioner);
+	scene s;
+	if (!text || !scene_load_text(text, "<bench>/figure2_sheet.json", &s, err, sizeof err)) {
+		fprintf(stderr, "drape bench: %s\n", text ? err : "out of memory");
+		free(text);
+		return r;
+	}
+	free(text);
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	if (!w) {
+		fprintf(stderr, "drape bench: %s\n", err);
+		scene_free(&s);
+		return r;
+	}
+	const double rest = 1.0 / (res - 1); /* the sheet is 1 m square */
+	double dt = 1.0 / s.fps, elapsed = 0.0;
+	r.ok = true;
+	for (int f = 1; f <= frames && r.ok; ++f) {
+		double t0 = cpu_seconds();
+		r.ok = drape_world_step(w, f * dt - drape_world_time(w)) == DRAPE_OK;
+		elapsed += cpu_seconds() - t0;
+		r.max_strain = fmax(r.max_strain, grid_strain(w, res, rest));
+	}
+	if (!r.ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
+	drape_stats st = drape_world_get_stats(w);
+	r.particles = w->particle_count;
+	r.ms_per_frame = 1e3 * elapsed / frames;
+	r.steps_per_frame = (double)st.steps / frames;
+	r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
+	bandwidth(w, &r.spmv_gbs, &r.copy_gbs);
+	r.spmv_gbs *= 1e-9;
+	r.copy_gbs *= 1e-9;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	r.peak_mib = (double)ru.ru_maxrss / 1024.0;
+	drape_world_destroy(w);
+	scene_free(&s);
+	return r;
+}
+
+int command_bench_scaling(int argc, char** argv)
+{
+	long frames = 10, largest = 401;
+	const char* preconditioner = NULL;
+	for (int i = 1; i < argc; ++i) {
+		const char* a = argv[i];
+		bool has_value = i + 1 < argc;
+		if (strcmp(a, "--scaling") == 0) continue;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			printf("usage: drape bench --scaling [--frames N] [--largest RES] [--preconditioner NAME]\n"
+			       "\n"
+			       "The figure 2 sheet (cloth/cloth contact off) at 51^2, 101^2, 201^2, 401^2 particles and, with\n"
+			       "--largest 501, 501^2, for N frames (default 10) on one thread. Prints a Markdown table: CPU ms per\n"
+			       "frame, steps per frame, CG iterations per step, the largest warp/weft strain over the frames,\n"
+			       "peak memory (getrusage, so far), and the sparse matrix-vector product's bandwidth as a share of\n"
+			       "memcpy's; then the exponent p of time ~ particles^p fitted from 51^2 to 401^2.\n");
+			return EXIT_OK;
+		} else if (strcmp(a, "--frames") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 1, 100000, &frames)) {
+				fprintf(stderr, "drape bench: --frames needs a whole number >= 1\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--largest") == 0 && has_value) {
+			if (!parse_int_arg(argv[++i], 51, 1001, &largest)) {
+				fprintf(stderr, "drape bench: --largest needs a grid resolution from 51 to 1001\n");
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--preconditioner") == 0 && has_value) {
+			preconditioner = argv[++i];
+			drape_preconditioner p;
+			if (!drape_preconditioner_from_name(preconditioner, &p)) {
+				fprintf(stderr, "drape bench: unknown preconditioner '%s' (block_jacobi, cholesky, two_level)\n", preconditioner);
+				return EXIT_BAD_INPUT;
+			}
+			if (!drape_preconditioner_available(p)) {
+				fprintf(stderr, "drape bench: preconditioner '%s' needs CHOLMOD, which this build lacks\n", preconditioner);
+				return EXIT_BAD_INPUT;
+			}
+		} else {
+			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	const int sizes[] = {51, 101, 201, 401, 501};
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int fitted = 0, status = EXIT_OK;
+	printf("figure 2 sheet, cloth/cloth contact off, %ld frames, 1 thread, preconditioner %s\n\n", frames,
+	       preconditioner ? preconditioner : drape_preconditioner_name(drape_default_world_def().preconditioner));
+	printf("| particles | CPU ms / frame | steps / frame | CG iterations / step | max warp/weft strain | peak memory (MiB) | "
+	       "SpMV GB/s | copy GB/s | SpMV / copy |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	fflush(stdout);
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && sizes[k] <= largest; ++k) {
+		scaling_row r = run_size(sizes[k], (int)frames, preconditioner);
+		if (!r.ok) status = EXIT_DIVERGED;
+		printf("| %d | %.1f | %.2f | %.1f | %.2f %% | %.0f | %.2f | %.2f | %.0f %% |\n", r.particles, r.ms_per_frame,
+		       r.steps_per_frame, r.cg_per_step, 100.0 * r.max_strain, r.peak_mib, r.spmv_gbs, r.copy_gbs,
+		       r.copy_gbs > 0.0 ? 100.0 * r.spmv_gbs / r.copy_gbs : 0.0);
+		fflush(stdout);
+		if (r.ok && sizes[k] <= 401 && r.ms_per_frame > 0.0) {
+			double x = log((double)r.particles), y = log(r.ms_per_frame);
+			sx += x, sy += y, sxx += x * x, sxy += x * y;
+			fitted++;
+		}
+	}
+	if (fitted >= 2)
+		printf("\nfitted exponent (time ~ particles^p, least squares over %d sizes up to 401^2): p = %.2f\n", fitted,
+		       (fitted * sxy - sx * sy) / (fitted * sxx - sx * sx));
+	return status;
+}
