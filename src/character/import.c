@@ -1,0 +1,401 @@
+/* Loading a character with assimp (docs/characters.md): the node hierarchy as joints with their rest
+ * transforms, one animation's keys, and either the file's skinned meshes (glTF 2.0, FBX, Collada;
+ * bones' offset matrices are the inverse bind matrices) or, for skeleton-only files such as BVH
+ * motion capture, the generated mannequin (src/character/mannequin.h) skinned in the rest pose.
+ * assimp gives the data; drape evaluates poses and skinning itself (pose.c). */
+#include "character.h"
+
+#include "core.h"
+#include "mannequin.h"
+
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Joints beyond this are refused: pose.c keeps per-joint matrices on the stack. */
+#define CHARACTER_MAX_JOINTS 256
+/* The rest skeleton's height (lowest to highest joint) that "scale": "auto" gives: the CMU subject
+ * of BVH/01_01.bvh at 0.0618 m per file unit, a 1.73 m body (docs/mannequin.md). */
+#define AUTO_SKELETON_HEIGHT 1.770
+
+typedef struct importer {
+	const drape_character_def* def;
+	const struct aiScene* scene;
+	drape_character* c;
+	char* err;
+	size_t err_size;
+} importer;
+
+static bool fail(importer* im, const char* fmt, const char* what)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, what);
+	core_fail(im->err, im->err_size, "%s: %s", im->def->file, msg);
+	return false;
+}
+
+static int32_t count_nodes(const struct aiNode* n)
+{
+	int32_t k = 1;
+	for (unsigned i = 0; i < n->mNumChildren; ++i) k += count_nodes(n->mChildren[i]);
+	return k;
+}
+
+/* Depth-first, so every parent precedes its children. */
+static bool add_joints(importer* im, const struct aiNode* n, int32_t parent)
+{
+	drape_character* c = im->c;
+	int32_t i = c->joint_count++;
+	character_joint* j = &c->joints[i];
+	j->parent = parent;
+	j->name = strdup(n->mName.data);
+	if (!j->name) return fail(im, "%s", "out of memory");
+	struct aiVector3D s, p;
+	struct aiQuaternion q;
+	aiDecomposeMatrix(&n->mTransformation, &s, &q, &p);
+	double t[3] = {p.x, p.y, p.z}, sc[3] = {s.x, s.y, s.z}, r[4] = {q.w, q.x, q.y, q.z};
+	memcpy(j->rest.t, t, sizeof t);
+	memcpy(j->rest.s, sc, sizeof sc);
+	memcpy(j->rest.q, r, sizeof r);
+	memcpy(j->dress_q, r, sizeof r);
+	j->inverse_bind = affine_identity();
+	for (unsigned k = 0; k < n->mNumChildren; ++k)
+		if (!add_joints(im, n->mChildren[k], i)) return false;
+	return true;
+}
+
+static int32_t joint_index(const drape_character* c, const char* name)
+{
+	for (int32_t i = 0; i < c->joint_count; ++i)
+		if (strcmp(c->joints[i].name, name) == 0) return i;
+	return -1;
+}
+
+static const struct aiAnimation* pick_animation(importer* im)
+{
+	const struct aiScene* s = im->scene;
+	const drape_character_def* d = im->def;
+	if (s->mNumAnimations == 0) {
+		fail(im, "%s", "has no animation (a BVH file needs a MOTION section with frames)");
+		return NULL;
+	}
+	if (d->animation) {
+		for (unsigned i = 0; i < s->mNumAnimations; ++i)
+			if (strcmp(s->mAnimations[i]->mName.data, d->animation) == 0) return s->mAnimations[i];
+		char names[256] = "";
+		for (unsigned i = 0; i < s->mNumAnimations && strlen(names) < 200; ++i) {
+			strcat(names, i ? ", '" : "'");
+			strncat(names, s->mAnimations[i]->mName.data, 40);
+			strcat(names, "'");
+		}
+		char msg[400];
+		snprintf(msg, sizeof msg, "no animation named '%s' (it has %s)", d->animation, names);
+		fail(im, "%s", msg);
+		return NULL;
+	}
+	if (d->animation_index < 0 || (unsigned)d->animation_index >= s->mNumAnimations) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "animation index %d does not exist (it has %u animation%s)", (int)d->animation_index,
+			 s->mNumAnimations, s->mNumAnimations == 1 ? "" : "s");
+		fail(im, "%s", msg);
+		return NULL;
+	}
+	return s->mAnimations[d->animation_index];
+}
+
+static double* alloc_doubles(size_t n, bool* ok)
+{
+	double* p = malloc((n ? n : 1) * sizeof *p);
+	if (!p) *ok = false;
+	return p;
+}
+
+static bool load_clip(importer* im)
+{
+	const struct aiAnimation* a = pick_animation(im);
+	if (!a) return false;
+	/* assimp leaves ticks per second 0 when the file does not say; 25 is its documented default. */
+	double tps = a->mTicksPerSecond > 0.0 ? a->mTicksPerSecond : 25.0;
+	double first = INFINITY;
+	int32_t keys = 0;
+	for (unsigned k = 0; k < a->mNumChannels; ++k) {
+		const struct aiNodeAnim* ch = a->mChannels[k];
+		if (ch->mNumRotationKeys > 0) first = fmin(first, ch->mRotationKeys[0].mTime);
+		if (ch->mNumPositionKeys > 0) first = fmin(first, ch->mPositionKeys[0].mTime);
+		keys += (int32_t)(ch->mNumRotationKeys > ch->mNumPositionKeys ? ch->mNumRotationKeys : ch->mNumPositionKeys);
+	}
+	if (a->mNumChannels == 0 || keys <= (int32_t)a->mNumChannels || !isfinite(first))
+		return fail(im, "animation '%s' has no frames (at least two keys are needed)", a->mName.data);
+	drape_character* c = im->c;
+	c->duration = a->mDuration / tps;
+	bool ok = true;
+	for (unsigned k = 0; k < a->mNumChannels && ok; ++k) {
+		const struct aiNodeAnim* ch = a->mChannels[k];
+		int32_t i = joint_index(c, ch->mNodeName.data);
+		if (i < 0) continue; /* a channel for a node the hierarchy lacks animates nothing */
+		joint_channel* jc = &c->joints[i].channel;
+		jc->pos_count = (int32_t)ch->mNumPositionKeys;
+		jc->rot_count = (int32_t)ch->mNumRotationKeys;
+		jc->scl_count = (int32_t)ch->mNumScalingKeys;
+		jc->pos_time = alloc_doubles(ch->mNumPositionKeys, &ok);
+		jc->pos = alloc_doubles(3 * (size_t)ch->mNumPositionKeys, &ok);
+		jc->rot_time = alloc_doubles(ch->mNumRotationKeys, &ok);
+		jc->rot = alloc_doubles(4 * (size_t)ch->mNumRotationKeys, &ok);
+		jc->scl_time = alloc_doubles(ch->mNumScalingKeys, &ok);
+		jc->scl = alloc_doubles(3 * (size_t)ch->mNumScalingKeys, &ok);
+		if (!ok) break;
+		for (unsigned q = 0; q < ch->mNumPositionKeys; ++q) {
+			const struct aiVectorKey* key = &ch->mPositionKeys[q];
+			jc->pos_time[q] = (key->mTime - first) / tps;
+			double v[3] = {key->mValue.x, key->mValue.y, key->mValue.z};
+			memcpy(&jc->pos[3 * q], v, sizeof v);
+		}
+		for (unsigned q = 0; q < ch->mNumRotationKeys; ++q) {
+			const struct aiQuatKey* key = &ch->mRotationKeys[q];
+			jc->rot_time[q] = (key->mTime - first) / tps;
+			double r[4] = {key->mValue.w, key->mValue.x, key->mValue.y, key->mValue.z};
+			double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+			for (int e = 0; e < 4; ++e) jc->rot[4 * q + e] = n > 0.0 ? r[e] / n : (e == 0);
+		}
+		for (unsigned q = 0; q < ch->mNumScalingKeys; ++q) {
+			const struct aiVectorKey* key = &ch->mScalingKeys[q];
+			jc->scl_time[q] = (key->mTime - first) / tps;
+			double v[3] = {key->mValue.x, key->mValue.y, key->mValue.z};
+			memcpy(&jc->scl[3 * q], v, sizeof v);
+		}
+		/* The root motion joint: the topmost joint whose translation is animated. */
+		if (ch->mNumPositionKeys > 1 && (c->root < 0 || i < c->root)) c->root = i;
+	}
+	if (!ok) return fail(im, "%s", "out of memory reading the animation");
+	return true;
+}
+
+/* The file's skinned meshes, merged into one (bones' offset matrices are the inverse binds). */
+static bool load_skinned_meshes(importer* im)
+{
+	const struct aiScene* s = im->scene;
+	drape_character* c = im->c;
+	int32_t nv = 0, nt = 0;
+	for (unsigned m = 0; m < s->mNumMeshes; ++m) {
+		const struct aiMesh* mesh = s->mMeshes[m];
+		if (mesh->mNumBones == 0) continue;
+		nv += (int32_t)mesh->mNumVertices;
+		nt += (int32_t)mesh->mNumFaces;
+	}
+	if (nv == 0)
+		return fail(im, "%s",
+			    s->mNumMeshes ? "its meshes have no skin (no bones with vertex weights)"
+					  : "has no mesh (use \"body\": \"mannequin\" for a skeleton-only file)");
+	c->vertex_count = nv;
+	c->triangle_count = nt;
+	c->rest = calloc(3 * (size_t)nv, sizeof *c->rest);
+	c->triangles = calloc(3 * (size_t)nt, sizeof *c->triangles);
+	c->skin_joint = calloc(4 * (size_t)nv, sizeof *c->skin_joint);
+	c->skin_weight = calloc(4 * (size_t)nv, sizeof *c->skin_weight);
+	if (!c->rest || !c->triangles || !c->skin_joint || !c->skin_weight) return fail(im, "%s", "out of memory");
+	int32_t v0 = 0, t0 = 0;
+	for (unsigned m = 0; m < s->mNumMeshes; ++m) {
+		const struct aiMesh* mesh = s->mMeshes[m];
+		if (mesh->mNumBones == 0) continue;
+		for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+			double p[3] = {mesh->mVertices[v].x, mesh->mVertices[v].y, mesh->mVertices[v].z};
+			memcpy(&c->rest[3 * (size_t)(v0 + (int32_t)v)], p, sizeof p);
+		}
+		for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+			if (mesh->mFaces[f].mNumIndices != 3) return fail(im, "mesh '%s' has a face that is not a triangle", mesh->mName.data);
+			for (int k = 0; k < 3; ++k) c->triangles[3 * (size_t)(t0 + (int32_t)f) + k] = v0 + (int32_t)mesh->mFaces[f].mIndices[k];
+		}
+		for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+			const struct aiBone* bone = mesh->mBones[b];
+			int32_t j = joint_index(c, bone->mName.data);
+			if (j < 0) return fail(im, "bone '%s' names no node of the hierarchy", bone->mName.data);
+			const struct aiMatrix4x4* o = &bone->mOffsetMatrix;
+			affine ib = {{o->a1, o->a2, o->a3, o->a4, o->b1, o->b2, o->b3, o->b4, o->c1, o->c2, o->c3, o->c4}};
+			c->joints[j].inverse_bind = ib;
+			for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+				int32_t v = v0 + (int32_t)bone->mWeights[w].mVertexId;
+				int k = 0;
+				while (k < 4 && c->skin_weight[4 * v + k] > 0.0) ++k;
+				if (k == 4) return fail(im, "a vertex of mesh '%s' has more than four bone influences", mesh->mName.data);
+				c->skin_joint[4 * v + k] = j;
+				c->skin_weight[4 * v + k] = bone->mWeights[w].mWeight;
+			}
+		}
+		v0 += (int32_t)mesh->mNumVertices;
+		t0 += (int32_t)mesh->mNumFaces;
+	}
+	char why[256];
+	if (!character_check_skin(c, why, sizeof why)) return fail(im, "%s", why);
+	return true;
+}
+
+static void rest_globals(const drape_character* c, affine* g)
+{
+	for (int32_t i = 0; i < c->joint_count; ++i) {
+		affine local = affine_from_trs(&c->joints[i].rest);
+		int32_t p = c->joints[i].parent;
+		g[i] = p >= 0 ? affine_mul(g[p], local) : local;
+	}
+}
+
+/* File -> drape: scale, the up axis turned to +z (y up: (x, y, z) -> (x, -z, y), a proper rotation
+ * that keeps handedness), then the placement. */
+static void set_to_world(drape_character* c, const drape_character_def* d, double scale)
+{
+	affine a = {{scale, 0, 0, d->position[0], 0, scale, 0, d->position[1], 0, 0, scale, d->position[2]}};
+	if (d->up == 'y') {
+		affine b = {{scale, 0, 0, d->position[0], 0, 0, -scale, d->position[1], 0, scale, 0, d->position[2]}};
+		a = b;
+		c->up[0] = 0.0, c->up[1] = 1.0, c->up[2] = 0.0;
+	} else {
+		c->up[0] = 0.0, c->up[1] = 0.0, c->up[2] = 1.0;
+	}
+	c->to_world = a;
+}
+
+static bool build_mannequin(importer* im)
+{
+	drape_character* c = im->c;
+	const drape_character_def* d = im->def;
+	affine* g = malloc((size_t)c->joint_count * sizeof *g);
+	mannequin_joint* mj = malloc((size_t)c->joint_count * sizeof *mj);
+	if (!g || !mj) {
+		free(g);
+		free(mj);
+		return fail(im, "%s", "out of memory");
+	}
+	rest_globals(c, g);
+	double scale = d->scale;
+	if (scale == 0.0) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (int32_t i = 0; i < c->joint_count; ++i) {
+			double h = g[i].m[3] * c->up[0] + g[i].m[7] * c->up[1] + g[i].m[11] * c->up[2];
+			lo = fmin(lo, h);
+			hi = fmax(hi, h);
+		}
+		scale = hi > lo ? AUTO_SKELETON_HEIGHT / (hi - lo) : 1.0;
+	}
+	set_to_world(c, d, scale);
+	for (int32_t i = 0; i < c->joint_count; ++i) {
+		double p[3] = {g[i].m[3], g[i].m[7], g[i].m[11]};
+		mj[i].name = c->joints[i].name;
+		mj[i].parent = c->joints[i].parent;
+		affine_apply(&c->to_world, p, mj[i].pos);
+	}
+	mannequin_mesh m;
+	char why[256];
+	bool ok = mannequin_build(mj, c->joint_count, d->cell_size, &m, why, sizeof why);
+	free(mj);
+	if (!ok) {
+		free(g);
+		return fail(im, "cannot build the mannequin body: %s", why);
+	}
+	/* The body is made in drape's frame; skinning works in the file's, so take it back. */
+	affine back = affine_inverse(c->to_world);
+	c->vertex_count = m.vertex_count;
+	c->triangle_count = m.triangle_count;
+	c->rest = m.positions;
+	c->triangles = m.triangles;
+	c->skin_joint = m.joints;
+	c->skin_weight = m.weights;
+	for (int32_t v = 0; v < c->vertex_count; ++v) {
+		double p[3];
+		affine_apply(&back, &c->rest[3 * v], p);
+		memcpy(&c->rest[3 * v], p, sizeof p);
+	}
+	for (int32_t i = 0; i < c->joint_count; ++i) c->joints[i].inverse_bind = affine_inverse(g[i]);
+	free(g);
+	return true;
+}
+
+static bool check_def(const drape_character_def* d, char* err, size_t err_size)
+{
+	if (!d || d->cookie != DRAPE_COOKIE) return core_fail(err, err_size, "character def not initialised with drape_default_character_def()");
+	if (!d->file) return core_fail(err, err_size, "character: no file given");
+	if (!(isfinite(d->time_scale) && d->time_scale > 0.0)) return core_fail(err, err_size, "%s: time_scale must be > 0", d->file);
+	if (!(isfinite(d->scale) && d->scale >= 0.0)) return core_fail(err, err_size, "%s: scale must be > 0 (or 0 for automatic)", d->file);
+	if (!(isfinite(d->hold) && d->hold >= 0.0) || !(isfinite(d->blend) && d->blend >= 0.0))
+		return core_fail(err, err_size, "%s: hold and blend must be >= 0 s", d->file);
+	if (!(isfinite(d->start) && d->start >= 0.0)) return core_fail(err, err_size, "%s: start must be >= 0 s", d->file);
+	if (!isfinite(d->dress_angle) || fabs(d->dress_angle) > 90.0)
+		return core_fail(err, err_size, "%s: dress_angle must be within [-90, 90] degrees", d->file);
+	if (d->up != 'y' && d->up != 'z') return core_fail(err, err_size, "%s: up must be 'y' or 'z'", d->file);
+	for (int k = 0; k < 3; ++k)
+		if (!isfinite(d->position[k])) return core_fail(err, err_size, "%s: position is not finite", d->file);
+	return true;
+}
+
+static bool has_extension(const char* path, const char* ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	return n > e && strcasecmp(path + n - e, ext) == 0;
+}
+
+drape_character* drape_character_load(const drape_character_def* d, char* err, size_t err_size)
+{
+	if (!check_def(d, err, err_size)) return NULL;
+	FILE* f = fopen(d->file, "rb");
+	if (!f) {
+		core_fail(err, err_size, "%s: cannot read: %s", d->file, strerror(errno));
+		return NULL;
+	}
+	fclose(f);
+	const struct aiScene* s = aiImportFile(d->file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+								 aiProcess_LimitBoneWeights | aiProcess_SortByPType);
+	if (!s || !s->mRootNode) {
+		core_fail(err, err_size, "%s: assimp cannot read it: %s", d->file, aiGetErrorString());
+		return NULL;
+	}
+	importer im = {d, s, calloc(1, sizeof(drape_character)), err, err_size};
+	drape_character* c = im.c;
+	bool ok = c != NULL;
+	if (!ok) core_fail(err, err_size, "%s: out of memory", d->file);
+	int32_t nodes = ok ? count_nodes(s->mRootNode) : 0;
+	if (ok && nodes > CHARACTER_MAX_JOINTS) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%d nodes: more than the %d joints drape poses", (int)nodes, CHARACTER_MAX_JOINTS);
+		ok = fail(&im, "%s", msg);
+	}
+	if (ok) {
+		c->root = -1;
+		c->hold = d->hold;
+		c->blend = d->blend;
+		c->start = d->start;
+		c->time_scale = d->time_scale;
+		c->loop = d->loop;
+		c->keep_root_motion = d->keep_root_motion;
+		c->joints = calloc((size_t)nodes, sizeof *c->joints);
+		ok = c->joints ? add_joints(&im, s->mRootNode, -1) : fail(&im, "%s", "out of memory");
+	}
+	ok = ok && load_clip(&im);
+	/* A BVH file is a skeleton and its motion; assimp adds a stick mesh for display, not a body. */
+	bool skeleton_only = has_extension(d->file, ".bvh") || d->mannequin;
+	if (ok) {
+		if (skeleton_only) {
+			set_to_world(c, d, 1.0);
+			ok = build_mannequin(&im);
+		} else {
+			set_to_world(c, d, d->scale > 0.0 ? d->scale : 1.0);
+			ok = load_skinned_meshes(&im);
+		}
+	}
+	aiReleaseImport(s);
+	if (!ok) {
+		drape_character_destroy(c);
+		return NULL;
+	}
+	if (c->start > c->duration && !c->loop) {
+		core_fail(err, err_size, "%s: start %g s is past the clip's end (%g s)", d->file, c->start, c->duration);
+		drape_character_destroy(c);
+		return NULL;
+	}
+	character_set_dress_pose(c, d->dress_angle * M_PI / 180.0);
+	return c;
+}

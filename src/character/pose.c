@@ -1,0 +1,206 @@
+/* Posing a character at any time (docs/characters.md): the clip sampled with rotations interpolated
+ * on the sphere (slerp) and translations and scales linearly, the lead-in (dressing pose held, then
+ * blended into the clip), forward kinematics down the hierarchy, and linear blend skinning. */
+#include "character.h"
+
+#include <math.h>
+#include <string.h>
+
+affine affine_identity(void)
+{
+	affine a = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}};
+	return a;
+}
+
+affine affine_mul(affine a, affine b)
+{
+	affine r;
+	for (int i = 0; i < 3; ++i) {
+		for (int j = 0; j < 4; ++j) {
+			double s = j == 3 ? a.m[4 * i + 3] : 0.0;
+			for (int k = 0; k < 3; ++k) s += a.m[4 * i + k] * b.m[4 * k + j];
+			r.m[4 * i + j] = s;
+		}
+	}
+	return r;
+}
+
+affine affine_from_trs(const joint_trs* x)
+{
+	double w = x->q[0], a = x->q[1], b = x->q[2], c = x->q[3];
+	double r[9] = {1.0 - 2.0 * (b * b + c * c), 2.0 * (a * b - w * c),       2.0 * (a * c + w * b),
+		       2.0 * (a * b + w * c),       1.0 - 2.0 * (a * a + c * c), 2.0 * (b * c - w * a),
+		       2.0 * (a * c - w * b),       2.0 * (b * c + w * a),       1.0 - 2.0 * (a * a + b * b)};
+	affine m;
+	for (int i = 0; i < 3; ++i) {
+		for (int j = 0; j < 3; ++j) m.m[4 * i + j] = r[3 * i + j] * x->s[j];
+		m.m[4 * i + 3] = x->t[i];
+	}
+	return m;
+}
+
+affine affine_inverse(affine a)
+{
+	const double* m = a.m;
+	double c00 = m[5] * m[10] - m[6] * m[9], c01 = m[6] * m[8] - m[4] * m[10], c02 = m[4] * m[9] - m[5] * m[8];
+	double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+	double inv[9] = {c00, m[2] * m[9] - m[1] * m[10], m[1] * m[6] - m[2] * m[5],
+			 c01, m[0] * m[10] - m[2] * m[8], m[2] * m[4] - m[0] * m[6],
+			 c02, m[1] * m[8] - m[0] * m[9],  m[0] * m[5] - m[1] * m[4]};
+	affine r;
+	for (int i = 0; i < 3; ++i) {
+		for (int j = 0; j < 3; ++j) r.m[4 * i + j] = inv[3 * i + j] / det;
+		r.m[4 * i + 3] = -(r.m[4 * i] * m[3] + r.m[4 * i + 1] * m[7] + r.m[4 * i + 2] * m[11]);
+	}
+	return r;
+}
+
+void affine_apply(const affine* a, const double p[3], double out[3])
+{
+	const double* m = a->m;
+	double x = p[0], y = p[1], z = p[2];
+	out[0] = m[0] * x + m[1] * y + m[2] * z + m[3];
+	out[1] = m[4] * x + m[5] * y + m[6] * z + m[7];
+	out[2] = m[8] * x + m[9] * y + m[10] * z + m[11];
+}
+
+/* Shortest-arc spherical interpolation of unit quaternions; nlerp when they nearly agree. */
+static void quat_slerp(const double* a, const double* b, double s, double* out)
+{
+	double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+	double sign = d < 0.0 ? -1.0 : 1.0;
+	d = fabs(d);
+	double wa = 1.0 - s, wb = s;
+	if (d < 0.9995) {
+		double th = acos(d), sn = sin(th);
+		wa = sin((1.0 - s) * th) / sn;
+		wb = sin(s * th) / sn;
+	}
+	double n = 0.0;
+	for (int k = 0; k < 4; ++k) {
+		out[k] = wa * a[k] + sign * wb * b[k];
+		n += out[k] * out[k];
+	}
+	n = sqrt(n);
+	for (int k = 0; k < 4; ++k) out[k] /= n;
+}
+
+/* The key interval holding t: keys i and i + 1 with weight s of the second (held at the ends). */
+static int32_t find_key(const double* times, int32_t n, double t, double* s)
+{
+	*s = 0.0;
+	if (n <= 1 || t <= times[0]) return 0;
+	if (t >= times[n - 1]) return n - 1;
+	int32_t lo = 0, hi = n - 1;
+	while (hi - lo > 1) {
+		int32_t mid = (lo + hi) / 2;
+		if (times[mid] <= t) lo = mid;
+		else hi = mid;
+	}
+	*s = (t - times[lo]) / (times[hi] - times[lo]);
+	return lo;
+}
+
+static void sample_vec3(const double* times, const double* v, int32_t n, double t, double out[3])
+{
+	double s;
+	int32_t i = find_key(times, n, t, &s);
+	for (int k = 0; k < 3; ++k) out[k] = s > 0.0 ? v[3 * i + k] + s * (v[3 * i + 3 + k] - v[3 * i + k]) : v[3 * i + k];
+}
+
+/* Joint j's local transform in the clip at clip time tc. */
+static joint_trs clip_local(const character_joint* j, double tc)
+{
+	joint_trs x = j->rest;
+	const joint_channel* ch = &j->channel;
+	if (ch->pos_count > 0) sample_vec3(ch->pos_time, ch->pos, ch->pos_count, tc, x.t);
+	if (ch->scl_count > 0) sample_vec3(ch->scl_time, ch->scl, ch->scl_count, tc, x.s);
+	if (ch->rot_count > 0) {
+		double s;
+		int32_t i = find_key(ch->rot_time, ch->rot_count, tc, &s);
+		if (s > 0.0) quat_slerp(&ch->rot[4 * i], &ch->rot[4 * i + 4], s, x.q);
+		else memcpy(x.q, &ch->rot[4 * i], sizeof x.q);
+	}
+	return x;
+}
+
+/* Clip time and the weight of the clip against the dressing pose at simulation time t. */
+static double clip_time(const drape_character* c, double t, double* alpha)
+{
+	if (t < c->hold) {
+		*alpha = 0.0;
+		return c->start;
+	}
+	if (t < c->hold + c->blend) {
+		double s = (t - c->hold) / c->blend;
+		*alpha = s * s * (3.0 - 2.0 * s); /* smoothstep: the body starts and ends the blend at rest */
+		return c->start;
+	}
+	*alpha = 1.0;
+	double tc = c->start + (t - c->hold - c->blend) * c->time_scale;
+	if (c->duration > 0.0 && c->loop) tc = fmod(tc, c->duration);
+	return tc;
+}
+
+/* The root's horizontal travel removed (docs/characters.md, root motion): the translation keeps
+ * its component along the file's up axis and its horizontal part at the clip's start. */
+static void pin_root(const drape_character* c, const character_joint* j, double t[3])
+{
+	double at_start[3];
+	const joint_channel* ch = &j->channel;
+	sample_vec3(ch->pos_time, ch->pos, ch->pos_count, c->start, at_start);
+	double d[3] = {t[0] - at_start[0], t[1] - at_start[1], t[2] - at_start[2]};
+	double up = d[0] * c->up[0] + d[1] * c->up[1] + d[2] * c->up[2];
+	for (int k = 0; k < 3; ++k) t[k] = at_start[k] + up * c->up[k];
+}
+
+void character_globals(const drape_character* c, double t, affine* g)
+{
+	double alpha;
+	double tc = clip_time(c, t, &alpha);
+	for (int32_t i = 0; i < c->joint_count; ++i) {
+		const character_joint* j = &c->joints[i];
+		joint_trs x = clip_local(j, tc);
+		if (i == c->root && !c->keep_root_motion && j->channel.pos_count > 0) pin_root(c, j, x.t);
+		if (alpha < 1.0) {
+			/* The dressing pose keeps the clip's root placement (where the motion begins) and the
+			 * rest pose elsewhere, with the arms lowered (character_set_dress_pose). */
+			joint_trs d = j->rest;
+			memcpy(d.q, j->dress_q, sizeof d.q);
+			if (i == c->root) {
+				memcpy(d.t, x.t, sizeof d.t);
+				memcpy(d.q, x.q, sizeof d.q);
+			}
+			double q[4];
+			quat_slerp(d.q, x.q, alpha, q);
+			memcpy(x.q, q, sizeof q);
+			for (int k = 0; k < 3; ++k) {
+				x.t[k] = d.t[k] + alpha * (x.t[k] - d.t[k]);
+				x.s[k] = d.s[k] + alpha * (x.s[k] - d.s[k]);
+			}
+		}
+		affine local = affine_from_trs(&x);
+		g[i] = j->parent >= 0 ? affine_mul(g[j->parent], local) : local;
+	}
+}
+
+void character_pose(const drape_character* c, double t, double* out)
+{
+	/* A character has tens of joints: the per-joint matrices fit on the stack. */
+	enum { MAX_STACK = 256 };
+	affine gbuf[MAX_STACK], kbuf[MAX_STACK];
+	int32_t n = c->joint_count < MAX_STACK ? c->joint_count : MAX_STACK;
+	character_globals(c, t, gbuf);
+	for (int32_t i = 0; i < n; ++i) kbuf[i] = affine_mul(c->to_world, affine_mul(gbuf[i], c->joints[i].inverse_bind));
+	for (int32_t v = 0; v < c->vertex_count; ++v) {
+		double p[3] = {0.0, 0.0, 0.0};
+		for (int k = 0; k < 4; ++k) {
+			double w = c->skin_weight[4 * v + k];
+			if (w == 0.0) continue;
+			double q[3];
+			affine_apply(&kbuf[c->skin_joint[4 * v + k]], &c->rest[3 * v], q);
+			for (int a = 0; a < 3; ++a) p[a] += w * q[a];
+		}
+		memcpy(&out[3 * v], p, sizeof p);
+	}
+}
