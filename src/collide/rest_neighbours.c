@@ -25,6 +25,7 @@ typedef struct walker {
 	int32_t triangle_count;
 	const int32_t* edges;
 	int32_t edge_count;
+	const int32_t* triangle_edges; /* 3 per triangle: side k's index in edges */
 	int32_t *vt_start, *vt_list; /* triangles holding each vertex */
 	int32_t* stamp;		     /* per triangle: the last source that queued it, + 1 */
 	int32_t* queue;		     /* triangles, in visit order */
@@ -143,25 +144,6 @@ static bool record_vf(walker* w, int32_t t, const vec3 f[3], void* ctx)
 	return push_found(w, t);
 }
 
-/* The index of edge (a, b) in the sorted edge list. */
-static int32_t edge_index(const walker* w, int32_t a, int32_t b)
-{
-	if (b < a) {
-		int32_t t = a;
-		a = b;
-		b = t;
-	}
-	int32_t lo = 0, hi = w->edge_count - 1;
-	while (lo <= hi) {
-		int32_t mid = lo + (hi - lo) / 2;
-		const int32_t* m = w->edges + 2 * (size_t)mid;
-		if (m[0] == a && m[1] == b) return mid;
-		if (m[0] < a || (m[0] == a && m[1] < b)) lo = mid + 1;
-		else hi = mid - 1;
-	}
-	return -1;
-}
-
 typedef struct edge_source {
 	int32_t e;
 	vec3 s0, s1;
@@ -175,7 +157,7 @@ static bool record_ee(walker* w, int32_t t, const vec3 f[3], void* ctx)
 	for (int k = 0; k < 3; ++k) {
 		int32_t a = w->tri[3 * (size_t)t + k], b = w->tri[3 * (size_t)t + (k + 1) % 3];
 		if (a == ev[0] || a == ev[1] || b == ev[0] || b == ev[1]) continue;
-		int32_t g = edge_index(w, a, b);
+		int32_t g = w->triangle_edges[3 * (size_t)t + k];
 		if (g <= src->e) continue;
 		double s, u;
 		if (segment_segment_closest(src->s0, src->s1, f[k], f[(k + 1) % 3], &s, &u) < r2 && !push_found(w, g))
@@ -263,7 +245,8 @@ static bool build_lists(rest_neighbours* r, walker* w, int32_t particle_count)
 }
 
 bool rest_neighbours_build(rest_neighbours* r, const int32_t* triangles, const double* tri_uv, int32_t triangle_count,
-			   int32_t particle_count, const int32_t* edges, int32_t edge_count, double radius)
+			   int32_t particle_count, const int32_t* edges, int32_t edge_count, const int32_t* triangle_edges,
+			   double radius)
 {
 	memset(r, 0, sizeof *r);
 	walker w = {.tri = triangles,
@@ -271,6 +254,7 @@ bool rest_neighbours_build(rest_neighbours* r, const int32_t* triangles, const d
 		    .triangle_count = triangle_count,
 		    .edges = edges,
 		    .edge_count = edge_count,
+		    .triangle_edges = triangle_edges,
 		    .radius = radius};
 	size_t np = (size_t)particle_count + 1, nt = triangle_count > 0 ? (size_t)triangle_count : 1;
 	r->vf_start = malloc(np * sizeof *r->vf_start);
@@ -304,5 +288,5 @@ bool cloth_pairs_set_rest(cloth_pairs* d, const double* tri_uv, double radius)
 {
 	rest_neighbours_free(&d->rest);
 	return rest_neighbours_build(&d->rest, d->triangles, tri_uv, d->triangle_count, d->particle_count, d->edges,
-				     d->edge_count, radius);
+				     d->edge_count, d->triangle_edges, radius);
 }
