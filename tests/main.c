@@ -24,6 +24,7 @@ extern const test_case view_tests[];
 extern const test_case wave1d_tests[];
 extern const test_case stability_tests[];
 extern const test_case rest_tests[];
+extern const test_case threads_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -43,6 +44,7 @@ static const suite suites[] = {
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},
 	{"rest", rest_tests},
+	{"threads", threads_tests},
 };
 
 int main(int argc, char** argv)
