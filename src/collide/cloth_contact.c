@@ -10,7 +10,7 @@
  * at the step's start, but its stiffness resists the approach within the implicit step. All
  * derivatives are symmetric and negative semi-definite, so A stays positive definite. The
  * couplings between the four particles go to the matrix's extra elements (solver/bsr.h).
- * Detection: collide/cloth_pairs.c. docs/collide.md. */
+ * Detection: collide/cloth_pairs*.c. docs/collide.md. */
 #include "cloth_contact.h"
 
 #include "../world.h"
