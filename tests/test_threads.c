@@ -31,6 +31,7 @@ static void test_threads_policy_sees_busy_process(void)
 	 * one are left (where this process may use every processor of the machine). */
 	pid_t child = fork();
 	CHECK(child >= 0);
+	if (child < 0) return; /* never kill(-1, ...) */
 	if (child == 0) {
 		volatile unsigned long spin = 0;
 		for (;;) ++spin;
