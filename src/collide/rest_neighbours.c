@@ -175,7 +175,7 @@ static int cmp_i32(const void* pa, const void* pb)
 /* Appends the current source's results, sorted and without repeats, as the next row. */
 static bool close_row(walker* w, int32_t** list, int32_t* count, int32_t* capacity, int32_t* start_next)
 {
-	qsort(w->found, (size_t)w->found_count, sizeof *w->found, cmp_i32);
+	if (w->found_count > 1) qsort(w->found, (size_t)w->found_count, sizeof *w->found, cmp_i32);
 	for (int32_t i = 0; i < w->found_count; ++i) {
 		if (i > 0 && w->found[i] == w->found[i - 1]) continue;
 		if (!core_reserve((void**)list, capacity, *count + 1, sizeof **list)) return false;
