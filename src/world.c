@@ -8,6 +8,7 @@
 #include "solver/implicit.h"
 #include "solver/line_solve.h"
 #include "solver/reduce.h"
+#include "solver/thread_policy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -117,6 +118,7 @@ drape_world* drape_world_create(const drape_world_def* def)
 	if (!w) return NULL;
 	w->def = *def;
 	w->threads = def->threads > 0 ? def->threads : omp_get_max_threads();
+	w->threads_max = w->threads;
 	step_control_init(&w->control, def->max_dt, def->min_dt);
 	w->dirty = true;
 	return w;
@@ -246,8 +248,8 @@ drape_status world_prepare(drape_world* w)
 		}
 		w->line_capacity = longest_line;
 		w->line_slots = malloc(4 * m * sizeof(int32_t));
-		w->line_m = malloc((size_t)4 * (size_t)longest_line * (size_t)w->threads * sizeof(mat3));
-		w->line_v = malloc((size_t)3 * (size_t)longest_line * (size_t)w->threads * sizeof(vec3));
+		w->line_m = malloc((size_t)4 * (size_t)longest_line * (size_t)w->threads_max * sizeof(mat3));
+		w->line_v = malloc((size_t)3 * (size_t)longest_line * (size_t)w->threads_max * sizeof(vec3));
 		w->w_mid = malloc(m * sizeof(vec3));
 		w->e_mid = malloc(m * sizeof(vec3));
 		size_t elems = (size_t)w->triangle_count + (size_t)w->hinge_count + (size_t)w->ms_spring_count +
@@ -272,6 +274,7 @@ drape_status world_prepare(drape_world* w)
 				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->triangles[t].v[c];
 			ok = ok && cloth_pairs_init(&w->pairs, tris, w->triangle_count, n);
 			w->pairs_ready = ok;
+			ok = ok && cloth_contacts_init_rest(w);
 			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
@@ -338,6 +341,10 @@ drape_status drape_world_step(drape_world* w, double duration)
 	if (w->dirty) {
 		drape_status s = world_prepare(w);
 		if (s != DRAPE_OK) return s;
+	}
+	if (w->def.threads == 0) {
+		w->threads = thread_policy_free_cores(w->threads_max);
+		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
 	}
 	const double t_end = w->time + duration;
 	while (w->time < t_end) {

@@ -124,6 +124,10 @@ typedef struct spring_data {
 struct drape_world {
 	drape_world_def def;
 	int threads;
+	/* threads: the count of this step; threads_max: the most it may be (scratch is sized for it).
+	 * An automatic world (def.threads = 0) sets threads before each drape_world_step to the
+	 * cores other processes leave free (solver/thread_policy.h). */
+	int threads_max;
 	char error[512];
 	char* warnings; /* accumulated, newline-separated */
 	double time;

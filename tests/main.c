@@ -26,6 +26,8 @@ extern const test_case stability_tests[];
 extern const test_case mannequin_tests[];
 extern const test_case garment_tests[];
 extern const test_case precond_tests[];
+extern const test_case rest_tests[];
+extern const test_case threads_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -47,6 +49,8 @@ static const suite suites[] = {
 	{"stability", stability_tests},
 	{"mannequin", mannequin_tests},
 	{"garment", garment_tests},
+	{"rest", rest_tests},
+	{"threads", threads_tests},
 };
 
 int main(int argc, char** argv)

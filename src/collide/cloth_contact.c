@@ -10,7 +10,7 @@
  * at the step's start, but its stiffness resists the approach within the implicit step. All
  * derivatives are symmetric and negative semi-definite, so A stays positive definite. The
  * couplings between the four particles go to the matrix's extra elements (solver/bsr.h).
- * Detection: collide/cloth_pairs.c. docs/collide.md. */
+ * Detection: collide/cloth_pairs*.c. docs/collide.md. */
 #include "cloth_contact.h"
 
 #include "../world.h"
@@ -53,6 +53,25 @@ static void push_ee(drape_world* w, const int32_t e0[2], const int32_t e1[2], do
 	int32_t node[4] = {e0[0], e0[1], e1[0], e1[1]};
 	double weight[4] = {1.0 - s, s, -(1.0 - u), -u};
 	push(w, node, weight, normal);
+}
+
+bool cloth_contacts_init_rest(drape_world* w)
+{
+	double* uv = malloc(6 * (size_t)(w->triangle_count > 0 ? w->triangle_count : 1) * sizeof *uv);
+	if (!uv) return false;
+	for (int32_t c = 0; c < w->cloth_count; ++c) {
+		const drape_mesh* m = &w->cloths[c].mesh;
+		for (int32_t t = 0; t < m->triangle_count; ++t)
+			for (int k = 0; k < 3; ++k) {
+				const double* src = &m->uvs[2 * m->triangle_uvs[3 * t + k]];
+				double* dst = &uv[6 * (size_t)(w->cloths[c].first_triangle + t) + 2 * (size_t)k];
+				dst[0] = src[0];
+				dst[1] = src[1];
+			}
+	}
+	bool ok = cloth_pairs_set_rest(&w->pairs, uv, CLOTH_REST_RADIUS * w->def.cloth_thickness);
+	free(uv);
+	return ok;
 }
 
 void cloth_contacts_prepare(drape_world* w)

@@ -21,6 +21,14 @@ typedef struct repulsion {
 
 typedef struct drape_world drape_world;
 
+/* Pairs closer than this many cloth thicknesses on the rest mesh are never contacts
+ * (docs/collide.md, "Rest neighbours"): a thickness of margin for in-plane compression. */
+#define CLOTH_REST_RADIUS 1.5
+
+/* Once per topology, after the detector's init: tells it each triangle's rest (u, v) so that
+ * proximity skips rest neighbours. Returns false on allocation failure. */
+bool cloth_contacts_init_rest(drape_world* w);
+
 /* Before a step: the pairs within the cloth thickness at the step's start. */
 void cloth_contacts_prepare(drape_world* w);
 

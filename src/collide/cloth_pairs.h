@@ -5,6 +5,7 @@
 #define DRAPE_CLOTH_PAIRS_H
 
 #include "bvh.h"
+#include "rest_neighbours.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,6 +75,9 @@ typedef struct cloth_pairs {
 	/* Per triangle, bit k (k < 3): it owns its corner k; bit 3 + k: it owns its edge k. A vertex
 	 * or edge is owned by the lowest-numbered triangle that holds it. */
 	uint8_t* owns;
+	/* Pairs close in the rest state, never reported by proximity (empty unless
+	 * cloth_pairs_set_rest was called). */
+	rest_neighbours rest;
 
 	/* The tree over the triangles: built at the first query, refitted at every later one (the
 	 * coherence between steps of sec. 6). */
@@ -118,6 +122,12 @@ void cloth_pairs_free(cloth_pairs* d);
  * for when positions were replaced wholesale and the old tree no longer fits them. */
 void cloth_pairs_rebuild_tree(cloth_pairs* d);
 
+/* Proximity skips the pairs closer than radius on the rest mesh (rest_neighbours.h), given
+ * each triangle's rest (u, v) corners, tri_uv[6 t .. 6 t + 5). Once per topology; replaces an
+ * earlier set. Returns false on allocation failure (then nothing is skipped). In
+ * rest_neighbours.c. */
+bool cloth_pairs_set_rest(cloth_pairs* d, const double* tri_uv, double radius);
+
 /* Threads for the proximity and crossing queries (values below 1 mean 1). Results are
  * bit-identical for any thread count. */
 void cloth_pairs_set_threads(cloth_pairs* d, int threads);
@@ -134,7 +144,7 @@ bool cloth_pairs_fit_tree(cloth_pairs* d);
  * Positions must be finite. */
 
 /* All vertex/triangle and edge/edge pairs closer than thickness (distance < thickness) at
- * positions x, except pairs sharing a vertex. Results in d->vf[0 .. vf_count) sorted by (p, t)
+ * positions x, except pairs sharing a vertex and rest neighbours (cloth_pairs_set_rest). Results in d->vf[0 .. vf_count) sorted by (p, t)
  * and d->ee[0 .. ee_count) sorted by (e0, e1). Pairs that cannot be oriented (p touching a
  * zero-area triangle, coincident parallel edges) are skipped. Returns vf_count + ee_count, or -1
  * (counts 0) on allocation failure. */

@@ -1,0 +1,182 @@
+/* Internal to the cloth/cloth detector (cloth_pairs.c, cloth_pairs_proximity.c,
+ * cloth_pairs_crossing.c): the query a tree traversal carries, the ownership rule that tests each
+ * feature pair once, result arrays and their sort, and the small geometric helpers the proximity
+ * and crossing tests share. docs/collide.md, "Cloth/cloth detection". */
+#ifndef DRAPE_CLOTH_PAIRS_QUERY_H
+#define DRAPE_CLOTH_PAIRS_QUERY_H
+
+#include "cloth_pairs.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Same threshold as point_triangle_closest: below this height / longest edge a triangle is its
+ * three edges, and its plane has no trustworthy normal. */
+#define TRIANGLE_DEGENERATE 1e-8
+
+/* A difference of two computed points shorter than this many ulps of the largest coordinate
+ * involved is rounding noise: its direction means nothing. */
+#define NOISE_ULPS 64.0
+
+/* ---- Small helpers ------------------------------------------------------------------------ */
+
+static inline vec3 lerp(vec3 a, vec3 b, double t) { return v3_add(v3_scale(a, 1.0 - t), v3_scale(b, t)); }
+
+/* fmax is a library call under strict IEEE semantics; these operands are never NaN. */
+static inline double max2(double a, double b) { return a > b ? a : b; }
+static inline double maxabs(vec3 a) { return max2(fabs(a.x), max2(fabs(a.y), fabs(a.z))); }
+
+static inline vec3 bary_point(vec3 a, vec3 b, vec3 c, const double w[3])
+{
+	return v3_add(v3_add(v3_scale(a, w[0]), v3_scale(b, w[1])), v3_scale(c, w[2]));
+}
+
+static inline bool has_vertex(const int32_t* tv, int32_t p) { return tv[0] == p || tv[1] == p || tv[2] == p; }
+
+static inline bool share_endpoint(const int32_t* e, const int32_t* f)
+{
+	return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
+}
+
+/* The box of the point set P (edge ends, at one or two times). */
+static inline aabb points_box(const vec3* P, int np)
+{
+	double lo[3], hi[3];
+	for (int k = 0; k < 3; ++k) {
+		lo[k] = DBL_MAX;
+		hi[k] = -DBL_MAX;
+		for (int i = 0; i < np; ++i) {
+			double v = v3_get(P[i], k);
+			lo[k] = v < lo[k] ? v : lo[k];
+			hi[k] = v > hi[k] ? v : hi[k];
+		}
+	}
+	return aabb_make(v3(lo[0], lo[1], lo[2]), v3(hi[0], hi[1], hi[2]));
+}
+
+/* Whether the boxes p and q of two point sets come within margin of each other on every axis: a
+ * necessary condition for the sets' convex hulls to come within margin (in the Euclidean norm).
+ * The edges' boxes are computed once per query (O(edges)), not once per candidate pair. */
+static inline bool boxes_near(const aabb* p, const aabb* q, double margin)
+{
+	for (int k = 0; k < 3; ++k)
+		if (v3_get(p->lo, k) - margin > v3_get(q->hi, k) || v3_get(q->lo, k) - margin > v3_get(p->hi, k)) return false;
+	return true;
+}
+
+/* The unit normal of abc, or false when abc is degenerate (see TRIANGLE_DEGENERATE). */
+static inline bool face_normal(vec3 a, vec3 b, vec3 c, vec3* n)
+{
+	vec3 ab = v3_sub(b, a), ac = v3_sub(c, a);
+	vec3 m = v3_cross(ab, ac);
+	double l2 = max2(max2(v3_len2(ab), v3_len2(ac)), v3_len2(v3_sub(c, b)));
+	double m2 = v3_len2(m);
+	if (!(m2 > TRIANGLE_DEGENERATE * TRIANGLE_DEGENERATE * l2 * l2)) return false;
+	*n = v3_scale(m, 1.0 / sqrt(m2));
+	return true;
+}
+
+/* (p - q) / |p - q| unless that is rounding noise at coordinate scale M. */
+static inline bool direction(vec3 p, vec3 q, double M, vec3* n)
+{
+	vec3 r = v3_sub(p, q);
+	double l = v3_len(r);
+	if (!(l > NOISE_ULPS * DBL_EPSILON * M)) return false;
+	*n = v3_scale(r, 1.0 / l);
+	return true;
+}
+
+/* The unit common normal d1 x d2 of two edge directions, unless they are (nearly) parallel: the
+ * same sin^2 > DBL_EPSILON cut as segment_segment_closest's. */
+static inline bool edges_normal(vec3 d1, vec3 d2, vec3* n)
+{
+	vec3 c = v3_cross(d1, d2);
+	double c2 = v3_len2(c);
+	if (!(c2 > DBL_EPSILON * v3_len2(d1) * v3_len2(d2))) return false;
+	*n = v3_scale(c, 1.0 / sqrt(c2));
+	return true;
+}
+
+/* ---- Results ------------------------------------------------------------------------------ */
+
+/* Result arrays (and their sort keys) grow by doubling and never shrink. */
+bool cloth_pairs_reserve(void** arr, uint64_t** keys, int32_t* capacity, int32_t count, size_t size);
+
+/* Sorts count results of `size` bytes in arr by their unique keys (cloth_pairs.c). */
+bool cloth_pairs_sort(cloth_pairs* d, void* arr, const uint64_t* keys, int32_t count, size_t size);
+
+static inline uint64_t pair_key(int32_t hi, int32_t lo) { return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo; }
+
+/* ---- Traversal ---------------------------------------------------------------------------- */
+
+/* The four kinds of result, indexing cloth_pairs_part's arrays. */
+enum { KIND_VF, KIND_EE, KIND_XVF, KIND_XEE };
+
+static inline size_t kind_size(int kind)
+{
+	static const size_t size[4] = {sizeof(cc_vf), sizeof(cc_ee), sizeof(cc_xvf), sizeof(cc_xee)};
+	return size[kind];
+}
+
+/* One thread's view of a query: the inputs, and where its two kinds of result go (its own arrays;
+ * thread 0's are the cloth_pairs' own). */
+typedef struct query {
+	const cloth_pairs* d;
+	const vec3* x;  /* proximity: positions; crossings: start */
+	const vec3* x1; /* crossings: end */
+	vec3 drift;     /* crossings: the mean displacement, taken out of the culling */
+	double pad;     /* crossings: rounding allowance of the culling */
+	double margin;  /* thickness or eps */
+	/* visit_pair with the query's two tests (a wrapper per query, so that they are direct calls) */
+	void (*visit)(void* q, int32_t A, int32_t B);
+	int kind[2]; /* [0]: the particle/triangle kind, [1]: the edge/edge kind */
+	void* arr[2];
+	uint64_t* keys[2];
+	int32_t count[2], capacity[2];
+	int64_t candidates; /* triangle pairs reported by the tree */
+	bool failed;        /* a result array could not grow */
+} query;
+
+/* A slot for result `which` (0: vf kind, 1: ee kind) with sort key key, or NULL (and q->failed)
+ * when its array cannot grow. */
+static inline void* emit(query* q, int which, uint64_t key)
+{
+	if (!cloth_pairs_reserve(&q->arr[which], &q->keys[which], &q->capacity[which], q->count[which], kind_size(q->kind[which]))) {
+		q->failed = true;
+		return NULL;
+	}
+	q->keys[which][q->count[which]] = key;
+	return (char*)q->arr[which] + (size_t)q->count[which]++ * kind_size(q->kind[which]);
+}
+
+/* De-duplication by ownership. The tree reports each unordered pair of triangles (A, B) whose
+ * boxes overlap once. Vertex v is tested against B only when A owns v, and edge e against edge f
+ * only when A owns e and B owns f (or the reverse): then (v, B) is tested only in the report of
+ * (owner(v), B), and (e, f) only in that of (owner(e), owner(f)), each exactly once. Nothing is
+ * lost: owner(v)'s box holds v, and owner(e)'s holds e, so the boxes, grown by half the margin
+ * each, overlap whenever v (or e) comes within the margin of B (of f). */
+static inline void visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* q, int32_t p, int32_t t),
+			      void (*ee)(query* q, int32_t e, int32_t f))
+{
+	const cloth_pairs* d = q->d;
+	++q->candidates;
+	const int32_t* ta = d->triangles + 3 * (size_t)A;
+	const int32_t* tb = d->triangles + 3 * (size_t)B;
+	unsigned oa = d->owns[A], ob = d->owns[B];
+	for (int k = 0; k < 3; ++k) {
+		if (oa & (1u << k)) vf(q, ta[k], B);
+		if (ob & (1u << k)) vf(q, tb[k], A);
+	}
+	if (!(oa & 0x38u) || !(ob & 0x38u)) return;
+	for (int i = 0; i < 3; ++i) {
+		if (!(oa & (8u << i))) continue;
+		for (int j = 0; j < 3; ++j)
+			if (ob & (8u << j)) ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
+	}
+}
+
+/* Runs the query's tree traversal against itself, filling the result arrays of proto's two kinds
+ * (unsorted), on d->threads threads (cloth_pairs.c). */
+bool cloth_pairs_traverse(cloth_pairs* d, const query* proto);
+
+#endif
