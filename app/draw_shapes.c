@@ -193,7 +193,7 @@ static bool mesh_solid(draw_geometry* g, const solid_data* s, double t)
 	}
 	vec3* world = g->points;
 	vec3* face = world + nv; /* area-weighted (unnormalised) face normals */
-	for (int32_t v = 0; v < nv; ++v) world[v] = solid_mesh_vertex_at(s, v, t);
+	solid_mesh_vertices_at(s, t, world);
 	int32_t* offset = g->scratch;
 	int32_t* adjacent = g->scratch + nv + 1;
 	memset(offset, 0, ((size_t)nv + 1) * sizeof *offset);
@@ -260,11 +260,15 @@ bool geometry_add_solid(draw_geometry* g, const solid_data* s, double t, vec3 fo
 void solid_draw_bounds(const solid_data* s, double t, vec3* lo, vec3* hi)
 {
 	if (s->kind == DRAPE_SOLID_MESH) {
+		vec3* all = malloc((size_t)s->vertex_count * sizeof *all);
+		if (!all) return;
+		solid_mesh_vertices_at(s, t, all);
 		for (int32_t v = 0; v < s->vertex_count; ++v) {
-			vec3 p = solid_mesh_vertex_at(s, v, t);
+			vec3 p = all[v];
 			*lo = v3(fmin(lo->x, p.x), fmin(lo->y, p.y), fmin(lo->z, p.z));
 			*hi = v3(fmax(hi->x, p.x), fmax(hi->y, p.y), fmax(hi->z, p.z));
 		}
+		free(all);
 		return;
 	}
 	if (s->shape.kind == SHAPE_PLANE) return;

@@ -104,17 +104,17 @@ FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 		return NULL;
 	}
 	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms,"
-		   "solid_contacts,cloth_contacts,self_intersections,seam_gap\n");
+		   "solid_contacts,cloth_contacts,self_intersections,seam_gap,penetrating\n");
 	fflush(f);
 	return f;
 }
 
 void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms)
 {
-	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d,%.6g\n", frame, time,
+	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d,%.6g,%d\n", frame, time,
 		(long long)s->steps, (long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms, s->cs_ms,
 		s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts, s->self_intersections,
-		s->seam_gap);
+		s->seam_gap, s->penetrating);
 	fflush(f);
 }
 
@@ -170,6 +170,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(tot, "cg_iterations_per_step", st->steps ? (double)st->cg_iterations / (double)st->steps : 0.0);
 	cJSON_AddNumberToObject(tot, "final_kinetic_energy", drape_world_kinetic_energy(world));
 	cJSON_AddNumberToObject(tot, "seam_gap", st->seam_gap);
+	cJSON_AddNumberToObject(tot, "penetrating_max", st->penetrating);
 	if (s->seam_count > 0) {
 		/* docs/garments.md: when sewing ended, and when the relaxed garment lets motion start */
 		cJSON* sew = cJSON_AddObjectToObject(root, "sewing");
@@ -219,8 +220,12 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 		const drape_solid_def* d = &s->solids[i].def;
 		cJSON* o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", s->solids[i].name);
-		cJSON_AddStringToObject(o, "shape", shapes[d->shape]);
-		if (d->shape == DRAPE_SOLID_MESH) {
+		cJSON_AddStringToObject(o, "shape", d->character ? "character" : shapes[d->shape]);
+		if (d->character) {
+			cJSON_AddNumberToObject(o, "vertices", drape_character_vertex_count(d->character));
+			cJSON_AddNumberToObject(o, "triangles", drape_character_triangle_count(d->character));
+			cJSON_AddNumberToObject(o, "clip_seconds", drape_character_duration(d->character));
+		} else if (d->shape == DRAPE_SOLID_MESH) {
 			cJSON_AddNumberToObject(o, "vertices", d->mesh->vertex_count);
 			cJSON_AddNumberToObject(o, "triangles", d->mesh->triangle_count);
 			cJSON_AddNumberToObject(o, "frames", d->frame_count);

@@ -188,6 +188,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		if (fs.min_dt > 0.0 && (t->min_dt == 0.0 || fs.min_dt < t->min_dt)) t->min_dt = fs.min_dt;
 		if (fs.max_dt > t->max_dt) t->max_dt = fs.max_dt;
 		t->seam_gap = fs.seam_gap;
+		if (fs.penetrating > t->penetrating) t->penetrating = fs.penetrating;
 		if (st != DRAPE_OK) {
 			progress_end(&bar);
 			snprintf(err, sizeof err, "%s", drape_world_error(world));

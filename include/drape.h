@@ -226,10 +226,54 @@ typedef struct drape_solid_def {
 	double thickness; /* m, > 0 */
 	double friction;  /* Coulomb coefficient mu >= 0 */
 	const char* name;
+	/* An animated character (drape_character_load): the solid is its skinned mesh, posed at every
+	 * time step; shape must be DRAPE_SOLID_MESH and mesh NULL. Copied; placement comes from the
+	 * character (position and rotation must stay the identity). */
+	const struct drape_character* character;
 	int32_t cookie;
 } drape_solid_def;
 
 drape_solid_def drape_default_solid_def(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Animated characters (docs/characters.md): a skeleton with one animation clip and a mesh skinned
+ * to it, read with assimp from glTF 2.0, FBX, Collada or BVH. A skeleton-only file (BVH motion
+ * capture) gets a generated human body (docs/mannequin.md). Before the clip plays, the character
+ * holds a dressing pose (the rest pose with the upper arms lowered by dress_angle) for `hold`
+ * seconds, then blends into the clip's pose at `start` over `blend` seconds. */
+typedef struct drape_character drape_character;
+
+typedef struct drape_character_def {
+	const char* file;
+	const char* animation;   /* by name; NULL: by animation_index */
+	int32_t animation_index;
+	double time_scale;       /* clip seconds per simulated second, > 0 */
+	double start;            /* s into the clip where the motion begins */
+	bool loop;               /* wrap the clip instead of holding its last pose */
+	double scale;            /* file units -> metres; 0: 1, or automatic for a skeleton-only file */
+	char up;                 /* the file's up axis, 'y' or 'z' (drape is z up) */
+	bool keep_root_motion;   /* false: the root's horizontal travel is removed */
+	bool mannequin;          /* build the body around the skeleton even if the file has meshes */
+	double hold, blend;      /* s */
+	double dress_angle;      /* degrees the upper arms are lowered from the rest pose */
+	double position[3];      /* added after scaling and turning z up */
+	double cell_size;        /* m, the mannequin's grid (docs/mannequin.md) */
+	int32_t cookie;
+} drape_character_def;
+
+drape_character_def drape_default_character_def(void);
+/* NULL on failure, with "file: reason" in err. */
+drape_character* drape_character_load(const drape_character_def* def, char* err, size_t err_size);
+void drape_character_destroy(drape_character* character);
+int32_t drape_character_vertex_count(const drape_character* character);
+int32_t drape_character_triangle_count(const drape_character* character);
+const int32_t* drape_character_triangles(const drape_character* character);
+double drape_character_duration(const drape_character* character); /* the clip's length, s */
+/* The skinned mesh at simulation time t, in metres, z up: 3 * vertex_count doubles. */
+void drape_character_pose(const drape_character* character, double t, double* positions);
+/* A joint's segment at time t: its origin and its first child's (the bone garments wrap around). */
+bool drape_character_joint(const drape_character* character, const char* name, double t, double head[3],
+			   double tail[3]);
 drape_solid_id drape_solid_add(drape_world* world, const drape_solid_def* def);
 int32_t drape_solid_count(const drape_world* world);
 
@@ -407,6 +451,8 @@ typedef struct drape_stats {
 	int32_t self_intersections;
 	/* After the last accepted step: the largest gap of the open seams, m (0 when none is open). */
 	double seam_gap;
+	/* After the last step of the call: cloth particles inside a solid by more than its thickness. */
+	int32_t penetrating;
 	int64_t factorizations; /* numeric Cholesky factorisations (preconditioner CHOLESKY) */
 } drape_stats;
 

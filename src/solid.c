@@ -1,5 +1,6 @@
 /* Adding solids (sec. 2.1, 6): validation of the def, copies of the mesh, poses and frames, and the
  * per-solid buffers the per-step placement needs. */
+#include "character/character.h"
 #include "collide/solid.h"
 #include "core.h"
 #include "world.h"
@@ -150,6 +151,52 @@ static void check_closed(drape_world* w, const drape_mesh* m, const char* name)
 	if (crowded) world_warn(w, "solid '%s': %d edges are shared by more than two triangles", name, crowded);
 }
 
+static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d);
+
+/* A character is a mesh solid whose vertices it poses at every step: its rest mesh is the pose at
+ * t = 0; the solid keeps its own copy of the character. */
+static drape_solid_id add_character(drape_world* w, const drape_solid_def* d)
+{
+	drape_solid_id none = {-1};
+	const char* name = d->name ? d->name : "character";
+	if (d->shape != DRAPE_SOLID_MESH || d->mesh || d->frame_count || d->pose_count) {
+		world_fail(w, "solid '%s': a character solid is a mesh without its own mesh, frames or poses", name);
+		return none;
+	}
+	const drape_character* c = d->character;
+	drape_mesh m = {0};
+	m.vertex_count = c->vertex_count;
+	m.triangle_count = c->triangle_count;
+	m.triangles = c->triangles;
+	m.positions = malloc(3 * (size_t)c->vertex_count * sizeof *m.positions);
+	drape_character* copy = character_clone(c);
+	double* p0 = malloc(3 * (size_t)c->vertex_count * sizeof *p0);
+	double* p1 = malloc(3 * (size_t)c->vertex_count * sizeof *p1);
+	if (!m.positions || !copy || !p0 || !p1) {
+		free(m.positions), free(p0), free(p1);
+		drape_character_destroy(copy);
+		world_fail(w, "out of memory adding solid '%s'", name);
+		return none;
+	}
+	character_pose(c, 0.0, m.positions);
+	drape_solid_def mesh_def = *d;
+	mesh_def.character = NULL;
+	mesh_def.mesh = &m;
+	drape_solid_id id = add_solid(w, &mesh_def);
+	free(m.positions);
+	if (id.index < 0) {
+		free(p0), free(p1);
+		drape_character_destroy(copy);
+		return id;
+	}
+	solid_data* s = &w->solids[id.index];
+	s->character = copy;
+	s->pose0 = p0;
+	s->pose1 = p1;
+	s->posed0 = s->posed1 = NAN;
+	return id;
+}
+
 drape_solid_id drape_solid_add(drape_world* w, const drape_solid_def* d)
 {
 	drape_solid_id none = {-1};
@@ -157,6 +204,12 @@ drape_solid_id drape_solid_add(drape_world* w, const drape_solid_def* d)
 		world_fail(w, "solid def not initialised with drape_default_solid_def()");
 		return none;
 	}
+	return d->character ? add_character(w, d) : add_solid(w, d);
+}
+
+static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
+{
+	drape_solid_id none = {-1};
 	char fallback[32];
 	snprintf(fallback, sizeof fallback, "solid%d", w->solid_count);
 	const char* name = d->name ? d->name : fallback;

@@ -331,6 +331,20 @@ static const char* outcome_text(step_outcome o)
 	}
 }
 
+/* Cloth particles inside a solid by more than its thickness (docs/characters.md): once per call,
+ * at the solids' placement at the end of the last step. */
+static int32_t world_count_penetrating(drape_world* w)
+{
+	int32_t count = 0;
+	for (int32_t i = 0; i < w->particle_count; ++i)
+		for (int32_t k = 0; k < w->solid_count; ++k)
+			if (solid_inside_end(w, k, w->x[i], w->solids[k].thickness)) {
+				++count;
+				break;
+			}
+	return count;
+}
+
 drape_status drape_world_step(drape_world* w, double duration)
 {
 	if (!(isfinite(duration) && duration >= 0.0)) return world_fail(w, "step duration must be finite and >= 0");
@@ -407,6 +421,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		if (h > w->stats.max_dt) w->stats.max_dt = h;
 		if (!(to_end && h < proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
 	}
+	w->stats.penetrating = world_count_penetrating(w);
 	return DRAPE_OK;
 }
 

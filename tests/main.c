@@ -26,6 +26,7 @@ extern const test_case stability_tests[];
 extern const test_case mannequin_tests[];
 extern const test_case garment_tests[];
 extern const test_case precond_tests[];
+extern const test_case character_tests[];
 extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 
@@ -44,6 +45,7 @@ static const suite suites[] = {
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},
 	{"precond", precond_tests},
+	{"character", character_tests},
 	{"view", view_tests},
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},

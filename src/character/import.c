@@ -13,6 +13,7 @@
 #include <assimp/scene.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 #define CHARACTER_MAX_JOINTS 256
 /* The rest skeleton's height (lowest to highest joint) that "scale": "auto" gives: the CMU subject
  * of BVH/01_01.bvh at 0.0618 m per file unit, a 1.73 m body (docs/mannequin.md). */
-#define AUTO_SKELETON_HEIGHT 1.770
+#define AUTO_SKELETON_HEIGHT 1.590
 
 typedef struct importer {
 	const drape_character_def* def;
@@ -33,12 +34,15 @@ typedef struct importer {
 	size_t err_size;
 } importer;
 
-static bool fail(importer* im, const char* fmt, const char* what)
+static bool fail(importer* im, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(importer* im, const char* fmt, ...)
 {
-	char msg[512];
-	snprintf(msg, sizeof msg, fmt, what);
-	core_fail(im->err, im->err_size, "%s: %s", im->def->file, msg);
-	return false;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return core_fail(im->err, im->err_size, "%s: %s", im->def->file, msg);
 }
 
 static int32_t count_nodes(const struct aiNode* n)
@@ -90,21 +94,17 @@ static const struct aiAnimation* pick_animation(importer* im)
 		for (unsigned i = 0; i < s->mNumAnimations; ++i)
 			if (strcmp(s->mAnimations[i]->mName.data, d->animation) == 0) return s->mAnimations[i];
 		char names[256] = "";
-		for (unsigned i = 0; i < s->mNumAnimations && strlen(names) < 200; ++i) {
-			strcat(names, i ? ", '" : "'");
-			strncat(names, s->mAnimations[i]->mName.data, 40);
-			strcat(names, "'");
+		size_t used = 0;
+		for (unsigned i = 0; i < s->mNumAnimations && used < 200; ++i) {
+			int k = snprintf(names + used, sizeof names - used, "%s'%.40s'", i ? ", " : "", s->mAnimations[i]->mName.data);
+			if (k > 0) used += (size_t)k;
 		}
-		char msg[400];
-		snprintf(msg, sizeof msg, "no animation named '%s' (it has %s)", d->animation, names);
-		fail(im, "%s", msg);
+		fail(im, "no animation named '%s' (it has %s)", d->animation, names);
 		return NULL;
 	}
 	if (d->animation_index < 0 || (unsigned)d->animation_index >= s->mNumAnimations) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "animation index %d does not exist (it has %u animation%s)", (int)d->animation_index,
-			 s->mNumAnimations, s->mNumAnimations == 1 ? "" : "s");
-		fail(im, "%s", msg);
+		fail(im, "animation index %d does not exist (it has %u animation%s)", (int)d->animation_index, s->mNumAnimations,
+		     s->mNumAnimations == 1 ? "" : "s");
 		return NULL;
 	}
 	return s->mAnimations[d->animation_index];
@@ -359,9 +359,7 @@ drape_character* drape_character_load(const drape_character_def* d, char* err, s
 	if (!ok) core_fail(err, err_size, "%s: out of memory", d->file);
 	int32_t nodes = ok ? count_nodes(s->mRootNode) : 0;
 	if (ok && nodes > CHARACTER_MAX_JOINTS) {
-		char msg[96];
-		snprintf(msg, sizeof msg, "%d nodes: more than the %d joints drape poses", (int)nodes, CHARACTER_MAX_JOINTS);
-		ok = fail(&im, "%s", msg);
+		ok = fail(&im, "%d nodes: more than the %d joints drape poses", (int)nodes, CHARACTER_MAX_JOINTS);
 	}
 	if (ok) {
 		c->root = -1;
@@ -396,6 +394,6 @@ drape_character* drape_character_load(const drape_character_def* d, char* err, s
 		drape_character_destroy(c);
 		return NULL;
 	}
-	character_set_dress_pose(c, d->dress_angle * M_PI / 180.0);
+	character_set_dress_pose(c, d->dress_angle * 3.14159265358979323846 / 180.0);
 	return c;
 }

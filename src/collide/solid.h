@@ -28,6 +28,11 @@ typedef struct solid_data {
 	double* frames;       /* frame_count * 3 * vertex_count, deforming meshes */
 	double* frame_times;
 	int32_t frame_count;
+	/* an animated character (src/character/): skinned at every step, into pose0 (at time posed0)
+	 * and pose1 (posed1), so a step that follows an accepted one skins only its end */
+	struct drape_character* character;
+	double *pose0, *pose1;
+	double posed0, posed1;
 	vec3* v0;             /* world vertex positions at the step's start */
 	vec3* v1;             /* ... and end */
 	aabb* boxes;          /* per face: swept over the step, grown by the thickness */
@@ -53,6 +58,11 @@ void solids_begin_step(drape_world* w, double t, double h);
  * within `reach` of the surface (outside) or inside it. */
 bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, solid_point* out);
 
+/* Whether x lies inside solid s, deeper than `depth` below its surface, at the step's end (a closed
+ * mesh by ray parity; planes never: their far side is contact's business). For the `penetrating`
+ * count (docs/characters.md). */
+bool solid_inside_end(drape_world* w, int32_t s, vec3 x, double depth);
+
 /* The first point where the straight path a -> b over the step meets solid s's surface grown by
  * its thickness (continuous detection: fast particles cannot tunnel). */
 bool solid_path_hit(drape_world* w, int32_t s, vec3 a, vec3 b, solid_point* out);
@@ -61,6 +71,8 @@ bool solid_path_hit(drape_world* w, int32_t s, vec3 a, vec3 b, solid_point* out)
  * solid in the world at time t (deforming frames too): for drawing a world at any time. */
 xform solid_pose_at(const solid_data* s, double t);
 vec3 solid_mesh_vertex_at(const solid_data* s, int32_t v, double t);
+/* Every vertex of a mesh solid in the world at time t (characters are skinned once for all). */
+void solid_mesh_vertices_at(const solid_data* s, double t, vec3* out);
 
 void solid_free(solid_data* s);
 

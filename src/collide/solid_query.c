@@ -5,6 +5,7 @@
 #include "solid.h"
 
 #include "../world.h"
+#include "character/character.h"
 #include "geometry.h"
 
 #include <math.h>
@@ -45,6 +46,33 @@ static vec3 mesh_local(const solid_data* s, int32_t v, double t)
 	return v3_add(p, v3_scale(v3_sub(q, p), a));
 }
 
+/* The buffer already holding the character's skinned vertices at t, if any. */
+static const double* skinned_at(solid_data* s, double t)
+{
+	if (s->posed0 == t) return s->pose0;
+	if (s->posed1 == t) return s->pose1;
+	return NULL;
+}
+
+static void skin_step(solid_data* s, double t, double h)
+{
+	/* The end of an accepted step is the start of the next: keep it, skin only the new end. */
+	if (!skinned_at(s, t)) {
+		character_pose(s->character, t, s->pose0);
+		s->posed0 = t;
+	} else if (s->posed1 == t) {
+		double* p = s->pose0;
+		s->pose0 = s->pose1;
+		s->pose1 = p;
+		s->posed0 = t;
+		s->posed1 = NAN;
+	}
+	if (s->posed1 != t + h) {
+		character_pose(s->character, t + h, s->pose1);
+		s->posed1 = t + h;
+	}
+}
+
 void solids_begin_step(drape_world* w, double t, double h)
 {
 	for (int32_t k = 0; k < w->solid_count; ++k) {
@@ -54,9 +82,17 @@ void solids_begin_step(drape_world* w, double t, double h)
 		s->x0 = pose_at(s, t);
 		s->x1 = pose_at(s, t + h);
 		if (s->kind != DRAPE_SOLID_MESH) continue;
-		for (int32_t v = 0; v < s->vertex_count; ++v) {
-			s->v0[v] = xform_apply_point(s->x0, mesh_local(s, v, t));
-			s->v1[v] = xform_apply_point(s->x1, mesh_local(s, v, t + h));
+		if (s->character) {
+			skin_step(s, t, h);
+			for (int32_t v = 0; v < s->vertex_count; ++v) {
+				s->v0[v] = v3_load(&s->pose0[3 * v]);
+				s->v1[v] = v3_load(&s->pose1[3 * v]);
+			}
+		} else {
+			for (int32_t v = 0; v < s->vertex_count; ++v) {
+				s->v0[v] = xform_apply_point(s->x0, mesh_local(s, v, t));
+				s->v1[v] = xform_apply_point(s->x1, mesh_local(s, v, t + h));
+			}
 		}
 		for (int32_t f = 0; f < s->triangle_count; ++f) {
 			aabb b = aabb_empty();
@@ -151,6 +187,49 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, solid_point*
 	return true;
 }
 
+/* Whether the vertical ray up from p crosses triangle (a, b, c) (xy barycentric test; the ray's
+ * start is nudged off edges and vertices by the caller). */
+static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
+{
+	double d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+	if (d == 0.0) return false;
+	double l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / d;
+	double l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / d;
+	double l2 = 1.0 - l0 - l1;
+	if (l0 < 0.0 || l1 < 0.0 || l2 < 0.0) return false;
+	return l0 * a.z + l1 * b.z + l2 * c.z > p.z;
+}
+
+bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
+{
+	const solid_data* s = &w->solids[k];
+	if (s->kind != DRAPE_SOLID_MESH) {
+		if (s->shape.kind == SHAPE_PLANE) return false; /* a plane's "inside" is a half-space: contact's business */
+		return shape_signed_distance(&s->shape, xform_inv_apply_point(s->x1, x), NULL, NULL) < -depth;
+	}
+	if (!s->tree_built) return false;
+	/* Inside a closed mesh: an odd number of crossings of a vertical ray. The ray starts a hair
+	 * off x so it does not run exactly through a vertex or edge of a regular mesh. */
+	vec3 p = v3(x.x + 1.234567e-9, x.y + 2.345678e-9, x.z);
+	aabb column = aabb_of_point(p);
+	column.hi.z = INFINITY;
+	int32_t n = mesh_candidates(w, s, column);
+	int crossings = 0;
+	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
+		const int32_t* t = &s->triangles[3 * w->query_hits[j]];
+		crossings += ray_up_crosses(p, s->v1[t[0]], s->v1[t[1]], s->v1[t[2]]);
+	}
+	if (crossings % 2 == 0) return false;
+	/* Inside: deeper than `depth` unless some face lies within depth of x. */
+	n = mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
+	double bary[3];
+	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
+		const int32_t* t = &s->triangles[3 * w->query_hits[j]];
+		if (point_triangle_closest(x, s->v1[t[0]], s->v1[t[1]], s->v1[t[2]], bary) <= depth * depth) return false;
+	}
+	return true;
+}
+
 bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, solid_point* out)
 {
 	const solid_data* s = &w->solids[k];
@@ -208,6 +287,9 @@ void solid_free(solid_data* s)
 	free(s->rest);
 	free(s->frames);
 	free(s->frame_times);
+	drape_character_destroy(s->character);
+	free(s->pose0);
+	free(s->pose1);
 	free(s->v0);
 	free(s->v1);
 	free(s->boxes);
@@ -217,4 +299,33 @@ void solid_free(solid_data* s)
 
 xform solid_pose_at(const solid_data* s, double t) { return pose_at(s, t); }
 
-vec3 solid_mesh_vertex_at(const solid_data* s, int32_t v, double t) { return xform_apply_point(pose_at(s, t), mesh_local(s, v, t)); }
+vec3 solid_mesh_vertex_at(const solid_data* s, int32_t v, double t)
+{
+	if (s->character) {
+		const double* p = s->posed0 == t ? s->pose0 : s->posed1 == t ? s->pose1 : NULL;
+		if (p) return v3_load(&p[3 * v]);
+		vec3 r = v3(0.0, 0.0, 0.0);
+		double* all = malloc(3 * (size_t)s->vertex_count * sizeof *all);
+		if (all) {
+			character_pose(s->character, t, all);
+			r = v3_load(&all[3 * v]);
+		}
+		free(all);
+		return r;
+	}
+	return xform_apply_point(pose_at(s, t), mesh_local(s, v, t));
+}
+
+void solid_mesh_vertices_at(const solid_data* s, double t, vec3* out)
+{
+	if (!s->character) {
+		xform x = pose_at(s, t);
+		for (int32_t v = 0; v < s->vertex_count; ++v) out[v] = xform_apply_point(x, mesh_local(s, v, t));
+		return;
+	}
+	double* all = malloc(3 * (size_t)s->vertex_count * sizeof *all);
+	if (!all) return;
+	character_pose(s->character, t, all);
+	for (int32_t v = 0; v < s->vertex_count; ++v) out[v] = v3_load(&all[3 * v]);
+	free(all);
+}

@@ -45,6 +45,7 @@ typedef struct scene_solid {
 	double** frames;     /* def.frame_count arrays of 3 * mesh.vertex_count positions, or NULL */
 	double* frame_times; /* def.frame_count times */
 	drape_pose* poses;   /* def.pose_count poses, or NULL for a static solid */
+	drape_character* character; /* a character solid's body and motion, or NULL */
 } scene_solid;
 
 /* output.camera (docs/scene-format.md): where `drape render` looks from; when !set the renderer

@@ -18,6 +18,9 @@ bool scene_load_pin(loader* L, const jnode* pin, int32_t cloth);
 bool scene_load_solids(loader* L, const jnode* root);
 void scene_solid_free(scene_solid* solid);
 
+/* Loads a character solid's `character` object (scene_character.c): the animated, skinned body. */
+bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so);
+
 /* Loads cloths[index].garment (scene_garment.c): the cloth's mesh, b_u/b_v and its seams. */
 bool scene_load_garment(loader* L, const jnode* n, int32_t index);
 

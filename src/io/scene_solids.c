@@ -15,6 +15,7 @@ enum {
 	USES_HALF_HEIGHT = 2,
 	USES_HALF_EXTENTS = 4,
 	USES_MESH = 8,
+	USES_CHARACTER = 16,
 };
 
 typedef struct shape_info {
@@ -32,6 +33,7 @@ static const shape_info shapes[] = {
 	{"cylinder", "a cylinder", DRAPE_SOLID_CYLINDER, USES_RADIUS | USES_HALF_HEIGHT},
 	{"box", "a box", DRAPE_SOLID_BOX, USES_HALF_EXTENTS},
 	{"mesh", "a mesh", DRAPE_SOLID_MESH, USES_MESH},
+	{"character", "a character", DRAPE_SOLID_MESH, USES_CHARACTER},
 };
 enum { SHAPE_COUNT = (int)(sizeof shapes / sizeof shapes[0]) };
 
@@ -48,12 +50,14 @@ static const shape_key shape_keys[] = {
 	{"half_extents", USES_HALF_EXTENTS, true, "boxes"},
 	{"mesh", USES_MESH, true, "mesh solids"},
 	{"frames", USES_MESH, false, "mesh solids"},
+	{"character", USES_CHARACTER, true, "character solids"},
 };
 
 void scene_solid_free(scene_solid* so)
 {
 	free(so->name);
 	drape_mesh_free(&so->mesh);
+	drape_character_destroy(so->character);
 	if (so->frames)
 		for (int32_t f = 0; f < so->def.frame_count; ++f) free(so->frames[f]);
 	free(so->frames);
@@ -270,7 +274,7 @@ static const shape_info* load_shape(const json_ctx* c, const jnode* n)
 {
 	const cJSON* item = json_get(n, "shape");
 	if (!item) {
-		json_fail(c, n, "missing required key 'shape' (plane, sphere, capsule, cylinder, box or mesh)");
+		json_fail(c, n, "missing required key 'shape' (plane, sphere, capsule, cylinder, box, mesh or character)");
 		return NULL;
 	}
 	jnode sn = json_node(n, item);
@@ -278,7 +282,7 @@ static const shape_info* load_shape(const json_ctx* c, const jnode* n)
 	if (!json_string(c, &sn, &s)) return NULL;
 	for (int k = 0; k < SHAPE_COUNT; ++k)
 		if (strcmp(shapes[k].name, s) == 0) return &shapes[k];
-	json_fail(c, &sn, "unknown shape '%s' (expected plane, sphere, capsule, cylinder, box or mesh)", s);
+	json_fail(c, &sn, "unknown shape '%s' (expected plane, sphere, capsule, cylinder, box, mesh or character)", s);
 	return NULL;
 }
 
@@ -341,7 +345,7 @@ static bool load_solid(loader* L, const jnode* n, int32_t index)
 	so->def = drape_default_solid_def();
 	static const char* const keys[] = {"name",   "shape",  "radius",   "half_height", "half_extents", "mesh",
 					   "frames", "position", "rotation", "poses",     "thickness",    "friction",
-					   NULL};
+					   "character", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 
 	const cJSON* name = json_get(n, "name");
@@ -366,6 +370,18 @@ static bool load_solid(loader* L, const jnode* n, int32_t index)
 	if (!shape) return false;
 	so->def.shape = shape->shape;
 	if (!load_dimensions(c, n, shape, &so->def)) return false;
+	if (shape->uses & USES_CHARACTER) {
+		static const char* const placed[] = {"position", "rotation", "poses"};
+		for (int k = 0; k < 3; ++k) {
+			const cJSON* p = json_get(n, placed[k]);
+			if (!p) continue;
+			jnode pn = json_node(n, p);
+			return json_fail(c, &pn, "a character is placed by character.position and moved by its animation, not by '%s'",
+					 placed[k]);
+		}
+		return scene_load_character(c, n, so) && json_opt_positive(c, n, "thickness", &so->def.thickness) &&
+		       json_opt_nonnegative(c, n, "friction", &so->def.friction);
+	}
 	if (shape->shape == DRAPE_SOLID_MESH && !load_mesh_shape(c, n, so)) return false;
 	return load_placement(c, n, so) && json_opt_positive(c, n, "thickness", &so->def.thickness) &&
 	       json_opt_nonnegative(c, n, "friction", &so->def.friction);
