@@ -36,6 +36,7 @@ test-blender: build
 
 bench: build
 	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv
+	./$(BUILD)/drape bench --character
 
 # Re-makes docs/images/ (docs/gallery.md and the README's still and clip); takes minutes.
 gallery: build

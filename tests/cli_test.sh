@@ -291,6 +291,10 @@ expect_fail garment_beyond_ease 2 "seam 's'.*more than its ease" -- run "$(scene
 expect_fail garment_too_small 2 "panel 'front' is too small" -- run "$(scene gsmall "$(garment "$(rect front)" '' 0.2)")"
 expect_fail garment_seam_open 3 "seam 's' did not close within sewing.time_limit" -- run "$(scene gopen "$(garment "$(rect front front 0.5), $(rect back back 0.5)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "back", "from": "a", "to": "d", "direction": "backward"}}' 0.02 1e-6)")"
 expect_fail garment_no_pc2 2 "OBJ frames only" -- run "$root/scenes/garment_tube.json" --format pc2
+# --- characters (docs/characters.md): the file and reason, exit 2, nothing written
+expect_fail character_missing 2 "chmiss.json:[0-9]*: .*nowhere.bvh: cannot read" -- run "$(scene chmiss '{'"$small"', "solids": [{"shape": "character", "character": {"file": "nowhere.bvh"}}]}')"
+expect_fail character_bad_animation 2 "no animation named 'dance'" -- run "$(scene chanim '{'"$small"', "solids": [{"shape": "character", "character": {"file": "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "animation": "dance"}}]}')"
+expect_fail character_placed 2 "a character is placed by character.position" -- run "$(scene chpos '{'"$small"', "solids": [{"shape": "character", "position": [0, 0, 1], "character": {"file": "x.bvh"}}]}')"
 # --- preconditioners: unknown names are listed (docs/solver.md, "Preconditioners")
 expect_fail unknown_preconditioner 2 "solver.preconditioner: unknown preconditioner 'amg' \\(block_jacobi, cholesky, two_level\\)" -- run "$(scene precond '{"solver": {"preconditioner": "amg"}, '"$small"'}')"
 expect_fail bad_refactor_iterations 2 "solver.refactor_iterations" -- run "$(scene refactor '{"solver": {"refactor_iterations": 0}, '"$small"'}')"

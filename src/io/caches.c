@@ -1,11 +1,16 @@
 /* Writes every output format of a run frame by frame. File names: frame_NNNN.obj (obj);
  * cache_NAME.pc2 with its rest mesh cache_NAME.obj per cloth (pc2; NAME is the cloth's name with
- * characters outside [A-Za-z0-9._-] replaced by '_'); animation.glb (glb). */
+ * characters outside [A-Za-z0-9._-] replaced by '_'); animation.glb (glb); with obj, every animated
+ * mesh solid (a character, OBJ frames or keyframed poses) as solid_NAME_NNNN.obj with normals. */
 #include "caches.h"
 
 #include "gltf_write.h"
 #include "obj_write.h"
 #include "pc2_write.h"
+
+#include "../collide/solid.h"
+#include "../core.h"
+#include "../world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +134,38 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 	return c;
 }
 
+/* The animated mesh solids at the world's time, one OBJ (v, vn, f) each: the body moves with the
+ * cloth when the frames are imported together (docs/characters.md). */
+static bool write_solid_frames(const caches* c, int frame, const drape_world* world, char* err, size_t err_size)
+{
+	double t = drape_world_time(world);
+	bool ok = true;
+	for (int32_t k = 0; ok && k < world->solid_count; ++k) {
+		const solid_data* s = &world->solids[k];
+		if (s->kind != DRAPE_SOLID_MESH || !(s->character || s->frame_count > 0 || s->pose_count > 0)) continue;
+		vec3* p = malloc((size_t)s->vertex_count * sizeof *p);
+		double* x = malloc(3 * (size_t)s->vertex_count * sizeof *x);
+		if (!p || !x) {
+			free(p), free(x);
+			return core_fail(err, err_size, "out of memory writing solid '%s'", s->name);
+		}
+		solid_mesh_vertices_at(s, t, p);
+		for (int32_t v = 0; v < s->vertex_count; ++v) x[3 * v] = p[v].x, x[3 * v + 1] = p[v].y, x[3 * v + 2] = p[v].z;
+		drape_mesh m = {0};
+		m.vertex_count = s->vertex_count;
+		m.triangle_count = s->triangle_count;
+		m.triangles = s->triangles;
+		obj_object o = {s->name, &m, x};
+		char stem[256], path[4600];
+		cache_stem(s->name, stem, sizeof stem);
+		/* cache_stem prefixes "cache_"; solids are named solid_NAME. */
+		snprintf(path, sizeof path, "%s/solid_%s_%04d.obj", c->dir, stem + 6, frame);
+		ok = obj_write_objects(path, &o, 1, err, err_size);
+		free(p), free(x);
+	}
+	return ok;
+}
+
 bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err, size_t err_size)
 {
 	if (c->broken) return false;
@@ -137,7 +174,7 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 	bool ok = true;
 	if (c->formats & FORMAT_OBJ) {
 		snprintf(path, sizeof path, "%s/frame_%04d.obj", c->dir, frame);
-		ok = obj_write_objects(path, c->objects, c->count, err, err_size);
+		ok = obj_write_objects(path, c->objects, c->count, err, err_size) && write_solid_frames(c, frame, world, err, err_size);
 	}
 	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->count; ++i) {
 		if (frame == 0) {
@@ -181,6 +218,7 @@ cJSON* caches_outputs_json(unsigned formats, const drape_world* world)
 	if (formats & FORMAT_PC2) cJSON_AddItemToArray(list, cJSON_CreateString("pc2"));
 	if (formats & FORMAT_GLB) cJSON_AddItemToArray(list, cJSON_CreateString("glb"));
 	if (formats & FORMAT_OBJ) cJSON_AddStringToObject(o, "obj", "frame_%04d.obj");
+	if (formats & FORMAT_OBJ) cJSON_AddStringToObject(o, "solids", "solid_NAME_%04d.obj");
 	if (formats & FORMAT_PC2) {
 		int32_t n = drape_cloth_count(world);
 		char(*stems)[256] = calloc((size_t)(n > 0 ? n : 1), sizeof *stems);

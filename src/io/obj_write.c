@@ -6,6 +6,7 @@
 #include "../core.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,30 @@ static bool write_name(FILE* f, const char* name)
 	for (const char* c = name; *c; ++c)
 		if (fputc((unsigned char)*c < 32 || *c == 127 ? '_' : *c, f) == EOF) return false;
 	return fputc('\n', f) != EOF;
+}
+
+/* Area-weighted vertex normals (unit), one vn per vertex. */
+static bool write_normals(FILE* f, const drape_mesh* mesh, const double* x)
+{
+	double* n = calloc(3 * (size_t)mesh->vertex_count, sizeof *n);
+	if (!n) return false;
+	for (int32_t t = 0; t < mesh->triangle_count; ++t) {
+		const int32_t* v = mesh->triangles + 3 * t;
+		const double *a = &x[3 * v[0]], *b = &x[3 * v[1]], *c = &x[3 * v[2]];
+		double e[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, g[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+		double cr[3] = {e[1] * g[2] - e[2] * g[1], e[2] * g[0] - e[0] * g[2], e[0] * g[1] - e[1] * g[0]};
+		for (int k = 0; k < 3; ++k)
+			for (int d = 0; d < 3; ++d) n[3 * v[k] + d] += cr[d];
+	}
+	bool ok = true;
+	for (int32_t i = 0; ok && i < mesh->vertex_count; ++i) {
+		double* m = &n[3 * i];
+		double l = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+		if (l > 0.0) m[0] /= l, m[1] /= l, m[2] /= l;
+		ok = fprintf(f, "vn %.6f %.6f %.6f\n", m[0], m[1], m[2]) >= 0;
+	}
+	free(n);
+	return ok;
 }
 
 static bool write_body(FILE* f, const obj_object* objects, int32_t count)
@@ -37,6 +62,17 @@ static bool write_body(FILE* f, const obj_object* objects, int32_t count)
 			if (fprintf(f, "v %.9g %.9g %.9g\n", x[3 * i], x[3 * i + 1], x[3 * i + 2]) < 0) return false;
 		for (int32_t i = 0; i < mesh->uv_count; ++i)
 			if (fprintf(f, "vt %.9g %.9g\n", mesh->uvs[2 * i], mesh->uvs[2 * i + 1]) < 0) return false;
+		if (mesh->uv_count == 0) {
+			/* A surface without uv (an animated solid): smooth vertex normals instead. */
+			if (!write_normals(f, mesh, x)) return false;
+			for (int32_t t = 0; t < mesh->triangle_count; ++t) {
+				const int32_t* v = mesh->triangles + 3 * t;
+				long long a = (long long)(v0 + v[0]), b = (long long)(v0 + v[1]), c = (long long)(v0 + v[2]);
+				if (fprintf(f, "f %lld//%lld %lld//%lld %lld//%lld\n", a, a, b, b, c, c) < 0) return false;
+			}
+			v0 += mesh->vertex_count;
+			continue;
+		}
 		for (int32_t t = 0; t < mesh->triangle_count; ++t) {
 			const int32_t* v = mesh->triangles + 3 * t;
 			const int32_t* u = mesh->triangle_uvs + 3 * t;

@@ -1,0 +1,77 @@
+/* `drape bench --character`: what a moving body costs (issue 10; docs/benchmarks.md, "Characters").
+ * Posing, skinning and refitting the shipped body once per step, timed alone, and its share of the
+ * steps of scenes/character.json run on one thread. */
+#include "commands.h"
+
+#include "collide/solid.h"
+#include "io/scene.h"
+#include "world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int command_bench_character(int argc, char** argv)
+{
+	long frames = 60;
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "--character") == 0) continue;
+		if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && parse_int_arg(argv[i + 1], 1, 100000, &frames)) {
+			++i;
+			continue;
+		}
+		fprintf(stderr, "drape bench --character: unknown option or missing value: '%s' (only --frames N)\n", argv[i]);
+		return EXIT_BAD_INPUT;
+	}
+	const char* path = DRAPE_SOURCE_DIR "/scenes/character.json";
+	scene s;
+	char err[1024];
+	if (!scene_load_file(path, &s, err, sizeof err)) {
+		fprintf(stderr, "drape bench: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	if (!w) {
+		fprintf(stderr, "drape bench: %s\n", err);
+		scene_free(&s);
+		return EXIT_BAD_INPUT;
+	}
+	/* The body alone: a step's worth of posing, skinning and box refitting, 200 steps of 1/120 s. */
+	int32_t body = -1;
+	for (int32_t k = 0; k < w->solid_count && body < 0; ++k)
+		if (w->solids[k].character) body = k;
+	double t0 = cpu_seconds();
+	const int reps = 200;
+	for (int r = 0; r < reps; ++r) solids_begin_step(w, r / 120.0, 1.0 / 120.0);
+	double body_ms = 1e3 * (cpu_seconds() - t0) / reps;
+	/* The scene: its steps, on one thread. */
+	int64_t steps = 0;
+	double run0 = cpu_seconds();
+	int status = EXIT_OK;
+	for (long f = 1; f <= frames; ++f) {
+		drape_world_reset_stats(w);
+		if (drape_world_step(w, 1.0 / s.fps) != DRAPE_OK) {
+			fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
+			status = EXIT_DIVERGED;
+			break;
+		}
+		steps += drape_world_get_stats(w).steps;
+	}
+	double step_ms = steps ? 1e3 * (cpu_seconds() - run0) / (double)steps : 0.0;
+	printf("character: body of %d vertices, %d triangles; pose + skin + refit %.3f ms per step\n",
+	       body >= 0 ? w->solids[body].vertex_count : 0, body >= 0 ? w->solids[body].triangle_count : 0, body_ms);
+	printf("character.json, %ld frames, one thread: %d cloth particles, %.2f ms per step, body share %.1f %%\n", frames,
+	       w->particle_count, step_ms, step_ms > 0.0 ? 100.0 * body_ms / step_ms : 0.0);
+	drape_world_destroy(w);
+	scene_free(&s);
+	return status;
+}
