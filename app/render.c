@@ -301,6 +301,16 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 		if (!load_frame(j->world, o->dir, f, j->scratch, err, err_size)) return EXIT_BAD_INPUT;
 		draw_world_bounds(j->world, f / j->fps, dopt->region_lo, dopt->region_hi);
 	}
+	/* Seams merged while reading later frames cannot be undone for the first: start afresh. */
+	if (drape_seam_count(j->world) > 0) {
+		char why[1024];
+		drape_world_destroy(j->world);
+		j->world = scene_build_world(&j->s, why, sizeof why);
+		if (!j->world) {
+			snprintf(err, err_size, "%s", why);
+			return EXIT_BAD_INPUT;
+		}
+	}
 	dopt->fixed_region = true;
 	dopt->width = o->width;
 	dopt->height = o->height;
