@@ -5,7 +5,7 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan test-blender bench bench-integrators stability gallery clean
+.PHONY: deps build demo test test-asan test-blender bench bench-garments bench-integrators stability gallery clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -37,6 +37,11 @@ test-blender: build
 bench: build
 	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv
 	./$(BUILD)/drape bench --character
+
+# The paper's Table 1 rows 3-6 for the garment scenes on the moving body, one thread (minutes;
+# docs/benchmarks.md, "Garments").
+bench-garments: build
+	./$(BUILD)/drape bench --garments
 
 # Re-makes docs/images/ (docs/gallery.md and the README's still and clip); takes minutes.
 gallery: build

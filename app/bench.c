@@ -134,6 +134,7 @@ int command_bench(int argc, char** argv)
 		if (strcmp(argv[i], "--integrators") == 0) return command_bench_integrators(argc, argv);
 		else if (strcmp(argv[i], "--scaling") == 0) return command_bench_scaling(argc, argv);
 		else if (strcmp(argv[i], "--character") == 0) return command_bench_character(argc, argv);
+		else if (strcmp(argv[i], "--garments") == 0) return command_bench_garments(argc, argv);
 	for (int i = 1; i < argc; ++i) {
 		const char* a = argv[i];
 		bool has_value = i + 1 < argc;
@@ -143,6 +144,7 @@ int command_bench(int argc, char** argv)
 			       "       drape bench --integrators ...   (the ADI Cloth integrators; see --integrators --help)\n"
 			       "       drape bench --scaling ...       (the sheet at 2.6K ... 160K particles; see --scaling --help)\n"
 			       "       drape bench --character [--frames N]   (the moving body's cost per step)\n"
+			       "       drape bench --garments [--frames N] [--only SCENE]   (Table 1 for the garment scenes)\n"
 			       "\n"
 			       "The paper's Table 1 and sec. 8 experiments, R times each (default 3):\n"
 			       "  fig1   the figure 1 drape (the default scene) for 90 frames, on 1 and 2 threads\n"

@@ -1,0 +1,126 @@
+/* `drape bench --garments`: the paper's Table 1 rows 3-6 for drape's garments (issue 11; the paper's
+ * sec. 8): each garment scene sewn, settled and moved on the character on one thread, with the
+ * cloth's and the body's vertex and triangle counts, CPU seconds per frame, step size range,
+ * frames and steps, and the EVAL / CG / C-C / C-S shares, printed as a Markdown table next to the
+ * paper's row (docs/benchmarks.md, "Garments"). */
+#include "commands.h"
+#include "sewing.h"
+
+#include "collide/solid.h"
+#include "io/scene.h"
+#include "world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct paper_row {
+	const char* scene;
+	const char* paper; /* Table 1's row, as printed */
+} paper_row;
+
+static const paper_row rows[] = {
+	{"garment_shirt", "fig. 4 shirt: 6,450/12,654 cloth, 9,941/18,110 solid, 14.5 s/frame, 2.5/20 ms, 430/748, 16.7/29.9/46.1/2.2 %"},
+	{"garment_pants", "fig. 4 pants: 8,757/17,352, 9,941/18,110, 38.5 s/frame, 0.625/20 ms, 430/1214, 16.4/35.7/42.5/1.7 %"},
+	{"garment_skirt", "fig. 5 skirt: 2,153/4,020, 7,630/14,008, 3.68 s/frame, 5/20 ms, 393/715, 18.1/30.0/44.5/1.5 %"},
+	{"garment_blouse", "fig. 5 blouse: 5,108/10,016, 7,630/14,008, 16.7 s/frame, 5/20 ms, 393/701, 11.2/26.0/57.7/1.3 %"},
+};
+
+static int bench_one(const paper_row* row, long frames_override)
+{
+	char path[512], err[1024];
+	snprintf(path, sizeof path, "%s/scenes/%s.json", DRAPE_SOURCE_DIR, row->scene);
+	FILE* probe = fopen(path, "r");
+	if (!probe) {
+		printf("| %s | not shipped yet | | | | | | %s |\n", row->scene, row->paper);
+		return EXIT_OK;
+	}
+	fclose(probe);
+	scene s;
+	if (!scene_load_file(path, &s, err, sizeof err)) {
+		fprintf(stderr, "drape bench: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	if (!w) {
+		fprintf(stderr, "drape bench: %s\n", err);
+		scene_free(&s);
+		return EXIT_BAD_INPUT;
+	}
+	sewing_state sew;
+	sewing_begin(&sew, w);
+	long frames = frames_override > 0 ? frames_override : s.frames;
+	double cpu = 0.0, eval = 0.0, cg = 0.0, cc = 0.0, cs = 0.0, dt_min = 0.0, dt_max = 0.0;
+	int64_t steps = 0;
+	int status = EXIT_OK;
+	for (long f = 1; f <= frames && status == EXIT_OK; ++f) {
+		drape_world_reset_stats(w);
+		double t0 = cpu_seconds();
+		if (drape_world_step(w, f / s.fps - drape_world_time(w)) != DRAPE_OK) {
+			fprintf(stderr, "drape bench: %s frame %ld: %s\n", row->scene, f, drape_world_error(w));
+			status = EXIT_DIVERGED;
+			break;
+		}
+		status = sewing_after_frame(&sew, w, &s, err, sizeof err);
+		cpu += cpu_seconds() - t0;
+		drape_stats st = drape_world_get_stats(w);
+		eval += st.eval_ms, cg += st.cg_ms, cc += st.cc_ms, cs += st.cs_ms;
+		steps += st.steps;
+		if (st.min_dt > 0.0 && (dt_min == 0.0 || st.min_dt < dt_min)) dt_min = st.min_dt;
+		if (st.max_dt > dt_max) dt_max = st.max_dt;
+	}
+	if (status != EXIT_OK) fprintf(stderr, "drape bench: %s: %s\n", row->scene, err);
+	int32_t cloth_v = 0, cloth_t = 0, body_v = 0, body_t = 0;
+	for (int32_t c = 0; c < drape_cloth_count(w); ++c) {
+		cloth_v += drape_cloth_vertex_count(w, (drape_cloth_id){c});
+		cloth_t += drape_cloth_mesh(w, (drape_cloth_id){c})->triangle_count;
+	}
+	for (int32_t k = 0; k < w->solid_count; ++k)
+		if (w->solids[k].kind == DRAPE_SOLID_MESH) body_v += w->solids[k].vertex_count, body_t += w->solids[k].triangle_count;
+	double total = eval + cg + cc + cs;
+	if (total <= 0.0) total = 1.0;
+	printf("| %s | %d/%d | %d/%d | %.3f | %.3g/%.3g | %ld/%lld | %.1f/%.1f/%.1f/%.1f | %s |\n", row->scene, (int)cloth_v,
+	       (int)cloth_t, (int)body_v, (int)body_t, frames ? cpu / (double)frames : 0.0, 1e3 * dt_min, 1e3 * dt_max, frames,
+	       (long long)steps, 100.0 * eval / total, 100.0 * cg / total, 100.0 * cc / total, 100.0 * cs / total, row->paper);
+	fflush(stdout);
+	drape_world_destroy(w);
+	scene_free(&s);
+	return status;
+}
+
+int command_bench_garments(int argc, char** argv)
+{
+	long frames = 0;
+	const char* only = NULL;
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "--garments") == 0) continue;
+		if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && parse_int_arg(argv[i + 1], 1, 100000, &frames)) {
+			++i;
+			continue;
+		}
+		if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+			only = argv[++i];
+			continue;
+		}
+		fprintf(stderr, "drape bench --garments: unknown option or missing value: '%s' (--frames N, --only SCENE)\n", argv[i]);
+		return EXIT_BAD_INPUT;
+	}
+	printf("| scene | cloth v/t | body v/t | CPU s/frame | step min/max (ms) | frames/steps | EVAL/CG/C-C/C-S %% | the paper (Table 1) |\n");
+	printf("|---|---|---|---|---|---|---|---|\n");
+	int status = EXIT_OK;
+	for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) {
+		if (only && strcmp(only, rows[k].scene) != 0) continue;
+		int st = bench_one(&rows[k], frames);
+		if (st != EXIT_OK) status = st;
+	}
+	return status;
+}
