@@ -295,6 +295,24 @@ expect_fail garment_no_pc2 2 "OBJ frames only" -- run "$root/scenes/garment_tube
 expect_fail character_missing 2 "chmiss.json:[0-9]*: .*nowhere.bvh: cannot read" -- run "$(scene chmiss '{'"$small"', "solids": [{"shape": "character", "character": {"file": "nowhere.bvh"}}]}')"
 expect_fail character_bad_animation 2 "no animation named 'dance'" -- run "$(scene chanim '{'"$small"', "solids": [{"shape": "character", "character": {"file": "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "animation": "dance"}}]}')"
 expect_fail character_placed 2 "a character is placed by character.position" -- run "$(scene chpos '{'"$small"', "solids": [{"shape": "character", "position": [0, 0, 1], "character": {"file": "x.bvh"}}]}')"
+# --- a coarse skirt sewn on the moving CMU body (issue 11): seams close, nothing penetrates or
+# self-intersects at any frame, and the skirt is still on the hips at the end of the motion
+if [ -r /usr/share/assimp/models/BVH/01_01.bvh ]; then
+	if "$drape" run "$root/tests/scenes/skirt_moving_coarse.json" --out "$tmp/skirt" --quiet --threads 1 &&
+		python3 - "$tmp/skirt" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+summary = json.load(open(d + "/summary.json"))
+rows = list(csv.DictReader(open(d + "/stats.csv")))
+assert summary["sewing"]["open"] == 0, summary["sewing"]
+assert all(int(r["penetrating"]) == 0 for r in rows), "penetrating"
+assert all(int(r["self_intersections"]) == 0 for r in rows), "self-intersections"
+assert float(rows[-1]["time"]) > 1.1 and len(rows) == 37
+z = [float(l.split()[3]) for l in open(d + "/frame_0036.obj") if l.startswith("v ")]
+assert max(z) > 0.95 and min(z) > 0.3, (max(z), min(z))  # the waist on the hips, the hem off the floor
+PY
+	then ok skirt_on_moving_body; else bad skirt_on_moving_body "see above"; fi
+fi
 # --- preconditioners: unknown names are listed (docs/solver.md, "Preconditioners")
 expect_fail unknown_preconditioner 2 "solver.preconditioner: unknown preconditioner 'amg' \\(block_jacobi, cholesky, two_level\\)" -- run "$(scene precond '{"solver": {"preconditioner": "amg"}, '"$small"'}')"
 expect_fail bad_refactor_iterations 2 "solver.refactor_iterations" -- run "$(scene refactor '{"solver": {"refactor_iterations": 0}, '"$small"'}')"
