@@ -25,6 +25,7 @@ typedef struct scene_cloth {
 	drape_cloth_model model;
 	bool nonlinear_bend;
 	double bend_kappa1;
+	drape_bend_model bend_model; /* "bend_model" (docs/bending.md) */
 } scene_cloth;
 
 /* A solid (docs/scene-format.md, "Solids"). def is complete, and everything it points to is

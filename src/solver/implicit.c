@@ -8,6 +8,7 @@
 
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
+#include "../solver/bend_tensor_assemble.h"
 #include "../solver/constraints.h"
 #include "../solver/integrators.h"
 #include "../solver/line_solve.h"
@@ -301,6 +302,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 				  replay(w, w->ms_springs[w->ms_spring_colours.order[j]].v, 2, sr, su, w->ms_spring_colours.order[j]))
 		ASSEMBLE_COLOURED(&w->ms_bend_colours,
 				  replay(w, w->ms_bends[w->ms_bend_colours.order[j]].v, 3, br, bu, w->ms_bend_colours.order[j]))
+		bend_tensor_assemble(w, h, p, false); /* A already holds its part (reuse_A) */
 	} else {
 		/* Without implicit couplings only the diagonal blocks are read (SOLVE_DIAGONAL). */
 		if (p->full_matrix) bsr_zero(&w->A, threads);
@@ -319,6 +321,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 		ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
 		ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
 		ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
+		bend_tensor_assemble(w, h, p, true);
 		if (reuse) {
 			w->reuse_mode = REUSE_OFF;
 			memcpy(w->reuse_A, w->A.blocks, (size_t)w->A.nnz * sizeof *w->A.blocks);
@@ -609,7 +612,8 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	 * motion (a corner pulled by a point force) trips the test; `drape stability` steps that way
 	 * and judges divergence itself (docs/stability.md). */
 	const bool diverging_scheme =
-		w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER && w->def.min_dt < w->def.max_dt;
+		w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER && w->def.integrator != DRAPE_INTEGRATOR_BDF2 &&
+		w->def.min_dt < w->def.max_dt;
 	if ((w->def.adaptive || diverging_scheme) && finite) {
 		r->stretch_change = stretch_change(w, &r->worst_triangle);
 		int32_t spring;
