@@ -23,6 +23,7 @@ extern const test_case mass_spring_tests[];
 extern const test_case view_tests[];
 extern const test_case wave1d_tests[];
 extern const test_case stability_tests[];
+extern const test_case fidelity_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -41,6 +42,7 @@ static const suite suites[] = {
 	{"view", view_tests},
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},
+	{"fidelity", fidelity_tests},
 };
 
 int main(int argc, char** argv)

@@ -485,6 +485,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 	case SOLVE_PCG:
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
+		pcg_net_force_correction(&w->A, w->b, w->constrained, threads, w->e, w->dv);
 		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
 		break;
 	case SOLVE_DIAGONAL:
