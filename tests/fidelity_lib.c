@@ -145,6 +145,7 @@ cantilever_result run_cantilever(const cantilever_def* def)
 	drape_world_def wd = drape_default_world_def();
 	wd.self_collision = false;
 	wd.integrator = def->integrator;
+	if (def->cg_tolerance > 0.0) wd.cg_tolerance = def->cg_tolerance;
 	drape_world* w = drape_world_create(&wd);
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;

@@ -29,6 +29,7 @@ typedef struct cantilever_def {
 	double bend;         /* N*m, the rigidity along the strip */
 	double density;      /* kg/m^2 */
 	double settle;       /* seconds simulated */
+	double cg_tolerance; /* 0: the default */
 } cantilever_def;
 
 cantilever_def default_cantilever(void);

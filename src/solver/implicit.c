@@ -8,6 +8,7 @@
 
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
+#include "../solver/bdf2.h"
 #include "../solver/bend_tensor_assemble.h"
 #include "../solver/constraints.h"
 #include "../solver/integrators.h"
@@ -544,6 +545,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	r->eval_ms += t1 - t0;
 	if (w->solid_count > 0) r->cs_ms += t2 - t1;
 	cloth_contacts_prepare(w);
+	bdf2_shift(w);
 	double t3 = now_ms();
 	if (w->pairs_ready) r->cc_ms += t3 - t2;
 
@@ -591,6 +593,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		if (released > 0) {
 			constraints_prepare(w, t, h);
 			contacts_constrain(w, h);
+			bdf2_shift(w);
 		}
 		r->cs_ms += now_ms() - tc;
 		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
