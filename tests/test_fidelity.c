@@ -2,7 +2,9 @@
  * elastica, a relaxed fold's bend energy, momentum at default settings, BDF2's free fall against
  * its closed-form recurrence and its order. */
 #include "fidelity_lib.h"
+#include "solver/implicit.h"
 #include "test.h"
+#include "world.h"
 
 #include <math.h>
 
@@ -214,6 +216,77 @@ static void names_round_trip(void)
 	CHECK(strcmp(drape_integrator_name(DRAPE_INTEGRATOR_BDF2), "bdf2") == 0);
 }
 
+
+
+/* The tensor model's force and Jacobian in the implicit system against finite differences of its
+ * energy (drape_world_elastic_energy, formed from the elements, not from the assembled matrix). */
+static void tensor_derivatives_match_energy(void)
+{
+	drape_mesh mesh;
+	CHECK(strip_mesh_make(6, 5, 0.05, 0.04, 0.0, STRIP_IRREGULAR, false, 11, 0.0, &mesh));
+	uint64_t seed = 3;
+	for (int i = 0; i < 3 * mesh.vertex_count; ++i) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		mesh.positions[i] += 0.004 * ((double)(seed >> 11) / 9007199254740992.0 - 0.5);
+	}
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.bend_model = DRAPE_BEND_TENSOR;
+	cd.material = (drape_material){.density = 0.1, .bend_u = 3e-5, .bend_v = 1e-5};
+	CHECK(drape_cloth_add(w, &cd).index >= 0);
+	CHECK(world_prepare(w) == DRAPE_OK);
+	const int32_t n = w->particle_count;
+	const double h = 0.01, eps = 1e-6;
+	for (int32_t i = 0; i < n; ++i) w->v[i] = w->y[i] = v3_zero();
+	implicit_assemble(w, 0.0, h);
+	double worst_f = 0.0, scale_f = 0.0, worst_k = 0.0, scale_k = 0.0;
+	for (int32_t j = 0; j < n; ++j)
+		for (int c = 0; c < 3; ++c) {
+			double* xc = &((double*)&w->x[j])[c];
+			double x0 = *xc;
+			*xc = x0 + eps;
+			double ep = drape_world_elastic_energy(w);
+			*xc = x0 - eps;
+			double em = drape_world_elastic_energy(w);
+			*xc = x0;
+			/* b = h f here (no gravity, v = y = 0): f = -dE/dx. */
+			double f = ((double*)&w->b[j])[c] / h;
+			worst_f = fmax(worst_f, fabs(f + (ep - em) / (2.0 * eps)));
+			scale_f = fmax(scale_f, fabs(f));
+		}
+	/* A = M + h^2 Q: column (j, c) of Q from the force's finite difference. */
+	vec3* b0 = malloc((size_t)n * sizeof *b0);
+	memcpy(b0, w->b, (size_t)n * sizeof *b0);
+	for (int32_t j = 0; j < n; ++j)
+		for (int c = 0; c < 3; ++c) {
+			double* xc = &((double*)&w->x[j])[c];
+			double x0 = *xc;
+			*xc = x0 + eps;
+			implicit_assemble(w, 0.0, h);
+			*xc = x0;
+			for (int32_t i = 0; i < n; ++i) {
+				int32_t slot = bsr_find(&w->A, i, j);
+				for (int r = 0; r < 3; ++r) {
+					double dfd = (((double*)&w->b[i])[r] - ((double*)&b0[i])[r]) / (h * eps);
+					double a = slot >= 0 ? w->A.blocks[slot].m[r][c] : 0.0;
+					if (i == j && r == c) a -= w->mass[i];
+					worst_k = fmax(worst_k, fabs(dfd + a / (h * h)));
+					scale_k = fmax(scale_k, fabs(dfd));
+				}
+			}
+		}
+	implicit_assemble(w, 0.0, h);
+	CHECK(scale_f > 0.0 && worst_f <= 1e-6 * scale_f);
+	CHECK(scale_k > 0.0 && worst_k <= 1e-6 * scale_k);
+	free(b0);
+	drape_world_destroy(w);
+	drape_mesh_free(&mesh);
+}
+
 const test_case fidelity_tests[] = {
 	{"elastica_peirce_angle", elastica_peirce_angle},
 	{"cantilever_matches_elastica", cantilever_matches_elastica},
@@ -221,5 +294,6 @@ const test_case fidelity_tests[] = {
 	{"momentum_at_defaults", momentum_at_defaults},
 	{"bdf2_free_fall", bdf2_free_fall},
 	{"names_round_trip", names_round_trip},
+	{"tensor_derivatives_match_energy", tensor_derivatives_match_energy},
 	{NULL, NULL},
 };
