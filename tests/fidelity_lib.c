@@ -91,7 +91,7 @@ bool strip_mesh_make(int nx, int ny, double lx, double ly, double z, strip_mesh 
 	for (int j = 0; j + 1 < ny; ++j)
 		for (int i = 0; i + 1 < nx; ++i) {
 			int a = j * nx + i, b = a + 1, c = a + nx, d = c + 1;
-			bool flip = kind == STRIP_IRREGULAR ? rand01(&seed) < 0.5 : ((i + j) & 1) != 0;
+			bool flip = kind == STRIP_IRREGULAR ? rand01(&seed) < 0.5 : kind == STRIP_GRID_UNIFORM ? false : ((i + j) & 1) != 0;
 			int tri[2][3];
 			if (flip) {
 				int t0[3] = {a, b, d}, t1[3] = {a, d, c};

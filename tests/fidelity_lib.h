@@ -15,6 +15,7 @@ double elastica_tip_drop(double L, double w, double B, double* tip_x);
 typedef enum strip_mesh {
 	STRIP_GRID = 0,      /* rectangular cells, alternating diagonals */
 	STRIP_IRREGULAR = 1, /* interior vertices jittered by up to 0.3 cell, diagonals at random */
+	STRIP_GRID_UNIFORM = 2, /* rectangular cells, every diagonal the same way */
 } strip_mesh;
 
 typedef struct cantilever_def {
