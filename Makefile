@@ -5,7 +5,7 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan test-blender bench bench-garments bench-integrators stability gallery clean
+.PHONY: deps build demo test test-asan test-blender bench bench-garments bench-integrators stability gallery validate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -33,6 +33,11 @@ test-asan: deps
 # with the OBJ frames; a minute or two, so not part of `make test` (docs/caches.md).
 test-blender: build
 	bash tests/blender_roundtrip.sh ./$(BUILD)/drape $(CURDIR)
+
+# Re-makes docs/validation.md: every physical check with drape's number, the reference and the
+# tolerance (a few minutes).
+validate: build
+	OMP_WAIT_POLICY=PASSIVE ./$(BUILD)/drape_validate docs/validation.md
 
 bench: build
 	./$(BUILD)/drape bench --csv $(BUILD)/bench.csv

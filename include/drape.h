@@ -100,6 +100,21 @@ typedef enum drape_cloth_model {
 	DRAPE_MODEL_MASS_SPRING = 1,
 } drape_cloth_model;
 
+/* Bending of a TRIANGLES cloth. DIHEDRAL is the paper's hinge condition C = theta (sec. 4.3).
+ * TENSOR estimates each triangle's curvature tensor from its three hinges and stores the
+ * orthotropic plate energy with bend_v against curvature along u and bend_u against curvature
+ * along v: rigidity per unit width on any triangulation, with a constant Hessian. */
+typedef enum drape_bend_model {
+	DRAPE_BEND_DIHEDRAL = 0,
+	DRAPE_BEND_TENSOR = 1,
+	DRAPE_BEND_MODEL_COUNT
+} drape_bend_model;
+
+/* "dihedral", "tensor"; NULL if out of range. */
+const char* drape_bend_model_name(drape_bend_model model);
+/* false if there is no such name. */
+bool drape_bend_model_from_name(const char* name, drape_bend_model* out);
+
 typedef struct drape_cloth_def {
 	const drape_mesh* mesh;      /* copied by drape_cloth_add */
 	const double* velocities;    /* optional, 3 * vertex_count, m/s */
@@ -118,6 +133,8 @@ typedef struct drape_cloth_def {
 	 * (the polynomial bend springs of sec. 2.1); bend_kappa1 in 1/m, > 0. */
 	bool nonlinear_bend;
 	double bend_kappa1;
+	/* TRIANGLES: how bend is modelled (docs/bending.md). */
+	drape_bend_model bend_model;
 	int32_t cookie;
 } drape_cloth_def;
 
@@ -293,11 +310,12 @@ typedef enum drape_integrator {
 	DRAPE_INTEGRATOR_CN_ADI,           /* sec. 5.2: one stretch family implicit, the other explicit, alternating */
 	DRAPE_INTEGRATOR_ONOFF_ADI,        /* sec. 5.3: one family implicit with onoff_c1 x stiffness, the other off */
 	DRAPE_INTEGRATOR_SPLIT,            /* sec. 5.5, eq. 19: warp lines then weft lines, each implicit */
+	DRAPE_INTEGRATOR_BDF2,             /* second-order backward differentiation, variable steps (docs/integrators.md) */
 	DRAPE_INTEGRATOR_COUNT
 } drape_integrator;
 
 /* The scene-file name of an integrator ("backward_euler", "forward_euler", "symplectic_euler",
- * "imex_bend", "imex_bend_shear", "cn_adi", "onoff_adi", "split"); NULL if out of range. */
+ * "imex_bend", "imex_bend_shear", "cn_adi", "onoff_adi", "split", "bdf2"); NULL if out of range. */
 const char* drape_integrator_name(drape_integrator integrator);
 /* The integrator with that name; false if there is none. */
 bool drape_integrator_from_name(const char* name, drape_integrator* out);

@@ -34,6 +34,7 @@ drape_cloth_def drape_default_cloth_def(void)
 	d.material = drape_default_material();
 	d.model = DRAPE_MODEL_TRIANGLES;
 	d.bend_kappa1 = 10.0;
+	d.bend_model = DRAPE_BEND_DIHEDRAL;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
@@ -181,6 +182,10 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		world_fail(w, "cloth '%s': unknown model %d", def->name ? def->name : "cloth", (int)def->model);
 		return none;
 	}
+	if ((int)def->bend_model < 0 || def->bend_model >= DRAPE_BEND_MODEL_COUNT) {
+		world_fail(w, "cloth '%s': unknown bend model %d", def->name ? def->name : "cloth", (int)def->bend_model);
+		return none;
+	}
 	const bool springs = def->model == DRAPE_MODEL_MASS_SPRING;
 	if (!springs && integrator_needs_grid(w->def.integrator)) {
 		world_fail(w,
@@ -260,6 +265,16 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 			world_fail(w, "vertex %d belongs to no triangle (it would have no mass)", i);
 			return none;
 		}
+	if (!springs && def->bend_model == DRAPE_BEND_TENSOR) {
+		/* The triangles carry the bending; no hinge elements. */
+		drape_status bs = cloth_bend_tensors(w, def, hr, hinge_count, t0, n0);
+		if (bs != DRAPE_OK) {
+			free(hr);
+			drape_mesh_free(&c->mesh);
+			return none;
+		}
+		hinge_count = 0;
+	}
 	for (int32_t k = 0; k < hinge_count; ++k) cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->hinges[h0 + k]);
 	free(hr);
 
@@ -335,6 +350,7 @@ static drape_status set_vectors(drape_world* w, drape_cloth_id id, const double*
 	if (!finite_array(in, 3 * (int64_t)c->mesh.vertex_count, &bad))
 		return world_fail(w, "cloth '%s': vertex %lld has a non-finite %s", c->name, (long long)(bad / 3), what);
 	for (int32_t i = 0; i < c->mesh.vertex_count; ++i) dst[c->first_vertex + i] = v3_load(&in[3 * i]);
+	w->h_prev = 0.0; /* BDF2's history no longer leads to this state */
 	return DRAPE_OK;
 }
 

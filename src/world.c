@@ -5,6 +5,8 @@
 #include "core.h"
 #include "collide/solid.h"
 #include "solver/constraints.h"
+#include "solver/bdf2.h"
+#include "solver/bend_tensor_assemble.h"
 #include "solver/implicit.h"
 #include "solver/line_solve.h"
 #include "solver/reduce.h"
@@ -148,6 +150,13 @@ static void free_solver(drape_world* w)
 	w->reuse_r = w->reuse_y = NULL;
 	w->reuse_used = w->reuse_dirty = NULL;
 	w->reuse_valid = false;
+	bend_tensor_free(w);
+	free(w->x_prev);
+	free(w->v_prev);
+	free(w->x_keep);
+	free(w->v_keep);
+	w->x_prev = w->v_prev = w->x_keep = w->v_keep = NULL;
+	w->h_prev = 0.0;
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
 	cholesky_destroy(w->cholesky);
@@ -197,6 +206,7 @@ void drape_world_destroy(drape_world* w)
 	free(w->hinges);
 	free(w->ms_springs);
 	free(w->ms_bends);
+	free(w->btens);
 	free(w->x);
 	free(w->v);
 	free(w->mass);
@@ -219,7 +229,9 @@ drape_status world_prepare(drape_world* w)
 		  bsr_builder_add_elements(&bb, w->triangles, w->triangle_count, 3, sizeof(triangle_elem)) &&
 		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) &&
 		  bsr_builder_add_elements(&bb, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring)) &&
-		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) && bsr_builder_finish(&bb, &w->A) &&
+		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) &&
+		  bsr_builder_add_elements(&bb, w->btens, w->btens_count, 6, sizeof(bend_tensor_elem)) &&
+		  bsr_builder_finish(&bb, &w->A) && bend_tensor_build(w) &&
 		  pcg_workspace_init(&w->pcg, n);
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && integrator_supports_cloth_contact(w->def.integrator))
@@ -262,7 +274,12 @@ drape_status world_prepare(drape_world* w)
 		w->reuse_y = malloc(m * sizeof(vec3));
 		w->reuse_dirty = malloc(m);
 		w->reuse_valid = false;
-		ok = w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
+		w->x_prev = malloc(m * sizeof(vec3));
+		w->v_prev = malloc(m * sizeof(vec3));
+		w->x_keep = malloc(m * sizeof(vec3));
+		w->v_keep = malloc(m * sizeof(vec3));
+		w->h_prev = 0.0;
+		ok = w->x_prev && w->v_prev && w->x_keep && w->v_keep && w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
 		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid && w->reuse_A && w->reuse_r &&
 		     w->reuse_used && w->reuse_y && w->reuse_dirty;
 		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
@@ -369,13 +386,16 @@ drape_status drape_world_step(drape_world* w, double duration)
 		bool to_end = remaining <= proposed * (1.0 + 1e-4);
 		double h = to_end ? remaining : proposed;
 		step_report r;
-		implicit_step(w, w->time, h, &r);
+		/* BDF2: backward Euler's step of size hs from the extrapolated state (solver/bdf2.c). */
+		const double hs = bdf2_begin(w, h);
+		implicit_step(w, w->time + (h - hs), hs, &r);
 		w->stats.eval_ms += r.eval_ms;
 		w->stats.cg_ms += r.cg_ms;
 		w->stats.cs_ms += r.cs_ms;
 		w->stats.cc_ms += r.cc_ms;
 		w->stats.cg_iterations += r.cg_iterations;
 		if (r.outcome != STEP_ACCEPTED) {
+			bdf2_reject(w);
 			w->stats.rejected++;
 			/* A failure at a step shortened to reach t_end is judged at that size. */
 			if (h < w->control.dt) w->control.dt = h;
@@ -401,15 +421,16 @@ drape_status drape_world_step(drape_world* w, double duration)
 			}
 			continue;
 		}
+		bdf2_accept(w, h);
 		vec3* t;
 		t = w->x, w->x = w->x1, w->x1 = t;
 		t = w->v, w->v = w->v1, w->v1 = t;
 		t = w->dv, w->dv = w->dv_last, w->dv_last = t;
-		w->h_last = h;
+		w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 		w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
 		w->time = to_end ? t_end : w->time + h;
-		constraints_store_forces(w, h);
-		contacts_commit(w, h);
+		constraints_store_forces(w, hs);
+		contacts_commit(w, hs);
 		w->intersections = r.intersections;
 		w->stats.self_intersections = r.intersections;
 		w->stats.seam_gap = seams_max_gap(w);
@@ -457,6 +478,7 @@ double drape_world_elastic_energy(const drape_world* w)
 		double theta = bend_angle(x);
 		e += 0.5 * el->k * theta * theta;
 	}
+	e += bend_tensor_world_energy(w);
 	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
 		const ms_spring* s = &w->ms_springs[k];
 		vec3 x[2] = {w->x[s->v[0]], w->x[s->v[1]]};

@@ -35,6 +35,16 @@ typedef struct hinge_elem {
 	int32_t slot[16];
 } hinge_elem;
 
+/* A tensor-bending element (forces/bend_tensor.h): a triangle's corners v[0..2] and the flaps
+ * across its edges v[3..5] (a missing flap repeats v[0] with zero weights); the Hessian weights
+ * alpha, the uv area and the stiffness against curvature along u and v. v must stay first. */
+typedef struct bend_tensor_elem {
+	int32_t v[6];
+	double alpha[3][6];
+	double area;
+	double c_uu, c_vv, damping;
+} bend_tensor_elem;
+
 /* Force families (ADI Cloth sec. 2.3, 5): which terms an integrator treats implicitly, explicitly
  * or not at all. OTHER is drag, contacts and user springs. */
 typedef enum force_family {
@@ -220,6 +230,24 @@ struct drape_world {
 	drape_stats stats;
 	/* Test hook: reject this many upcoming steps as if they had blown up. */
 	int32_t fail_next_steps;
+
+	/* Tensor bending (solver/bend_tensor_assemble.c): the elements, and their summed constant
+	 * stiffness and damping as a scalar CSR matrix (E = 1/2 sum q_ij x_i.x_j) with each entry's
+	 * slot in A; built by world_prepare. */
+	bend_tensor_elem* btens;
+	int32_t btens_count, btens_capacity;
+	int32_t* bq_start;
+	int32_t* bq_col;
+	int32_t* bq_slot;
+	double* bq_k;
+	double* bq_d;
+	/* BDF2 (solver/bdf2.c): the state one accepted step back and that step's size (0: none). */
+	vec3* x_prev;
+	vec3* v_prev;
+	double h_prev;
+	vec3* x_keep; /* during a BDF2 step: x_n and v_n while x, v hold the extrapolated state */
+	vec3* v_keep;
+	bool bdf2_active;
 };
 
 /* Sets the world's error message (printf-style) and returns DRAPE_ERROR_INVALID. */
@@ -247,6 +275,10 @@ double seams_max_gap(const drape_world* w);
 /* Integrators (solver/integrators.c). */
 bool integrator_needs_grid(drape_integrator integrator);    /* the ADI and split line schemes */
 bool integrator_supports_cloth_contact(drape_integrator integrator);
+
+/* Tensor bending elements of a TRIANGLES cloth whose first triangle is t0 (cloth_bend.c). */
+drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, const void* hinges, int32_t hinge_count,
+				int32_t t0, int32_t n0);
 
 /* Wind at time t. */
 vec3 world_wind(const drape_world* w, double t);

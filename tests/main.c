@@ -29,6 +29,7 @@ extern const test_case precond_tests[];
 extern const test_case character_tests[];
 extern const test_case rest_tests[];
 extern const test_case threads_tests[];
+extern const test_case fidelity_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -53,6 +54,7 @@ static const suite suites[] = {
 	{"garment", garment_tests},
 	{"rest", rest_tests},
 	{"threads", threads_tests},
+	{"fidelity", fidelity_tests},
 };
 
 int main(int argc, char** argv)

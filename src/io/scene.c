@@ -180,7 +180,7 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 			if (!drape_integrator_from_name(name, &w->integrator))
 				return json_fail(c, &m,
 						 "unknown integrator '%s' (backward_euler, forward_euler, symplectic_euler, "
-						 "imex_bend, imex_bend_shear, cn_adi, onoff_adi, split)",
+						 "imex_bend, imex_bend_shear, cn_adi, onoff_adi, split, bdf2)",
 						 name);
 		}
 		if (!json_opt_positive(c, &n, "onoff_c1", &w->onoff_c1)) return false;
@@ -394,7 +394,7 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
-					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", NULL};
+					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", "bend_model", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 	scene_cloth* cloth = &s->cloths[index];
 
@@ -428,6 +428,17 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 		if (strcmp(str, "mass_spring") == 0) cloth->model = DRAPE_MODEL_MASS_SPRING;
 		else if (strcmp(str, "triangles") != 0)
 			return json_fail(c, &mn, "unknown model '%s' (triangles, mass_spring)", str);
+	}
+	cloth->bend_model = drape_default_cloth_def().bend_model;
+	const cJSON* bm = json_get(n, "bend_model");
+	if (bm) {
+		jnode mn = json_node(n, bm);
+		const char* str;
+		if (!json_string(c, &mn, &str)) return false;
+		if (!drape_bend_model_from_name(str, &cloth->bend_model))
+			return json_fail(c, &mn, "unknown bend_model '%s' (dihedral, tensor)", str);
+		if (cloth->model == DRAPE_MODEL_MASS_SPRING)
+			return json_fail(c, &mn, "bend_model belongs to model 'triangles' (mass_spring bends through springs)");
 	}
 	const cJSON* nb = json_get(n, "nonlinear_bend");
 	if (nb) {
@@ -701,6 +712,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		def.grid[1] = sc->grid_resolution[1];
 		def.nonlinear_bend = sc->nonlinear_bend;
 		def.bend_kappa1 = sc->bend_kappa1;
+		def.bend_model = sc->bend_model;
 		ids[i] = drape_cloth_add(world, &def);
 		if (ids[i].index < 0) {
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,

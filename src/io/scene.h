@@ -25,6 +25,7 @@ typedef struct scene_cloth {
 	drape_cloth_model model;
 	bool nonlinear_bend;
 	double bend_kappa1;
+	drape_bend_model bend_model; /* "bend_model" (docs/bending.md) */
 } scene_cloth;
 
 /* A seam of a garment cloth (docs/scene-format.md, "Garments"): particle pairs for drape_seam_add. */

@@ -67,7 +67,8 @@ void constraints_add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 p
 	w->constrained[i] = 1;
 	w->z[i] = v3_madd(w->z[i], v3_dot(r, v3_sub(pv, w->v[i])), r);
 	vec3 drift = v3_sub(v3_sub(p, w->x[i]), v3_scale(pv, h));
-	w->y[i] = v3_madd(w->y[i], v3_dot(r, drift), r);
+	/* Sets y's r component (zero before, unless BDF2's offset is already in y: bdf2.c). */
+	w->y[i] = v3_madd(w->y[i], v3_dot(r, drift) - v3_dot(r, w->y[i]), r);
 }
 
 void constraints_prepare(drape_world* w, double t, double h)

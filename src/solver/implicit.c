@@ -8,6 +8,8 @@
 
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
+#include "../solver/bdf2.h"
+#include "../solver/bend_tensor_assemble.h"
 #include "../solver/constraints.h"
 #include "../solver/integrators.h"
 #include "../solver/line_solve.h"
@@ -301,6 +303,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 				  replay(w, w->ms_springs[w->ms_spring_colours.order[j]].v, 2, sr, su, w->ms_spring_colours.order[j]))
 		ASSEMBLE_COLOURED(&w->ms_bend_colours,
 				  replay(w, w->ms_bends[w->ms_bend_colours.order[j]].v, 3, br, bu, w->ms_bend_colours.order[j]))
+		bend_tensor_assemble(w, h, p, false); /* A already holds its part (reuse_A) */
 	} else {
 		/* Without implicit couplings only the diagonal blocks are read (SOLVE_DIAGONAL). */
 		if (p->full_matrix) bsr_zero(&w->A, threads);
@@ -319,6 +322,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 		ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
 		ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
 		ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
+		bend_tensor_assemble(w, h, p, true);
 		if (reuse) {
 			w->reuse_mode = REUSE_OFF;
 			memcpy(w->reuse_A, w->A.blocks, (size_t)w->A.nnz * sizeof *w->A.blocks);
@@ -501,6 +505,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
 		w->cholesky_last_iterations = res.iterations;
+		pcg_net_force_correction(&w->A, w->b, w->constrained, threads, w->e, w->dv);
 		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
 		break;
 	case SOLVE_DIAGONAL:
@@ -565,6 +570,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	r->eval_ms += t1 - t0;
 	if (w->solid_count > 0) r->cs_ms += t2 - t1;
 	cloth_contacts_prepare(w);
+	bdf2_shift(w);
 	double t3 = now_ms();
 	if (w->pairs_ready) r->cc_ms += t3 - t2;
 
@@ -612,6 +618,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		if (released > 0) {
 			constraints_prepare(w, t, h);
 			contacts_constrain(w, h);
+			bdf2_shift(w);
 		}
 		r->cs_ms += now_ms() - tc;
 		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
@@ -634,7 +641,8 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	 * motion (a corner pulled by a point force) trips the test; `drape stability` steps that way
 	 * and judges divergence itself (docs/stability.md). */
 	const bool diverging_scheme =
-		w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER && w->def.min_dt < w->def.max_dt;
+		w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER && w->def.integrator != DRAPE_INTEGRATOR_BDF2 &&
+		w->def.min_dt < w->def.max_dt;
 	if ((w->def.adaptive || diverging_scheme) && finite) {
 		r->stretch_change = stretch_change(w, &r->worst_triangle);
 		int32_t spring;

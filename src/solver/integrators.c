@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char* const names[DRAPE_INTEGRATOR_COUNT] = {
-	"backward_euler", "forward_euler", "symplectic_euler", "imex_bend", "imex_bend_shear", "cn_adi", "onoff_adi", "split",
+	"backward_euler", "forward_euler", "symplectic_euler", "imex_bend", "imex_bend_shear", "cn_adi", "onoff_adi", "split", "bdf2",
 };
 
 const char* drape_integrator_name(drape_integrator i)
@@ -30,7 +30,8 @@ bool integrator_needs_grid(drape_integrator i)
 bool integrator_supports_cloth_contact(drape_integrator i)
 {
 	/* Cloth/cloth repulsions couple four arbitrary particles: they need the general solve. */
-	return i == DRAPE_INTEGRATOR_BACKWARD_EULER || i == DRAPE_INTEGRATOR_IMEX_BEND || i == DRAPE_INTEGRATOR_IMEX_BEND_SHEAR;
+	return i == DRAPE_INTEGRATOR_BACKWARD_EULER || i == DRAPE_INTEGRATOR_IMEX_BEND || i == DRAPE_INTEGRATOR_IMEX_BEND_SHEAR ||
+	       i == DRAPE_INTEGRATOR_BDF2;
 }
 
 static void plan_all(assembly_plan* p, family_role role)
@@ -88,6 +89,7 @@ void integrator_scheme(const drape_world* w, step_scheme* s)
 		s->solve = SOLVE_SPLIT;
 		return;
 	case DRAPE_INTEGRATOR_BACKWARD_EULER:
+	case DRAPE_INTEGRATOR_BDF2: /* backward Euler's system from BDF2's extrapolated state (bdf2.c) */
 	default:
 		plan_all(p, ROLE_IMPLICIT);
 		s->solve = SOLVE_PCG;

@@ -246,3 +246,31 @@ void pcg_residual(const bsr* A, const vec3* dv, const vec3* b, vec3* e, int thre
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 512)
 	for (int32_t i = 0; i < n; ++i) e[i] = v3_sub(e[i], b[i]);
 }
+
+bool pcg_net_force_correction(const bsr* A, const vec3* b, const uint8_t* constrained, int threads, vec3* scratch, vec3* dv)
+{
+	/* An unconverged answer leaves a residual r = b - A dv whose sum is a net force (times h)
+	 * that no internal force supplies: a free sheet drifts. A uniform shift dv += d changes the
+	 * summed residual by C d, C the sum of all of A's blocks (the mass matrix's sum, plus drag's
+	 * damping; the internal forces' Jacobians sum to zero), so d = C^-1 sum(r) removes it. Only
+	 * for a system without constrained particles: a shift against a pin would stretch the cloth. */
+	const int32_t n = A->n;
+	for (int32_t i = 0; i < n; ++i)
+		if (constrained[i]) return false;
+	pcg_residual(A, dv, b, scratch, threads);
+	vec3 sum = v3_zero();
+	mat3 total = m3_zero();
+	for (int32_t i = 0; i < n; ++i) {
+		sum = v3_sub(sum, scratch[i]);
+		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) total = m3_add(total, A->blocks[k]);
+	}
+	for (int32_t e = 0; e < A->extra_count; ++e)
+		for (int a = 0; a < 4; ++a)
+			for (int c = 0; c < 4; ++c)
+				if (a != c) total = m3_add(total, A->extra_blocks[16 * e + 4 * a + c]);
+	mat3 inv;
+	if (!m3_inverse(total, 1e12, &inv)) return false;
+	const vec3 d = m3_mulv(inv, sum);
+	for (int32_t i = 0; i < n; ++i) dv[i] = v3_add(dv[i], d);
+	return true;
+}

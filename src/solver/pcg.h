@@ -45,4 +45,9 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 /* e = A dv - b: for a constrained particle, the impulse its constraint supplied (sec. 5.4). */
 void pcg_residual(const bsr* A, const vec3* dv, const vec3* b, vec3* e, int threads);
 
+/* Shifts dv uniformly so that the residual b - A dv sums to zero (no net force from an
+ * unconverged solve; docs/solver.md), when no particle is constrained. scratch: n vectors.
+ * Returns whether it applied. */
+bool pcg_net_force_correction(const bsr* A, const vec3* b, const uint8_t* constrained, int threads, vec3* scratch, vec3* dv);
+
 #endif

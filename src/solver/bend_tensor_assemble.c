@@ -1,0 +1,142 @@
+/* Tensor bending in the implicit system (docs/bending.md). The energy is quadratic, so its force
+ * is -Q x and its Jacobian -Q, the same every step: the element matrices are summed once per
+ * topology into a scalar CSR matrix (one row per particle, each entry with its A slot), and each
+ * pass adds row by row, in a fixed order (bit-identical for any thread count). */
+#include "bend_tensor_assemble.h"
+
+#include "../forces/bend_tensor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct triplet {
+	uint64_t key; /* (row << 32) | col */
+	int64_t order; /* element * 36 + entry: the summation order */
+	double k, d;
+} triplet;
+
+static int triplet_cmp(const void* a, const void* b)
+{
+	const triplet* x = a;
+	const triplet* y = b;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+void bend_tensor_free(drape_world* w)
+{
+	free(w->bq_start);
+	free(w->bq_col);
+	free(w->bq_slot);
+	free(w->bq_k);
+	free(w->bq_d);
+	w->bq_start = w->bq_col = w->bq_slot = NULL;
+	w->bq_k = w->bq_d = NULL;
+}
+
+bool bend_tensor_build(drape_world* w)
+{
+	bend_tensor_free(w);
+	const int32_t n = w->particle_count;
+	w->bq_start = calloc((size_t)n + 1, sizeof *w->bq_start);
+	if (!w->bq_start) return false;
+	if (w->btens_count == 0) return true;
+	size_t count = 36 * (size_t)w->btens_count;
+	triplet* t = malloc(count * sizeof *t);
+	if (!t) return false;
+	for (int32_t e = 0; e < w->btens_count; ++e) {
+		const bend_tensor_elem* el = &w->btens[e];
+		double q[6][6], qd[6][6];
+		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
+		bend_tensor_matrix(el->alpha, el->area, el->damping, el->damping, qd);
+		for (int i = 0; i < 6; ++i)
+			for (int j = 0; j < 6; ++j) {
+				triplet* p = &t[36 * (size_t)e + (size_t)(6 * i + j)];
+				p->key = ((uint64_t)(uint32_t)el->v[i] << 32) | (uint32_t)el->v[j];
+				p->order = 36 * (int64_t)e + 6 * i + j;
+				p->k = q[i][j];
+				p->d = qd[i][j];
+			}
+	}
+	qsort(t, count, sizeof *t, triplet_cmp);
+	size_t nnz = 0;
+	for (size_t i = 0; i < count; ++i) nnz += i == 0 || t[i].key != t[i - 1].key;
+	w->bq_col = malloc(nnz * sizeof *w->bq_col);
+	w->bq_slot = malloc(nnz * sizeof *w->bq_slot);
+	w->bq_k = malloc(nnz * sizeof *w->bq_k);
+	w->bq_d = malloc(nnz * sizeof *w->bq_d);
+	if (!w->bq_col || !w->bq_slot || !w->bq_k || !w->bq_d) {
+		free(t);
+		return false;
+	}
+	int64_t at = -1;
+	for (size_t i = 0; i < count; ++i) {
+		if (i == 0 || t[i].key != t[i - 1].key) {
+			++at;
+			int32_t row = (int32_t)(t[i].key >> 32), col = (int32_t)(uint32_t)t[i].key;
+			w->bq_col[at] = col;
+			w->bq_slot[at] = bsr_find(&w->A, row, col);
+			w->bq_k[at] = 0.0;
+			w->bq_d[at] = 0.0;
+			w->bq_start[row + 1]++;
+		}
+		w->bq_k[at] += t[i].k;
+		w->bq_d[at] += t[i].d;
+	}
+	for (int32_t i = 0; i < n; ++i) w->bq_start[i + 1] += w->bq_start[i];
+	free(t);
+	return true;
+}
+
+void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool matrix)
+{
+	if (w->btens_count == 0) return;
+	const int role = p->role[FAMILY_BEND];
+	if (role == ROLE_OFF) return;
+	const double s = p->scale[FAMILY_BEND];
+	const double h2 = h * h;
+	const int32_t n = w->particle_count;
+	const bool rhs = p->rhs;
+	const bool implicit_matrix = matrix && role == ROLE_IMPLICIT;
+#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)
+	for (int32_t i = 0; i < n; ++i) {
+		/* Q's rows sum to zero (a translation stores no energy), so Q x = sum_j q_ij (x_j - x_i):
+		 * the differences keep a translated or uniformly moving sheet exactly force-free. */
+		vec3 f = v3_zero(), ky = v3_zero();
+		const vec3 yvi = v3_madd(w->v[i], 1.0 / h, w->y[i]);
+		for (int32_t k = w->bq_start[i]; k < w->bq_start[i + 1]; ++k) {
+			const int32_t j = w->bq_col[k];
+			const double qk = s * w->bq_k[k], qd = s * w->bq_d[k];
+			if (rhs && j != i) {
+				f = v3_madd(f, -qk, v3_sub(w->x[j], w->x[i]));
+				f = v3_madd(f, -qd, v3_sub(w->v[j], w->v[i]));
+				if (role != ROLE_EXPLICIT)
+					ky = v3_madd(ky, -qk, v3_sub(v3_madd(w->v[j], 1.0 / h, w->y[j]), yvi));
+			}
+			if (implicit_matrix) {
+				/* A -= h df/dv + h^2 df/dx with df/dx = -Q, df/dv = -D. */
+				const double a = h * qd + h2 * qk;
+				mat3* blk = &w->A.blocks[w->bq_slot[k]];
+				blk->m[0][0] += a;
+				blk->m[1][1] += a;
+				blk->m[2][2] += a;
+			}
+		}
+		if (rhs) w->b[i] = v3_add(w->b[i], v3_madd(v3_scale(f, h), h2, ky));
+	}
+}
+
+double bend_tensor_world_energy(const drape_world* w)
+{
+	/* From the elements, so that it also holds before the first step builds the matrix. For a
+	 * q whose rows sum to zero, x^T q x = -1/2 sum q_ij |x_i - x_j|^2 (translation-exact). */
+	double e = 0.0;
+	for (int32_t k = 0; k < w->btens_count; ++k) {
+		const bend_tensor_elem* el = &w->btens[k];
+		double q[6][6];
+		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
+		for (int i = 0; i < 6; ++i)
+			for (int j = i + 1; j < 6; ++j) e += q[i][j] * v3_len2(v3_sub(w->x[el->v[i]], w->x[el->v[j]]));
+	}
+	return -0.5 * e;
+}

@@ -1,0 +1,18 @@
+/* Tensor bending in the implicit system (docs/bending.md): its constant stiffness and damping
+ * summed once into a scalar sparse matrix, then added to A and b every pass (sec. 3, eq. 18). */
+#ifndef DRAPE_BEND_TENSOR_ASSEMBLE_H
+#define DRAPE_BEND_TENSOR_ASSEMBLE_H
+
+#include "../world.h"
+
+/* Sums the elements into w->bq_* and finds each entry's slot in w->A (whose pattern holds the
+ * elements). False without memory. */
+bool bend_tensor_build(drape_world* w);
+void bend_tensor_free(drape_world* w);
+/* Adds the bend family's terms as plan p says: b += h f + h^2 K (v0 + y/h) (implicit roles) or
+ * b += h f (explicit), and, if matrix, A += h D + h^2 Q for the implicit role. */
+void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool matrix);
+/* 1/2 sum q_ij x_i.x_j over the world's tensor elements, J. */
+double bend_tensor_world_energy(const drape_world* w);
+
+#endif

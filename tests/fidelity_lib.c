@@ -1,0 +1,201 @@
+/* Physical checks shared by the fidelity tests and `make validate` (tests/fidelity_lib.h). */
+#include "fidelity_lib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* theta' at s = L for theta'(0) = k0, and the tip position, by RK4 on (theta, theta', x, z). */
+static double shoot(double L, double a, double k0, int steps, double* tx, double* tz)
+{
+	double th = 0.0, k = k0, x = 0.0, z = 0.0, ds = L / steps;
+	for (int i = 0; i < steps; ++i) {
+		double s = i * ds;
+		/* y = (theta, kappa, x, z); theta' = kappa, kappa' = -a (L - s) cos theta. */
+		double k1t = k, k1k = -a * (L - s) * cos(th), k1x = cos(th), k1z = sin(th);
+		double t2 = th + 0.5 * ds * k1t, c2 = k + 0.5 * ds * k1k;
+		double k2t = c2, k2k = -a * (L - s - 0.5 * ds) * cos(t2), k2x = cos(t2), k2z = sin(t2);
+		double t3 = th + 0.5 * ds * k2t, c3 = k + 0.5 * ds * k2k;
+		double k3t = c3, k3k = -a * (L - s - 0.5 * ds) * cos(t3), k3x = cos(t3), k3z = sin(t3);
+		double t4 = th + ds * k3t, c4 = k + ds * k3k;
+		double k4t = c4, k4k = -a * (L - s - ds) * cos(t4), k4x = cos(t4), k4z = sin(t4);
+		th += ds / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
+		k += ds / 6.0 * (k1k + 2 * k2k + 2 * k3k + k4k);
+		x += ds / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
+		z += ds / 6.0 * (k1z + 2 * k2z + 2 * k3z + k4z);
+	}
+	*tx = x;
+	*tz = z;
+	return k;
+}
+
+double elastica_tip_drop(double L, double w, double B, double* tip_x)
+{
+	const double a = w / B;
+	/* theta'(L) grows with theta'(0); it is < 0 at 0 and >= 0 at the linear root curvature
+	 * a L^2 / 2 (cos theta <= 1), so bisection brackets the answer. */
+	double lo = 0.0, hi = 0.5 * a * L * L, tx = 0.0, tz = 0.0;
+	for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; ++it) {
+		double mid = 0.5 * (lo + hi);
+		if (shoot(L, a, mid, 4000, &tx, &tz) < 0.0) lo = mid;
+		else hi = mid;
+	}
+	shoot(L, a, 0.5 * (lo + hi), 4000, &tx, &tz);
+	if (tip_x) *tip_x = tx;
+	return tz;
+}
+
+static double rand01(uint64_t* s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0;
+}
+
+bool strip_mesh_make(int nx, int ny, double lx, double ly, double z, strip_mesh kind, bool swap_uv, uint64_t seed,
+		     double first, drape_mesh* out)
+{
+	memset(out, 0, sizeof *out);
+	out->vertex_count = out->uv_count = nx * ny;
+	out->triangle_count = 2 * (nx - 1) * (ny - 1);
+	out->positions = malloc(3 * (size_t)out->vertex_count * sizeof(double));
+	out->uvs = malloc(2 * (size_t)out->uv_count * sizeof(double));
+	out->triangles = malloc(3 * (size_t)out->triangle_count * sizeof(int32_t));
+	out->triangle_uvs = malloc(3 * (size_t)out->triangle_count * sizeof(int32_t));
+	if (!out->positions || !out->uvs || !out->triangles || !out->triangle_uvs) {
+		drape_mesh_free(out);
+		return false;
+	}
+	const double dx = first > 0.0 ? (lx - first) / (nx - 2) : lx / (nx - 1), dy = ly / (ny - 1);
+	const double x1 = first > 0.0 ? first : dx;
+	for (int j = 0; j < ny; ++j)
+		for (int i = 0; i < nx; ++i) {
+			double x = i == 0 ? 0.0 : x1 + (i - 1) * dx, y = j * dy;
+			/* Jitter interior vertices, and vertices on the long sides along them; keep the
+			 * clamp columns (i < 2) and the tip column straight. */
+			if (kind == STRIP_IRREGULAR && i >= 2 && i < nx - 1) {
+				x += 0.3 * dx * (2.0 * rand01(&seed) - 1.0);
+				if (j > 0 && j < ny - 1) y += 0.3 * dy * (2.0 * rand01(&seed) - 1.0);
+			}
+			int v = j * nx + i;
+			out->positions[3 * v] = x;
+			out->positions[3 * v + 1] = y;
+			out->positions[3 * v + 2] = z;
+			out->uvs[2 * v] = swap_uv ? y : x;
+			out->uvs[2 * v + 1] = swap_uv ? x : y;
+		}
+	int t = 0;
+	for (int j = 0; j + 1 < ny; ++j)
+		for (int i = 0; i + 1 < nx; ++i) {
+			int a = j * nx + i, b = a + 1, c = a + nx, d = c + 1;
+			bool flip = kind == STRIP_IRREGULAR ? rand01(&seed) < 0.5 : kind == STRIP_GRID_UNIFORM ? false : ((i + j) & 1) != 0;
+			int tri[2][3];
+			if (flip) {
+				int t0[3] = {a, b, d}, t1[3] = {a, d, c};
+				memcpy(tri[0], t0, sizeof t0);
+				memcpy(tri[1], t1, sizeof t1);
+			} else {
+				int t0[3] = {a, b, c}, t1[3] = {b, d, c};
+				memcpy(tri[0], t0, sizeof t0);
+				memcpy(tri[1], t1, sizeof t1);
+			}
+			for (int k = 0; k < 2; ++k, ++t)
+				for (int m = 0; m < 3; ++m) out->triangles[3 * t + m] = out->triangle_uvs[3 * t + m] = tri[k][m];
+		}
+	return true;
+}
+
+#define CLAMP_CELL 0.1
+
+cantilever_def default_cantilever(void)
+{
+	cantilever_def d = {
+		.overhang = 0.06,
+		.width = 0.02,
+		.cell_along = 0.004,
+		.cell_across = 0.004,
+		.mesh = STRIP_GRID,
+		.weft = false,
+		.bend_model = DRAPE_BEND_TENSOR,
+		.integrator = DRAPE_INTEGRATOR_BACKWARD_EULER,
+		.bend = 2e-5,
+		.density = 0.1,
+		.settle = 4.0,
+	};
+	return d;
+}
+
+cantilever_result run_cantilever(const cantilever_def* def)
+{
+	cantilever_result r = {0};
+	int nx = (int)lround(def->overhang / def->cell_along) + 2; /* + the clamp column */
+	int ny = (int)lround(def->width / def->cell_across) + 1;
+	if (ny < 2) ny = 2;
+	/* The clamp is two pinned columns a short cell apart: a hinge on the clamp line spreads
+	 * its curvature over the cells on both sides, so the pinned cell's length would add to the
+	 * free length (by about half of it) */
+	double first = CLAMP_CELL * def->cell_along;
+	double lx = first + (nx - 2) * def->cell_along;
+	double ly = (ny - 1) * def->cell_across;
+	drape_mesh mesh;
+	if (!strip_mesh_make(nx, ny, lx, ly, 0.0, def->mesh, def->weft, 7, first, &mesh)) return r;
+	drape_world_def wd = drape_default_world_def();
+	wd.self_collision = false;
+	wd.integrator = def->integrator;
+	if (def->cg_tolerance > 0.0) wd.cg_tolerance = def->cg_tolerance;
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.material.density = def->density;
+	cd.material.bend_u = def->weft ? def->bend : 10.0 * def->bend;
+	cd.material.bend_v = def->weft ? 10.0 * def->bend : def->bend;
+	/* The other direction is 10x stiffer: the test sees warp and weft apart. */
+	cd.bend_model = def->bend_model;
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	if (id.index < 0) {
+		fprintf(stderr, "run_cantilever: %s\n", drape_world_error(w));
+		drape_world_destroy(w);
+		drape_mesh_free(&mesh);
+		return r;
+	}
+	for (int j = 0; j < ny; ++j)
+		for (int i = 0; i < 2; ++i) {
+			drape_constraint_def c = drape_default_constraint_def();
+			c.cloth = id;
+			c.vertex = j * nx + i;
+			drape_constraint_add(w, &c);
+		}
+	double* x = malloc(3 * (size_t)mesh.vertex_count * sizeof(double));
+	double clamp = mesh.positions[3 * 1];
+	double tip_first[3] = {0}, last_motion = 0.0;
+	bool ok = x != NULL;
+	const double frame = 1.0 / 30.0;
+	int frames = (int)lround(def->settle / frame);
+	for (int f = 0; ok && f < frames; ++f) {
+		ok = drape_world_step(w, frame) == DRAPE_OK;
+		drape_cloth_get_positions(w, id, x);
+		int tip = (ny / 2) * nx + nx - 1;
+		if (f == frames - 31) memcpy(tip_first, &x[3 * tip], sizeof tip_first);
+		if (f > frames - 31) {
+			double d = sqrt(pow(x[3 * tip] - tip_first[0], 2) + pow(x[3 * tip + 1] - tip_first[1], 2) +
+					pow(x[3 * tip + 2] - tip_first[2], 2));
+			if (d > last_motion) last_motion = d;
+		}
+	}
+	if (ok) {
+		double z = 0.0;
+		for (int j = 0; j < ny; ++j) z += x[3 * (j * nx + nx - 1) + 2];
+		r.drop = -z / ny;
+		r.reference = elastica_tip_drop(lx - clamp, def->density * 9.81, def->bend, NULL);
+		r.last_motion = last_motion;
+		r.particles = mesh.vertex_count;
+		r.ok = true;
+	}
+	free(x);
+	drape_world_destroy(w);
+	drape_mesh_free(&mesh);
+	return r;
+}

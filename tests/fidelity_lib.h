@@ -1,0 +1,54 @@
+/* Physical checks shared by the fidelity tests (tests/test_fidelity.c) and the validation page
+ * (validate/validate.c, `make validate`): a heavy-elastica solver, a settled cantilever strip
+ * (Peirce's test, ASTM D1388) and the strip meshes it runs on. */
+#ifndef DRAPE_FIDELITY_LIB_H
+#define DRAPE_FIDELITY_LIB_H
+
+#include "drape.h"
+
+/* A clamped-free strip of length L under its own weight w (N/m per unit width) with rigidity B
+ * (N*m per unit width): B theta'' = -w (L - s) cos theta, theta(0) = 0, theta'(L) = 0, solved by
+ * shooting on theta'(0) (bisection, RK4). Returns the tip's drop below the clamp; *tip_x (may be
+ * NULL) its horizontal distance. */
+double elastica_tip_drop(double L, double w, double B, double* tip_x);
+
+typedef enum strip_mesh {
+	STRIP_GRID = 0,      /* rectangular cells, alternating diagonals */
+	STRIP_IRREGULAR = 1, /* interior vertices jittered by up to 0.3 cell, diagonals at random */
+	STRIP_GRID_UNIFORM = 2, /* rectangular cells, every diagonal the same way */
+} strip_mesh;
+
+typedef struct cantilever_def {
+	double overhang;     /* free length beyond the clamp, m */
+	double width;        /* m */
+	double cell_along;   /* cell size along the strip, m */
+	double cell_across;  /* ... across it */
+	strip_mesh mesh;
+	bool weft;           /* the strip runs along v (measures bend_u); else along u (bend_v) */
+	drape_bend_model bend_model;
+	drape_integrator integrator;
+	double bend;         /* N*m, the rigidity along the strip */
+	double density;      /* kg/m^2 */
+	double settle;       /* seconds simulated */
+	double cg_tolerance; /* 0: the default */
+} cantilever_def;
+
+cantilever_def default_cantilever(void);
+
+typedef struct cantilever_result {
+	bool ok;
+	double drop;         /* mean tip drop below the clamp, m */
+	double reference;    /* elastica_tip_drop */
+	double last_motion;  /* largest tip displacement over the last second, m */
+	int32_t particles;
+} cantilever_result;
+
+cantilever_result run_cantilever(const cantilever_def* def);
+
+/* A mesh for a rectangle of nx x ny vertices spanning lx x ly (world x, y at height z), uv = (x, y)
+ * or, when swap_uv, (y, x); the first column of cells is `first` long (0: like the others). Caller
+ * frees with drape_mesh_free. */
+bool strip_mesh_make(int nx, int ny, double lx, double ly, double z, strip_mesh kind, bool swap_uv, uint64_t seed,
+		     double first, drape_mesh* out);
+
+#endif
