@@ -5,7 +5,9 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan test-blender bench bench-integrators stability gallery clean
+PREFIX ?= /usr/local
+
+.PHONY: install install-lib deps build demo test test-asan test-blender bench bench-integrators stability gallery clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -48,6 +50,17 @@ bench-integrators: build
 # ADI Cloth sec. 6.3-6.5: every integrator's largest stable step, table, CSV and chart (~2 min).
 stability: build
 	OMP_WAIT_POLICY=passive ./$(BUILD)/drape stability --all --csv $(BUILD)/stability.csv --png $(BUILD)/stability.png
+
+# Installs bin/drape, include/drape.h, libdrape.so.0 and libdrape.a, lib/pkgconfig/drape.pc and
+# lib/cmake/drape/ under PREFIX (docs/install.md).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The library alone (no GL, EGL, GLFW, cairo, libpng or ffmpeg needed).
+install-lib:
+	cmake -S . -B $(BUILD)-lib -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_APP=OFF
+	cmake --build $(BUILD)-lib -j $(JOBS)
+	cmake --install $(BUILD)-lib --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
