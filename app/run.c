@@ -7,13 +7,41 @@
 
 #include "io/caches.h"
 #include "io/scene.h"
+#include "io/scene_handle.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Why a run never started, for --json (empty: a command-line mistake, told on stderr). */
 static char early_error[1024];
+
+/* The command's side of drape_run: the progress bar, Ctrl-C, warnings on stderr. */
+typedef struct run_ui {
+	bool quiet;
+	bool bar_started;
+	progress bar;
+	drape_scene* builtin;
+} run_ui;
+
+static bool run_progress(const drape_run_progress* p, void* user)
+{
+	run_ui* ui = user;
+	if (!ui->bar_started) {
+		progress_begin(&ui->bar, "drape run", p->frames, ui->quiet);
+		ui->bar_started = true;
+	}
+	if (p->frame > 0) progress_update(&ui->bar, p->frame, p->time);
+	return !interrupt_requested();
+}
+
+/* Doubtful but accepted input (an open collider mesh, say): said once, even with --quiet. */
+static void run_warning(const char* warning, void* user)
+{
+	(void)user;
+	fprintf(stderr, "drape: warning: %s\n", warning);
+}
 
 static void run_usage(FILE* f)
 {
@@ -100,133 +128,59 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		return EXIT_BAD_INPUT;
 	}
 
-	char err[1024];
-	scene s;
-	bool loaded = scene_path ? scene_load_file(scene_path, &s, err, sizeof err) : scene_load_default(&s, err, sizeof err);
-	if (!loaded) {
-		fprintf(stderr, "drape: %s\n", err);
-		snprintf(early_error, sizeof early_error, "%s", err);
-		return EXIT_BAD_INPUT;
+	run_ui ui = {.quiet = quiet};
+	drape_run_def def = drape_default_run_def();
+	def.scene_path = scene_path;
+	def.out_dir = out_dir;
+	def.force = force;
+	def.formats = formats;
+	def.frames = (int32_t)frames_override;
+	def.threads = (int32_t)threads_override;
+	def.progress = run_progress;
+	def.warning = run_warning;
+	def.user = &ui;
+	if (!scene_path) {
+		/* The default scene is built in (src/io/embedded.c): loaded here, run by the library. */
+		char err[1024];
+		ui.builtin = malloc(sizeof *ui.builtin);
+		if (!ui.builtin || !scene_load_default(&ui.builtin->s, err, sizeof err)) {
+			fprintf(stderr, "drape: %s\n", ui.builtin ? err : "out of memory");
+			snprintf(early_error, sizeof early_error, "%s", ui.builtin ? err : "out of memory");
+			free(ui.builtin);
+			return EXIT_BAD_INPUT;
+		}
+		def.scene = ui.builtin;
 	}
-	if (frames_override >= 0) s.frames = (int32_t)frames_override;
-	if (threads_override > 0) s.world.threads = (int32_t)threads_override;
-	drape_world* world = scene_build_world(&s, err, sizeof err);
-	if (!world) {
-		fprintf(stderr, "drape: %s\n", err);
-		snprintf(early_error, sizeof early_error, "%s", err);
-		scene_free(&s);
-		return EXIT_BAD_INPUT;
-	}
-	/* Doubtful but accepted input (an open collider mesh, say): say so once, even with --quiet. */
-	for (const char* p = drape_world_warnings(world); *p;) {
-		const char* end = strchr(p, '\n');
-		int len = end ? (int)(end - p) : (int)strlen(p);
-		fprintf(stderr, "drape: warning: %.*s\n", len, p);
-		p += len + (end ? 1 : 0);
-	}
-	caches* cache = caches_begin(out_dir, formats, world, s.fps, s.frames, err, sizeof err);
-	if (!cache || !output_prepare_dir(out_dir, force, err, sizeof err)) {
-		fprintf(stderr, "drape: %s\n", err);
-		snprintf(early_error, sizeof early_error, "%s", err);
-		if (cache) caches_finish(cache, err, sizeof err);
-		drape_world_destroy(world);
-		scene_free(&s);
-		return EXIT_BAD_INPUT;
-	}
-
 	interrupt_watch();
-	int status = EXIT_OK;
-	run_totals totals = {.status = "ok", .formats = formats};
-	const double frame_dt = 1.0 / s.fps;
-	const double start = wall_seconds();
-	FILE* stats = output_open_stats(out_dir, err, sizeof err);
-	if (!stats || !caches_add_frame(cache, 0, world, err, sizeof err)) {
-		fprintf(stderr, "drape: %s\n", err);
-		status = EXIT_IO;
-		totals.status = "failed";
-		totals.error = err;
-	} else {
-		drape_stats zero = {0};
-		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
-		totals.frames_written = 1;
+	drape_run_result r;
+	drape_run(&def, &r);
+	if (ui.bar_started) progress_end(&ui.bar);
+	drape_scene_destroy(ui.builtin);
+	int status = r.exit_status;
+	if (!r.started) {
+		fprintf(stderr, "drape: %s\n", r.error);
+		snprintf(early_error, sizeof early_error, "%s", r.error);
+		drape_run_result_free(&r);
+		return status;
 	}
-	progress bar;
-	progress_begin(&bar, "drape run", s.frames, quiet);
-	for (int f = 1; status == EXIT_OK && f <= s.frames; ++f) {
-		if (interrupt_requested()) {
-			status = EXIT_INTERRUPTED;
-			totals.status = "interrupted";
-			break;
-		}
-		double t0 = wall_seconds();
-		drape_world_reset_stats(world);
-		/* Step to the frame's exact time, f / fps, so rounding never accumulates. */
-		drape_status st = drape_world_step(world, f * frame_dt - drape_world_time(world));
-		drape_stats fs = drape_world_get_stats(world);
-		double ms = 1e3 * (wall_seconds() - t0);
-		drape_stats* t = &totals.stats;
-		t->steps += fs.steps;
-		t->rejected += fs.rejected;
-		t->cg_iterations += fs.cg_iterations;
-		t->eval_ms += fs.eval_ms;
-		t->cg_ms += fs.cg_ms;
-		t->cc_ms += fs.cc_ms;
-		t->cs_ms += fs.cs_ms;
-		if (fs.min_dt > 0.0 && (t->min_dt == 0.0 || fs.min_dt < t->min_dt)) t->min_dt = fs.min_dt;
-		if (fs.max_dt > t->max_dt) t->max_dt = fs.max_dt;
-		if (st != DRAPE_OK) {
-			progress_end(&bar);
-			snprintf(err, sizeof err, "%s", drape_world_error(world));
-			fprintf(stderr, "drape: frame %d: %s\n", f, err);
-			status = st == DRAPE_ERROR_DIVERGED ? EXIT_DIVERGED : EXIT_BAD_INPUT;
-			totals.status = "failed";
-			totals.error = err;
-			break;
-		}
-		if (!caches_add_frame(cache, f, world, err, sizeof err)) {
-			fprintf(stderr, "drape: %s\n", err);
-			status = EXIT_IO;
-			totals.status = "failed";
-			totals.error = err;
-			break;
-		}
-		output_stats_row(stats, f, drape_world_time(world), &fs, drape_world_kinetic_energy(world), ms);
-		totals.frames_written = f + 1;
-		progress_update(&bar, f, drape_world_time(world));
-	}
-	progress_end(&bar);
-	if (stats) fclose(stats);
-	totals.simulated_time = drape_world_time(world);
-	totals.wall_seconds = wall_seconds() - start;
-	char serr[512];
-	if (!caches_finish(cache, serr, sizeof serr)) {
-		fprintf(stderr, "drape: %s\n", serr);
-		if (status == EXIT_OK) {
-			status = EXIT_IO;
-			totals.status = "failed";
-			snprintf(err, sizeof err, "%s", serr);
-			totals.error = err;
-		}
-	}
-	totals.exit_status = status;
-	if (!output_write_summary(out_dir, &s, world, &totals, serr, sizeof serr)) {
-		fprintf(stderr, "drape: %s\n", serr);
-		if (status == EXIT_OK) status = EXIT_IO;
-	}
-	if (status == EXIT_INTERRUPTED) fprintf(stderr, "drape: interrupted after %d frames\n", totals.frames_written - 1);
+	if (r.failed_frame > 0)
+		fprintf(stderr, "drape: frame %d: %s\n", (int)r.failed_frame, r.error);
+	else if (r.error[0])
+		fprintf(stderr, "drape: %s\n", r.error);
+	if (status == EXIT_INTERRUPTED) fprintf(stderr, "drape: interrupted after %d frames\n", (int)r.frames_written - 1);
 	if (json) {
-		output_print_summary(out_dir, &s, world, &totals);
+		if (r.summary_json) printf("%s\n", r.summary_json);
+		fflush(stdout);
 		*printed = true;
 	}
 	if (status == EXIT_OK && !quiet && !json) {
-		int n = totals.frames_written - 1;
+		int n = r.frames_written - 1;
 		printf("drape: %d frames in %.2f s (%.1f ms/frame), %lld steps, %lld rejected, %.1f CG iterations/step -> %s/\n",
-		       n, totals.wall_seconds, n ? 1e3 * totals.wall_seconds / n : 0.0, (long long)totals.stats.steps,
-		       (long long)totals.stats.rejected,
-		       totals.stats.steps ? (double)totals.stats.cg_iterations / (double)totals.stats.steps : 0.0, out_dir);
+		       n, r.wall_seconds, n ? 1e3 * r.wall_seconds / n : 0.0, (long long)r.totals.steps,
+		       (long long)r.totals.rejected,
+		       r.totals.steps ? (double)r.totals.cg_iterations / (double)r.totals.steps : 0.0, out_dir);
 	}
-	drape_world_destroy(world);
-	scene_free(&s);
+	drape_run_result_free(&r);
 	/* With --json stdout carries the run's JSON only: the render says nothing there. */
 	if (status == EXIT_OK && render_after) status = render_run_output(out_dir, quiet || json);
 	return status;

@@ -22,7 +22,7 @@ soname=$(readelf -d "$p/$libdir/libdrape.so" | sed -n 's/.*soname: \[\(.*\)\]/\1
 "$p/bin/drape" --help >/dev/null 2>&1 || true
 
 # The shared library exports exactly the functions the header declares.
-declared=$(grep -oE '\bdrape_[a-z0-9_]+\(' "$p/include/drape.h" | tr -d '(' | sort -u)
+declared=$(grep -v '^typedef' "$p/include/drape.h" | grep -oE '\bdrape_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 exported=$(nm -D --defined-only "$p/$libdir/libdrape.so" | awk '$2 == "T" {print $3}' | sort -u)
 if [ "$declared" != "$exported" ]; then
 	diff <(echo "$declared") <(echo "$exported") >&2 || true
@@ -35,7 +35,7 @@ export PKG_CONFIG_PATH=$p/$libdir/pkgconfig
 	fail "pkg-config --modversion drape does not match project()"
 pkg-config --print-requires-private drape | grep -q libcjson || fail "drape.pc lacks Requires.private: libcjson"
 mkdir -p "$tmp/pc" "$tmp/out"
-for ex in sheet_on_sphere mouse_pull; do
+for ex in sheet_on_sphere mouse_pull scene_steps; do
 	# shellcheck disable=SC2046
 	cc -std=c11 -Wall -Wextra -Werror -o "$tmp/pc/$ex" "$src/examples/$ex.c" $(pkg-config --cflags --libs drape) \
 		-Wl,-rpath,"$p/$libdir"
@@ -58,11 +58,24 @@ released = float(re.search(r"released: y = ([-0-9.]+)", t).group(1))
 assert y < -0.15, f"pulled particle at y = {y}, the spring should have dragged it towards {target}"
 assert released > y + 0.05, f"released particle at y = {released} did not swing back from {y}"
 PY
+"$tmp/pc/scene_steps" "$src/scenes/figure2_sheet.json" "$tmp/run" >"$tmp/steps.txt"
+grep -q "^step 3: cloth" "$tmp/steps.txt" || fail "scene_steps did not step the scene's world"
+[ "$(grep -c '^frame ' "$tmp/steps.txt")" = 6 ] || fail "scene_steps: expected 6 progress lines (frames 0..5)"
+for f in frame_0000.obj frame_0005.obj stats.csv summary.json; do
+	[ -s "$tmp/run/$f" ] || fail "scene_steps: drape_run wrote no $f"
+done
+[ ! -e "$tmp/run/frame_0006.obj" ] || fail "scene_steps: drape_run wrote past frames = 5"
+# A second run into the same, now non-empty, folder is refused without touching it.
+if "$tmp/pc/scene_steps" "$src/scenes/figure2_sheet.json" "$tmp/run" >/dev/null 2>"$tmp/err.txt"; then
+	fail "drape_run reused a non-empty folder without force"
+fi
+grep -q "already exists" "$tmp/err.txt" || fail "drape_run's refusal does not say why: $(cat "$tmp/err.txt")"
 
 # CMake find_package(drape), shared (drape::drape).
 cmake -S "$src/examples" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$p" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/sheet_on_sphere" "$tmp/out" >/dev/null
 "$tmp/cm/mouse_pull" >/dev/null
+"$tmp/cm/scene_steps" "$src/scenes/figure2_sheet.json" "$tmp/run2" >/dev/null
 ldd "$tmp/cm/mouse_pull" | grep -q 'libdrape.so.0 => '"$p" || fail "find_package example does not use the installed libdrape.so.0"
 echo "install_test: ok"

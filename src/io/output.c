@@ -221,6 +221,13 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	return root;
 }
 
+cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
+{
+	cJSON* root = summary_json(s, world, t);
+	cJSON_AddStringToObject(root, "out", dir);
+	return root;
+}
+
 void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
 {
 	cJSON* root = summary_json(s, world, t);
