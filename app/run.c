@@ -8,8 +8,10 @@
 #include "io/caches.h"
 #include "io/scene.h"
 #include "io/scene_handle.h"
+#include "io/scene_set.h"
 
 #include <cjson/cJSON.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +47,8 @@ static void run_warning(const char* warning, void* user)
 
 static void run_usage(FILE* f)
 {
-	fprintf(f, "usage: drape run [SCENE.json] [--out DIR] [--frames N] [--threads T] [--force] [--quiet] [--render]\n"
+	fprintf(f, "usage: drape run [SCENE.json] [-o|--out DIR] [-n|--frames N] [-j|--threads T] [-f|--format LIST]\n"
+		   "                 [-s|--set KEY.PATH=VALUE]... [--json] [--force] [-q|--quiet] [--render] [-h|--help]\n"
 		   "\n"
 		   "Simulates SCENE.json (default: the built-in figure 1 drape, scenes/figure1_drape.json) and\n"
 		   "writes into DIR (default: out):\n"
@@ -61,16 +64,20 @@ static void run_usage(FILE* f)
 		   "                      motion as morph targets (docs/caches.md)\n"
 		   "\n"
 		   "options:\n"
-		   "  --out DIR      output directory; must not exist or be empty unless --force\n"
-		   "  --frames N     number of frames to simulate (overrides the scene's output.frames)\n"
-		   "  --threads T    worker threads (results are identical for any T)\n"
-		   "  --format LIST  comma-separated output formats among obj, pc2, glb (default: obj)\n"
-		   "  --json         print the summary (summary.json's content) as one JSON object on\n"
-		   "                 stdout instead of the closing line, also when the run fails\n"
-		   "  --force        reuse an existing output directory, replacing drape's files in it\n"
-		   "  --quiet        no progress bar and no closing summary line\n"
-		   "  --render       then draw the frames into DIR/render/ and DIR/render.mp4 (`drape render`)\n"
-		   "  --help         show this help\n");
+		   "  -o, --out DIR      output directory (also --out=DIR); must not exist or be empty\n"
+		   "                     unless --force\n"
+		   "  -n, --frames N     number of frames to simulate (overrides the scene's output.frames)\n"
+		   "  -j, --threads T    worker threads (results are identical for any T)\n"
+		   "  -f, --format LIST  comma-separated output formats among obj, pc2, glb (default: obj)\n"
+		   "  -s, --set K=V      override one scene value before validation, e.g.\n"
+		   "                     --set cloths.0.material.stretch=5000 (repeatable; array indices as\n"
+		   "                     numbers; V is JSON or else a string; listed in summary.json)\n"
+		   "  --json             print the summary (summary.json's content) as one JSON object on\n"
+		   "                     stdout instead of the closing line, also when the run fails\n"
+		   "  --force            reuse an existing output directory, replacing drape's files in it\n"
+		   "  -q, --quiet        no progress bar and no closing summary line\n"
+		   "  --render           then draw the frames into DIR/render/ and DIR/render.mp4 (`drape render`)\n"
+		   "  -h, --help         show this help\n");
 }
 
 static int run_scene(int argc, char** argv, bool json, bool* printed)
@@ -80,57 +87,89 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	const char* out_dir = "out";
 	long frames_override = -1, threads_override = -1;
 	bool force = false, quiet = false, render_after = false;
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+	/* Repeatable --set: at most one per argument. */
+	const char** sets = calloc((size_t)argc + 1, sizeof *sets);
+	int set_count = 0;
+	if (!sets) {
+		fprintf(stderr, "drape run: out of memory\n");
+		return EXIT_BAD_INPUT;
+	}
+	enum { OPT_JSON = 256, OPT_FORCE, OPT_RENDER };
+	static const struct option options[] = {
+		{"out", required_argument, NULL, 'o'},	  {"frames", required_argument, NULL, 'n'},
+		{"threads", required_argument, NULL, 'j'}, {"format", required_argument, NULL, 'f'},
+		{"set", required_argument, NULL, 's'},	  {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},	  {"json", no_argument, NULL, OPT_JSON},
+		{"force", no_argument, NULL, OPT_FORCE},  {"render", no_argument, NULL, OPT_RENDER},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	int bad = EXIT_OK;
+	while (bad == EXIT_OK && (opt = getopt_long(argc, argv, "o:n:j:f:s:qh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
 			run_usage(stdout);
 			*printed = true; /* the help is the whole answer */
+			free(sets);
 			return EXIT_OK;
-		} else if (strcmp(a, "--out") == 0 && has_value) {
-			out_dir = argv[++i];
-		} else if (strcmp(a, "--frames") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 0, 10000000, &frames_override)) {
-				fprintf(stderr, "drape run: --frames needs a whole number >= 0, got '%s'\n", argv[i]);
-				return EXIT_BAD_INPUT;
+		case 'o': out_dir = optarg; break;
+		case 'n':
+			if (!parse_int_arg(optarg, 0, 10000000, &frames_override)) {
+				fprintf(stderr, "drape run: --frames needs a whole number >= 0, got '%s'\n", optarg);
+				bad = EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--threads") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 1024, &threads_override)) {
-				fprintf(stderr, "drape run: --threads needs a whole number from 1 to 1024, got '%s'\n", argv[i]);
-				return EXIT_BAD_INPUT;
+			break;
+		case 'j':
+			if (!parse_int_arg(optarg, 1, 1024, &threads_override)) {
+				fprintf(stderr, "drape run: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+				bad = EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--format") == 0 && has_value) {
+			break;
+		case 'f': {
 			char ferr[512];
-			if (!caches_parse_formats(argv[++i], &formats, ferr, sizeof ferr)) {
+			if (!caches_parse_formats(optarg, &formats, ferr, sizeof ferr)) {
 				fprintf(stderr, "drape run: %s\n", ferr);
-				return EXIT_BAD_INPUT;
+				bad = EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--json") == 0) {
-			continue;
-		} else if (strcmp(a, "--force") == 0) {
-			force = true;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			quiet = true;
-		} else if (strcmp(a, "--render") == 0) {
-			render_after = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "drape run: unknown option or missing value: '%s' (see `drape run --help`)\n", a);
-			return EXIT_BAD_INPUT;
-		} else if (!scene_path) {
-			scene_path = a;
-		} else {
-			fprintf(stderr, "drape run: more than one scene given ('%s' and '%s')\n", scene_path, a);
-			return EXIT_BAD_INPUT;
+			break;
 		}
+		case 's': sets[set_count++] = optarg; break;
+		case 'q': quiet = true; break;
+		case OPT_JSON: break;
+		case OPT_FORCE: force = true; break;
+		case OPT_RENDER: render_after = true; break;
+		default:
+			fprintf(stderr, "drape run: unknown option or missing value: '%s' (see `drape run --help`)\n",
+				cli_bad_option(argc, argv, optopt));
+			bad = EXIT_BAD_INPUT;
+			break;
+		}
+	}
+	for (int i = optind; bad == EXIT_OK && i < argc; ++i) {
+		if (!scene_path) {
+			scene_path = argv[i];
+		} else {
+			fprintf(stderr, "drape run: more than one scene given ('%s' and '%s')\n", scene_path, argv[i]);
+			bad = EXIT_BAD_INPUT;
+		}
+	}
+	if (bad != EXIT_OK) {
+		free(sets);
+		return bad;
 	}
 	if (render_after && !(formats & FORMAT_OBJ)) {
 		fprintf(stderr, "drape run: --render draws the OBJ frames, so --format must include obj\n");
+		free(sets);
 		return EXIT_BAD_INPUT;
 	}
 
 	run_ui ui = {.quiet = quiet};
 	drape_run_def def = drape_default_run_def();
 	def.scene_path = scene_path;
+	def.overrides = sets;
+	def.override_count = set_count;
 	def.out_dir = out_dir;
 	def.force = force;
 	def.formats = formats;
@@ -143,10 +182,11 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		/* The default scene is built in (src/io/embedded.c): loaded here, run by the library. */
 		char err[1024];
 		ui.builtin = malloc(sizeof *ui.builtin);
-		if (!ui.builtin || !scene_load_default(&ui.builtin->s, err, sizeof err)) {
+		if (!ui.builtin || !scene_load_default_set(sets, set_count, &ui.builtin->s, err, sizeof err)) {
 			fprintf(stderr, "drape: %s\n", ui.builtin ? err : "out of memory");
 			snprintf(early_error, sizeof early_error, "%s", ui.builtin ? err : "out of memory");
 			free(ui.builtin);
+			free(sets);
 			return EXIT_BAD_INPUT;
 		}
 		def.scene = ui.builtin;
@@ -154,6 +194,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	interrupt_watch();
 	drape_run_result r;
 	drape_run(&def, &r);
+	free(sets);
 	if (ui.bar_started) progress_end(&ui.bar);
 	drape_scene_destroy(ui.builtin);
 	int status = r.exit_status;
@@ -194,9 +235,13 @@ int command_run(int argc, char** argv)
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--json") == 0) json = true;
 		/* Skip option values, so that `--out --json` names a directory. */
-		if (i + 1 < argc && (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--frames") == 0 ||
-				     strcmp(argv[i], "--threads") == 0 || strcmp(argv[i], "--format") == 0))
-			++i;
+		static const char* const with_value[] = {"--out", "-o", "--frames", "-n", "--threads", "-j",
+							 "--format", "-f", "--set", "-s", NULL};
+		for (const char* const* v = with_value; *v; ++v)
+			if (i + 1 < argc && strcmp(argv[i], *v) == 0) {
+				++i;
+				break;
+			}
 	}
 	int status = run_scene(argc, argv, json, &printed);
 	if (json && !printed) {

@@ -372,6 +372,13 @@ typedef struct drape_scene drape_scene;
 /* Loads and validates a scene file (JSON, docs/scene-format.md); relative mesh paths are found
  * next to it. NULL with a message on failure. */
 drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
+/* The same with overrides "key.path=value" applied to the file's JSON before validation, so each
+ * is checked exactly like the file (array indices as numbers: "cloths.0.material.stretch=5000";
+ * the value is JSON, or a string when it does not parse as JSON). An unknown key is refused with
+ * the closest valid key, an index past the end of an array or a wrong type with the path. The
+ * overrides are recorded in summary.json ("overrides"). docs/batch.md. */
+drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
+					char* err, size_t err_size);
 void drape_scene_destroy(drape_scene* scene);
 /* The scene's "name", and its output settings: frames per second and number of frames. */
 const char* drape_scene_name(const drape_scene* scene);
@@ -425,6 +432,8 @@ typedef void drape_warning_callback(const char* warning, void* user);
 
 typedef struct drape_run_def {
 	const char* scene_path;   /* the scene file */
+	const char* const* overrides; /* with scene_path: as drape_scene_load_overrides */
+	int32_t override_count;
 	const drape_scene* scene; /* or an already loaded scene (then scene_path is ignored) */
 	const char* out_dir;      /* created with its parents; must be empty unless force */
 	bool force;               /* reuse a non-empty out_dir, replacing drape's own files in it */

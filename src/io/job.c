@@ -22,6 +22,12 @@ static void set_err(char* err, size_t err_size, const char* what)
 
 drape_scene* drape_scene_load(const char* path, char* err, size_t err_size)
 {
+	return drape_scene_load_overrides(path, NULL, 0, err, err_size);
+}
+
+drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
+					char* err, size_t err_size)
+{
 	char local[1024];
 	if (!path) {
 		set_err(err, err_size, "drape_scene_load: no path");
@@ -32,7 +38,7 @@ drape_scene* drape_scene_load(const char* path, char* err, size_t err_size)
 		set_err(err, err_size, "out of memory");
 		return NULL;
 	}
-	if (!scene_load_file(path, &h->s, local, sizeof local)) {
+	if (!scene_load_file_set(path, overrides, override_count, &h->s, local, sizeof local)) {
 		set_err(err, err_size, local);
 		free(h);
 		return NULL;

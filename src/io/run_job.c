@@ -161,7 +161,7 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 		copy = def->scene->s; /* shallow: only frames and threads change */
 	} else {
 		if (!def->scene_path) return early(r, DRAPE_ERROR_INVALID, "no scene given");
-		if (!scene_load_file(def->scene_path, &owned, err, sizeof err)) return early(r, DRAPE_ERROR_INVALID, err);
+		if (!scene_load_file_set(def->scene_path, def->overrides, def->override_count, &owned, err, sizeof err)) return early(r, DRAPE_ERROR_INVALID, err);
 		copy = owned;
 	}
 	if (def->frames >= 0) copy.frames = def->frames;

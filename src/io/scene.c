@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "embedded.h"
+#include "scene_set.h"
 
 char* scene_copy_string(const char* s)
 {
@@ -459,6 +460,8 @@ void scene_free(scene* s)
 	if (!s) return;
 	free(s->path);
 	free(s->name);
+	for (int32_t i = 0; i < s->set_count; ++i) free(s->sets[i]);
+	free(s->sets);
 	for (int32_t i = 0; i < s->cloth_count; ++i) {
 		free(s->cloths[i].name);
 		drape_mesh_free(&s->cloths[i].mesh);
@@ -535,6 +538,12 @@ static bool load_root(loader* L, const cJSON* root)
 
 bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size)
 {
+	return scene_load_text_set(text, path, NULL, 0, out, err, err_size);
+}
+
+bool scene_load_text_set(const char* text, const char* path, const char* const* sets, int32_t set_count, scene* out,
+			 char* err, size_t err_size)
+{
 	char scratch[1];
 	if (!err || err_size == 0) err = scratch, err_size = sizeof scratch;
 	err[0] = '\0';
@@ -558,7 +567,9 @@ bool scene_load_text(const char* text, const char* path, scene* out, char* err, 
 		scene_free(&s);
 		return false;
 	}
-	bool ok = load_root(&L, root);
+	bool ok = scene_apply_sets(&L.c, root, sets, set_count) && scene_keep_sets(&L.c, &s, sets, set_count) &&
+		  load_root(&L, root);
+	if (!ok) scene_blame_set(err, err_size, sets, set_count);
 	cJSON_Delete(root);
 	if (!ok) {
 		scene_free(&s);
@@ -569,6 +580,12 @@ bool scene_load_text(const char* text, const char* path, scene* out, char* err, 
 }
 
 bool scene_load_file(const char* path, scene* out, char* err, size_t err_size)
+{
+	return scene_load_file_set(path, NULL, 0, out, err, err_size);
+}
+
+bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_count, scene* out, char* err,
+			 size_t err_size)
 {
 	char scratch[1];
 	if (!err || err_size == 0) err = scratch, err_size = sizeof scratch;
@@ -614,7 +631,7 @@ bool scene_load_file(const char* path, scene* out, char* err, size_t err_size)
 		free(text);
 		return false;
 	}
-	bool ok = scene_load_text(text, path, out, err, err_size);
+	bool ok = scene_load_text_set(text, path, sets, set_count, out, err, err_size);
 	free(text);
 	return ok;
 }
