@@ -78,4 +78,13 @@ cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/mouse_pull" >/dev/null
 "$tmp/cm/scene_steps" "$src/scenes/figure2_sheet.json" "$tmp/run2" >/dev/null
 ldd "$tmp/cm/mouse_pull" | grep -q 'libdrape.so.0 => '"$p" || fail "find_package example does not use the installed libdrape.so.0"
+
+# The installed Python package finds the installed library by itself (no DRAPE_LIBRARY).
+env -u DRAPE_LIBRARY PYTHONPATH="$p/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c '
+import sys, drape
+assert drape._lib._name.startswith(sys.argv[1]), drape._lib._name
+w = drape.load_scene(sys.argv[2], threads=1)
+w.step(0.05)
+assert w.positions(0).shape == (2601, 3)
+' "$p" "$src/scenes/figure2_sheet.json" || fail "the installed Python package does not load the installed library"
 echo "install_test: ok"
