@@ -7,7 +7,7 @@ CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WE
 
 PREFIX ?= /usr/local
 
-.PHONY: install install-lib deps build demo test test-asan test-blender bench bench-integrators stability gallery clean
+.PHONY: install install-lib deps build demo test check asan-build test-asan test-blender bench bench-integrators stability gallery clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -21,15 +21,21 @@ demo: build
 	./$(BUILD)/drape run --out out/demo --force
 
 # All tests: the release build, then every suite again under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	$(MAKE) --no-print-directory test-asan
+# UndefinedBehaviorSanitizer; the last line counts passed and failed tests over both.
+test: build asan-build
+	ASAN_OPTIONS=detect_leaks=1 bash scripts/run-tests.sh $(BUILD) $(ASAN_BUILD) -- -j $(JOBS)
 
-test-asan: deps
+# The edit-compile-test loop: the tests labelled "check" (unit suites, the command's options,
+# Python; under a minute on two cores).
+check: build
+	bash scripts/run-tests.sh $(BUILD) -- -j $(JOBS) -L check
+
+asan-build: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DDRAPE_SANITIZE=ON $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+
+test-asan: asan-build
+	ASAN_OPTIONS=detect_leaks=1 bash scripts/run-tests.sh $(ASAN_BUILD) -- -j $(JOBS)
 
 # drape's PC2 and GLB exports imported by Debian's Blender (installed if missing) and compared
 # with the OBJ frames; a minute or two, so not part of `make test` (docs/caches.md).
