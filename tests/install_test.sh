@@ -29,6 +29,11 @@ if [ "$declared" != "$exported" ]; then
 	fail "exported symbols differ from include/drape.h (< header only, > library only)"
 fi
 
+# docs/api.md lists every exported function.
+for fn in $exported; do
+	grep -q "\b$fn\b" "$src/docs/api.md" || fail "docs/api.md does not list $fn"
+done
+
 # pkg-config, against the installed .pc only.
 export PKG_CONFIG_PATH=$p/$libdir/pkgconfig
 [ "$(pkg-config --modversion drape)" = "$(sed -n 's/^project(drape VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")" ] ||
