@@ -8,6 +8,8 @@ packages+=(libcairo2-dev)
 packages+=(libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev ffmpeg)
 # drape view: a GLFW window, tested under a virtual X server (Xvfb, xdotool).
 packages+=(libglfw3-dev xvfb xauth xdotool)
+# Tests: the Python package (numpy), the batch recipe (GNU parallel).
+packages+=(python3-numpy parallel)
 missing=()
 packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 for p in "${packages[@]}"; do
