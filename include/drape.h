@@ -398,9 +398,10 @@ typedef enum drape_format {
 	DRAPE_FORMAT_OBJ = 1, /* frame_0000.obj ...: one OBJ per frame, each cloth an object, uv as vt */
 	DRAPE_FORMAT_PC2 = 2, /* cache_NAME.pc2 per cloth plus its rest mesh cache_NAME.obj */
 	DRAPE_FORMAT_GLB = 4, /* animation.glb: binary glTF 2.0, motion as morph targets */
+	DRAPE_FORMAT_USDA = 8, /* animation.usda: USD text, time-sampled points with uv per cloth */
 } drape_format;
 
-/* "obj,pc2,glb" (any non-empty subset) into DRAPE_FORMAT_* bits. */
+/* "obj,pc2,glb,usda" (any non-empty subset) into DRAPE_FORMAT_* bits. */
 drape_status drape_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size);
 
 /* Writes a world's cloths frame by frame into a folder that exists, in the chosen formats. Files

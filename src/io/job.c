@@ -12,7 +12,7 @@
 #include <string.h>
 
 _Static_assert((int)DRAPE_FORMAT_OBJ == (int)FORMAT_OBJ && (int)DRAPE_FORMAT_PC2 == (int)FORMAT_PC2 &&
-		       (int)DRAPE_FORMAT_GLB == (int)FORMAT_GLB,
+		       (int)DRAPE_FORMAT_GLB == (int)FORMAT_GLB && (int)DRAPE_FORMAT_USDA == (int)FORMAT_USDA,
 	       "public and private format bits agree");
 
 static void set_err(char* err, size_t err_size, const char* what)
