@@ -17,19 +17,6 @@
 #include "embedded.h"
 #include "scene_set.h"
 
-char* scene_copy_string(const char* s)
-{
-	size_t n = strlen(s) + 1;
-	char* d = malloc(n);
-	if (d) memcpy(d, s, n);
-	return d;
-}
-
-bool scene_out_of_memory(const json_ctx* c)
-{
-	return json_fail(c, NULL, "out of memory");
-}
-
 /* "dir/figure2_sheet.json" -> "figure2_sheet" */
 static char* file_stem(const char* path)
 {
@@ -245,18 +232,6 @@ static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 }
 
 /* Mesh files are found relative to the scene file, so a scene directory can be moved whole. */
-char* scene_file_path(const char* scene_path, const char* file)
-{
-	const char* slash = strrchr(scene_path, '/');
-	if (file[0] == '/' || !slash) return scene_copy_string(file);
-	size_t dir = (size_t)(slash - scene_path) + 1, n = strlen(file);
-	char* p = malloc(dir + n + 1);
-	if (!p) return NULL;
-	memcpy(p, scene_path, dir);
-	memcpy(p + dir, file, n + 1);
-	return p;
-}
-
 static bool load_mesh(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 {
 	static const char* const keys[] = {"file", "uv_scale", "scale", "translate", NULL};
@@ -652,6 +627,13 @@ bool scene_load_builtin(const char* name, scene* out, char* err, size_t err_size
 bool scene_load_default(scene* out, char* err, size_t err_size)
 {
 	return scene_load_builtin(SCENE_DEFAULT, out, err, err_size);
+}
+
+bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, char* err, size_t err_size)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s%s", EMBEDDED_PREFIX, SCENE_DEFAULT);
+	return scene_load_text_set(embedded_text(SCENE_DEFAULT), path, sets, count, out, err, err_size);
 }
 
 /* ---------------------------------------------------------------------------------------------

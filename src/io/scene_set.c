@@ -3,7 +3,6 @@
  * same value written in the file (unknown keys get the loader's "did you mean" suggestion). */
 #include "io/scene_set.h"
 
-#include "io/embedded.h"
 #include "io/scene_internal.h"
 
 #include <ctype.h>
@@ -125,13 +124,6 @@ bool scene_keep_sets(const json_ctx* c, scene* s, const char* const* sets, int32
 		s->set_count = i + 1;
 	}
 	return true;
-}
-
-bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, char* err, size_t err_size)
-{
-	char path[256];
-	snprintf(path, sizeof path, "%s%s", EMBEDDED_PREFIX, SCENE_DEFAULT);
-	return scene_load_text_set(embedded_text(SCENE_DEFAULT), path, sets, count, out, err, err_size);
 }
 
 void scene_blame_set(char* err, size_t err_size, const char* const* sets, int32_t count)
