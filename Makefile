@@ -5,7 +5,9 @@ WERROR ?= 0
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 
-.PHONY: deps build demo test test-asan test-blender bench bench-garments bench-integrators stability gallery validate clean
+PREFIX ?= /usr/local
+
+.PHONY: install install-lib deps build demo test check asan-build test-asan test-blender bench bench-garments bench-integrators stability gallery validate clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -19,15 +21,21 @@ demo: build
 	./$(BUILD)/drape run --out out/demo --force
 
 # All tests: the release build, then every suite again under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	$(MAKE) --no-print-directory test-asan
+# UndefinedBehaviorSanitizer; the last line counts passed and failed tests over both.
+test: build asan-build
+	ASAN_OPTIONS=detect_leaks=1 bash scripts/run-tests.sh $(BUILD) $(ASAN_BUILD) -- -j $(JOBS)
 
-test-asan: deps
+# The edit-compile-test loop: the tests labelled "check" (unit suites, the command's options,
+# Python; under a minute on two cores).
+check: build
+	bash scripts/run-tests.sh $(BUILD) -- -j $(JOBS) -L check
+
+asan-build: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DDRAPE_SANITIZE=ON $(if $(filter 1,$(WERROR)),-DDRAPE_WERROR=ON,)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+
+test-asan: asan-build
+	ASAN_OPTIONS=detect_leaks=1 bash scripts/run-tests.sh $(ASAN_BUILD) -- -j $(JOBS)
 
 # drape's PC2 and GLB exports imported by Debian's Blender (installed if missing) and compared
 # with the OBJ frames; a minute or two, so not part of `make test` (docs/caches.md).
@@ -59,6 +67,17 @@ bench-integrators: build
 # ADI Cloth sec. 6.3-6.5: every integrator's largest stable step, table, CSV and chart (~2 min).
 stability: build
 	OMP_WAIT_POLICY=passive ./$(BUILD)/drape stability --all --csv $(BUILD)/stability.csv --png $(BUILD)/stability.png
+
+# Installs bin/drape, include/drape.h, libdrape.so.0 and libdrape.a, lib/pkgconfig/drape.pc and
+# lib/cmake/drape/ under PREFIX (docs/install.md).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The library alone (no GL, EGL, GLFW, cairo, libpng or ffmpeg needed).
+install-lib:
+	cmake -S . -B $(BUILD)-lib -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_APP=OFF
+	cmake --build $(BUILD)-lib -j $(JOBS)
+	cmake --install $(BUILD)-lib --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

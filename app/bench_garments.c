@@ -4,10 +4,10 @@
  * frames and steps, and the EVAL / CG / C-C / C-S shares, printed as a Markdown table next to the
  * paper's row (docs/benchmarks.md, "Garments"). */
 #include "commands.h"
-#include "sewing.h"
 
 #include "collide/solid.h"
 #include "io/scene.h"
+#include "io/sewing.h"
 #include "world.h"
 
 #include <stdio.h>
@@ -70,7 +70,7 @@ static int bench_one(const paper_row* row, long frames_override)
 			status = EXIT_DIVERGED;
 			break;
 		}
-		status = sewing_after_frame(&sew, w, &s, err, sizeof err);
+		if (sewing_after_frame(&sew, w, &s, err, sizeof err) != DRAPE_OK) status = EXIT_DIVERGED;
 		cpu += cpu_seconds() - t0;
 		drape_stats st = drape_world_get_stats(w);
 		eval += st.eval_ms, cg += st.cg_ms, cc += st.cc_ms, cs += st.cs_ms;

@@ -25,7 +25,7 @@ int command_bench_scaling(int argc, char** argv);     /* drape bench --scaling *
 int command_bench_character(int argc, char** argv);   /* drape bench --character */
 int command_bench_garments(int argc, char** argv);    /* drape bench --garments */
 
-/* Parses a whole decimal integer in [lo, hi]; false on anything else. */
-bool parse_int_arg(const char* s, long lo, long hi, long* out);
+/* parse_int_arg and the other option helpers: app/cli.h. */
+#include "cli.h"
 
 #endif

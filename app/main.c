@@ -36,16 +36,6 @@ static void usage(FILE* f)
 		DRAPE_VERSION_STRING);
 }
 
-bool parse_int_arg(const char* s, long lo, long hi, long* out)
-{
-	char* end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end != '\0' || v < lo || v > hi) return false;
-	*out = v;
-	return true;
-}
-
 int main(int argc, char** argv)
 {
 	if (argc < 2) {

@@ -21,6 +21,8 @@ typedef enum drape_status {
 	DRAPE_ERROR_INVALID = 1,  /* bad input: degenerate triangle, non-finite number, bad index ... */
 	DRAPE_ERROR_DIVERGED = 2, /* the step size fell below min_dt: the simulation cannot continue */
 	DRAPE_ERROR_MEMORY = 3,
+	DRAPE_ERROR_IO = 4,          /* an output file could not be written (drape_run, drape_writer_*) */
+	DRAPE_ERROR_INTERRUPTED = 5, /* drape_run stopped early at the caller's request */
 } drape_status;
 
 typedef struct drape_world drape_world;
@@ -482,6 +484,119 @@ double drape_world_kinetic_energy(const drape_world* world);
 /* Elastic energy stored in all cloths' internal forces (both models, stretch + shear + bend), J.
  * With the kinetic energy it lets tools test boundedness. */
 double drape_world_elastic_energy(const drape_world* world);
+
+/* ---------------------------------------------------------------------------------------------
+ * Whole jobs: scene files, output files and runs, as the `drape run` command does them (the
+ * command is a thin user of these calls; docs/api.md, docs/scene-format.md, docs/caches.md).
+ * Messages go into err (at most err_size bytes, always terminated) and name the file, line and
+ * JSON path of bad input. */
+
+/* A scene file, loaded and validated: world settings, cloths, pins, solids and output settings. */
+typedef struct drape_scene drape_scene;
+
+/* Loads and validates a scene file (JSON, docs/scene-format.md); relative mesh paths are found
+ * next to it. NULL with a message on failure. */
+drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
+/* The same with overrides "key.path=value" applied to the file's JSON before validation, so each
+ * is checked exactly like the file (array indices as numbers: "cloths.0.material.stretch=5000";
+ * the value is JSON, or a string when it does not parse as JSON). An unknown key is refused with
+ * the closest valid key, an index past the end of an array or a wrong type with the path. The
+ * overrides are recorded in summary.json ("overrides"). docs/batch.md. */
+drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
+					char* err, size_t err_size);
+void drape_scene_destroy(drape_scene* scene);
+/* The scene's "name", and its output settings: frames per second and number of frames. */
+const char* drape_scene_name(const drape_scene* scene);
+double drape_scene_fps(const drape_scene* scene);
+int32_t drape_scene_frames(const drape_scene* scene);
+/* The world settings the scene asks for (gravity, wind, solver, threads ...). */
+drape_world_def drape_scene_world_def(const drape_scene* scene);
+/* Creates a world with every cloth, pin and solid of the scene, in file order (cloth i of the
+ * file is drape_cloth_id{i}, solid j is drape_solid_id{j}). world_def NULL: the scene's own
+ * settings; otherwise these (e.g. drape_scene_world_def() with threads changed). NULL with a
+ * message naming the cloth or solid on failure. The world does not refer to the scene. */
+drape_world* drape_scene_create_world(const drape_scene* scene, const drape_world_def* world_def, char* err,
+				      size_t err_size);
+
+/* Output formats (docs/caches.md), combinable as bits. */
+typedef enum drape_format {
+	DRAPE_FORMAT_OBJ = 1, /* frame_0000.obj ...: one OBJ per frame, each cloth an object, uv as vt */
+	DRAPE_FORMAT_PC2 = 2, /* cache_NAME.pc2 per cloth plus its rest mesh cache_NAME.obj */
+	DRAPE_FORMAT_GLB = 4, /* animation.glb: binary glTF 2.0, motion as morph targets */
+	DRAPE_FORMAT_USDA = 8, /* animation.usda: USD text, time-sampled points with uv per cloth */
+} drape_format;
+
+/* "obj,pc2,glb,usda" (any non-empty subset) into DRAPE_FORMAT_* bits. */
+drape_status drape_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size);
+
+/* Writes a world's cloths frame by frame into a folder that exists, in the chosen formats. Files
+ * appear atomically (written aside and renamed), so a reader never sees half a file. */
+typedef struct drape_writer drape_writer;
+
+/* Prepares to write frame 0 and up to max_frames more at fps. Creates no file yet. */
+drape_writer* drape_writer_create(const char* dir, unsigned formats, const drape_world* world, double fps,
+				  int32_t max_frames, char* err, size_t err_size);
+/* Writes the world's current state as frame `frame` (0, 1, 2 ... in order). */
+drape_status drape_writer_add_frame(drape_writer* writer, int32_t frame, const drape_world* world, char* err,
+				    size_t err_size);
+/* Completes the caches (PC2 sample counts, the GLB) with the frames added and frees the writer. */
+drape_status drape_writer_finish(drape_writer* writer, char* err, size_t err_size);
+
+/* What drape_run reports after each frame it has written (frame 0 is the initial state). */
+typedef struct drape_run_progress {
+	int32_t frame;
+	int32_t frames; /* the last frame */
+	double time;    /* simulated seconds */
+	const drape_world* world;
+} drape_run_progress;
+
+/* Called after each frame is written; return false to stop (the run ends as interrupted, with
+ * complete files for the frames written). */
+typedef bool drape_run_callback(const drape_run_progress* progress, void* user);
+/* Called once per warning about doubtful but accepted input (an open collider mesh ...). */
+typedef void drape_warning_callback(const char* warning, void* user);
+
+typedef struct drape_run_def {
+	const char* scene_path;   /* the scene file */
+	const char* const* overrides; /* with scene_path: as drape_scene_load_overrides */
+	int32_t override_count;
+	const drape_scene* scene; /* or an already loaded scene (then scene_path is ignored) */
+	const char* out_dir;      /* created with its parents; must be empty unless force */
+	bool force;               /* reuse a non-empty out_dir, replacing drape's own files in it */
+	unsigned formats;         /* DRAPE_FORMAT_* bits; default DRAPE_FORMAT_OBJ */
+	int32_t frames;           /* < 0: the scene's output.frames */
+	int32_t threads;          /* <= 0: the scene's solver.threads */
+	drape_run_callback* progress;
+	drape_warning_callback* warning;
+	void* user;
+	/* Checked before each frame: non-zero stops the run as interrupted (settable from a signal
+	 * handler). NULL: never. */
+	const volatile int* cancel;
+	int32_t cookie;
+} drape_run_def;
+
+drape_run_def drape_default_run_def(void);
+
+/* The outcome of drape_run. summary_json (malloc'd, free with drape_run_result_free) is the
+ * content of summary.json plus "out", unformatted; NULL when the run never started. */
+typedef struct drape_run_result {
+	drape_status status;
+	int exit_status;     /* what the drape command exits with: 0, 1 I/O, 2 input, 3 diverged, 130 */
+	bool started;        /* false: nothing was written (bad scene, options or output folder) */
+	int32_t failed_frame; /* the frame whose step failed, else -1 */
+	int32_t frames_written;
+	double simulated_time;
+	double wall_seconds;
+	drape_stats totals; /* summed over frames; min_dt/max_dt over frames */
+	char error[1024];   /* "" when status is DRAPE_OK */
+	char* summary_json;
+} drape_run_result;
+
+/* Loads the scene (unless def->scene), checks everything, prepares out_dir, then steps frame by
+ * frame writing the chosen formats, stats.csv and summary.json (docs/caches.md). Bad input is
+ * reported before anything is written. Fills *result (always). */
+drape_status drape_run(const drape_run_def* def, drape_run_result* result);
+void drape_run_result_free(drape_run_result* result);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@ packages+=(libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev ffmpeg)
 packages+=(libglfw3-dev xvfb xauth xdotool)
 # Garment panels: CGAL's 2D constrained Delaunay triangulation (header-only C++) and a C++ compiler.
 packages+=(g++ libcgal-dev libgmp-dev libmpfr-dev)
+# Tests: the Python package (numpy), the batch recipe (GNU parallel).
+packages+=(python3-numpy parallel)
 missing=()
 packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 packages+=(libassimp-dev assimp-testmodels) # characters: assimp, and the CMU motion and glTF skin the scenes and tests use (docs/characters.md)

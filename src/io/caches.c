@@ -7,6 +7,7 @@
 #include "gltf_write.h"
 #include "obj_write.h"
 #include "pc2_write.h"
+#include "usda_write.h"
 
 #include "../collide/solid.h"
 #include "../core.h"
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #define GLB_NAME "animation.glb"
+#define USDA_NAME "animation.usda"
 
 struct caches {
 	char dir[4096];
@@ -27,22 +29,23 @@ struct caches {
 	char (*stems)[256];   /* per cloth: "cache_NAME" */
 	pc2_writer** pc2;     /* per cloth, created at frame 0 */
 	gltf_writer* glb;
+	usda_writer* usda;
 	bool broken;
 };
 
 bool caches_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size)
 {
-	static const char* const names[] = {"obj", "pc2", "glb"};
+	static const char* const names[] = {"obj", "pc2", "glb", "usda"};
 	unsigned bits = 0;
 	const char* p = text;
 	for (;;) {
 		const char* end = strchr(p, ',');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 		unsigned bit = 0;
-		for (unsigned k = 0; k < 3; ++k)
+		for (unsigned k = 0; k < 4; ++k)
 			if (n == strlen(names[k]) && strncmp(p, names[k], n) == 0) bit = 1u << k;
 		if (!bit) {
-			snprintf(err, err_size, "--format: unknown format '%.*s' in '%s' (choose from obj, pc2, glb, comma-separated)",
+			snprintf(err, err_size, "--format: unknown format '%.*s' in '%s' (choose from obj, pc2, glb, usda, comma-separated)",
 				 (int)n, p, text);
 			return false;
 		}
@@ -85,6 +88,7 @@ static void free_caches(caches* c)
 		if (c->pc2) pc2_writer_abort(c->pc2[i]);
 	}
 	gltf_writer_abort(c->glb);
+	usda_writer_abort(c->usda);
 	free(c->positions);
 	free(c->objects);
 	free(c->stems);
@@ -127,6 +131,17 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 		snprintf(path, sizeof path, "%s/%s", dir, GLB_NAME);
 		c->glb = gltf_writer_begin(path, objects, n, fps, max_frames, err, err_size);
 		if (!c->glb) {
+			free_caches(c);
+			return NULL;
+		}
+	}
+	if (formats & FORMAT_USDA) {
+		usda_object objects[slots];
+		for (int32_t i = 0; i < n; ++i) objects[i] = (usda_object){c->objects[i].name, c->objects[i].mesh};
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, USDA_NAME);
+		c->usda = usda_writer_begin(path, objects, n, fps, err, err_size);
+		if (!c->usda) {
 			free_caches(c);
 			return NULL;
 		}
@@ -188,6 +203,7 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 		if (ok) ok = pc2_writer_add(c->pc2[i], c->positions[i], err, err_size);
 	}
 	if (ok && c->glb) ok = gltf_writer_add_frame(c->glb, (const double* const*)c->positions, err, err_size);
+	if (ok && c->usda) ok = usda_writer_add_frame(c->usda, (const double* const*)c->positions, err, err_size);
 	if (!ok) c->broken = true;
 	return ok;
 }
@@ -205,6 +221,9 @@ bool caches_finish(caches* c, char* err, size_t err_size)
 		if (c->glb && ok) ok = gltf_writer_finish(c->glb, err, err_size);
 		else gltf_writer_abort(c->glb);
 		c->glb = NULL;
+		if (c->usda && ok) ok = usda_writer_finish(c->usda, err, err_size);
+		else usda_writer_abort(c->usda);
+		c->usda = NULL;
 	}
 	free_caches(c);
 	return ok;
@@ -217,6 +236,7 @@ cJSON* caches_outputs_json(unsigned formats, const drape_world* world)
 	if (formats & FORMAT_OBJ) cJSON_AddItemToArray(list, cJSON_CreateString("obj"));
 	if (formats & FORMAT_PC2) cJSON_AddItemToArray(list, cJSON_CreateString("pc2"));
 	if (formats & FORMAT_GLB) cJSON_AddItemToArray(list, cJSON_CreateString("glb"));
+	if (formats & FORMAT_USDA) cJSON_AddItemToArray(list, cJSON_CreateString("usda"));
 	if (formats & FORMAT_OBJ) cJSON_AddStringToObject(o, "obj", "frame_%04d.obj");
 	if (formats & FORMAT_OBJ) cJSON_AddStringToObject(o, "solids", "solid_NAME_%04d.obj");
 	if (formats & FORMAT_PC2) {
@@ -237,6 +257,7 @@ cJSON* caches_outputs_json(unsigned formats, const drape_world* world)
 		free(stems);
 	}
 	if (formats & FORMAT_GLB) cJSON_AddStringToObject(o, "glb", GLB_NAME);
+	if (formats & FORMAT_USDA) cJSON_AddStringToObject(o, "usda", USDA_NAME);
 	return o;
 }
 
@@ -249,6 +270,7 @@ static bool ends_with(const char* s, const char* tail)
 bool caches_owns_file(const char* name)
 {
 	if (strcmp(name, GLB_NAME) == 0 || strcmp(name, GLB_NAME ".tmp") == 0) return true;
+	if (strncmp(name, USDA_NAME, strlen(USDA_NAME)) == 0) return true; /* the layer, its .tmp and spools */
 	if (strncmp(name, "cache_", 6) != 0) return false;
 	return ends_with(name, ".pc2") || ends_with(name, ".pc2.tmp") || ends_with(name, ".obj") || ends_with(name, ".obj.tmp");
 }

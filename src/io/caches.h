@@ -1,4 +1,4 @@
-/* The output formats of `drape run --format obj,pc2,glb`: OBJ frames, PC2 point caches with a
+/* The output formats of `drape run --format obj,pc2,glb,usda`: OBJ frames, PC2 point caches with a
  * rest OBJ per cloth, and one animated binary glTF (docs/caches.md). */
 #ifndef DRAPE_IO_CACHES_H
 #define DRAPE_IO_CACHES_H
@@ -11,6 +11,7 @@ enum {
 	FORMAT_OBJ = 1,
 	FORMAT_PC2 = 2,
 	FORMAT_GLB = 4,
+	FORMAT_USDA = 8,
 };
 
 /* "obj,pc2,glb" (any non-empty subset, any order) into FORMAT_* bits; false with a sentence

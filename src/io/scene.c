@@ -15,19 +15,7 @@
 #include <string.h>
 
 #include "embedded.h"
-
-char* scene_copy_string(const char* s)
-{
-	size_t n = strlen(s) + 1;
-	char* d = malloc(n);
-	if (d) memcpy(d, s, n);
-	return d;
-}
-
-bool scene_out_of_memory(const json_ctx* c)
-{
-	return json_fail(c, NULL, "out of memory");
-}
+#include "scene_set.h"
 
 /* "dir/figure2_sheet.json" -> "figure2_sheet" */
 static char* file_stem(const char* path)
@@ -263,18 +251,6 @@ static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 }
 
 /* Mesh files are found relative to the scene file, so a scene directory can be moved whole. */
-char* scene_file_path(const char* scene_path, const char* file)
-{
-	const char* slash = strrchr(scene_path, '/');
-	if (file[0] == '/' || !slash) return scene_copy_string(file);
-	size_t dir = (size_t)(slash - scene_path) + 1, n = strlen(file);
-	char* p = malloc(dir + n + 1);
-	if (!p) return NULL;
-	memcpy(p, scene_path, dir);
-	memcpy(p + dir, file, n + 1);
-	return p;
-}
-
 static bool load_mesh(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 {
 	static const char* const keys[] = {"file", "uv_scale", "scale", "translate", NULL};
@@ -497,6 +473,8 @@ void scene_free(scene* s)
 	if (!s) return;
 	free(s->path);
 	free(s->name);
+	for (int32_t i = 0; i < s->set_count; ++i) free(s->sets[i]);
+	free(s->sets);
 	for (int32_t i = 0; i < s->cloth_count; ++i) {
 		free(s->cloths[i].name);
 		drape_mesh_free(&s->cloths[i].mesh);
@@ -580,6 +558,12 @@ static bool load_root(loader* L, const cJSON* root)
 
 bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size)
 {
+	return scene_load_text_set(text, path, NULL, 0, out, err, err_size);
+}
+
+bool scene_load_text_set(const char* text, const char* path, const char* const* sets, int32_t set_count, scene* out,
+			 char* err, size_t err_size)
+{
 	char scratch[1];
 	if (!err || err_size == 0) err = scratch, err_size = sizeof scratch;
 	err[0] = '\0';
@@ -603,7 +587,9 @@ bool scene_load_text(const char* text, const char* path, scene* out, char* err, 
 		scene_free(&s);
 		return false;
 	}
-	bool ok = load_root(&L, root);
+	bool ok = scene_apply_sets(&L.c, root, sets, set_count) && scene_keep_sets(&L.c, &s, sets, set_count) &&
+		  load_root(&L, root);
+	if (!ok) scene_blame_set(err, err_size, sets, set_count);
 	cJSON_Delete(root);
 	if (!ok) {
 		scene_free(&s);
@@ -614,6 +600,12 @@ bool scene_load_text(const char* text, const char* path, scene* out, char* err, 
 }
 
 bool scene_load_file(const char* path, scene* out, char* err, size_t err_size)
+{
+	return scene_load_file_set(path, NULL, 0, out, err, err_size);
+}
+
+bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_count, scene* out, char* err,
+			 size_t err_size)
 {
 	char scratch[1];
 	if (!err || err_size == 0) err = scratch, err_size = sizeof scratch;
@@ -659,7 +651,7 @@ bool scene_load_file(const char* path, scene* out, char* err, size_t err_size)
 		free(text);
 		return false;
 	}
-	bool ok = scene_load_text(text, path, out, err, err_size);
+	bool ok = scene_load_text_set(text, path, sets, set_count, out, err, err_size);
 	free(text);
 	return ok;
 }
@@ -680,6 +672,13 @@ bool scene_load_builtin(const char* name, scene* out, char* err, size_t err_size
 bool scene_load_default(scene* out, char* err, size_t err_size)
 {
 	return scene_load_builtin(SCENE_DEFAULT, out, err, err_size);
+}
+
+bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, char* err, size_t err_size)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s%s", EMBEDDED_PREFIX, SCENE_DEFAULT);
+	return scene_load_text_set(embedded_text(SCENE_DEFAULT), path, sets, count, out, err, err_size);
 }
 
 /* ---------------------------------------------------------------------------------------------

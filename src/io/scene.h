@@ -74,6 +74,8 @@ typedef struct scene {
 	int32_t seam_count;
 	double sew_time_limit; /* s: every seam must have closed by then (exit 3 otherwise) */
 	double relax_energy;   /* J: after sewing, motion may start once the kinetic energy is under this */
+	char** sets; /* the --set overrides applied, "key.path=value" (summary.json) */
+	int32_t set_count;
 } scene;
 
 /* Parses and validates a scene. On failure returns false with the message in err; *out is then
@@ -81,6 +83,12 @@ typedef struct scene {
 bool scene_load_file(const char* path, scene* out, char* err, size_t err_size);
 /* The same from text in memory; `path` names it in messages and anchors relative mesh paths. */
 bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size);
+/* The same with `--set key.path=value` overrides applied to the JSON before validation
+ * (src/io/scene_set.h, docs/batch.md); they are kept in out->sets. */
+bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_count, scene* out, char* err,
+			 size_t err_size);
+bool scene_load_text_set(const char* text, const char* path, const char* const* sets, int32_t set_count, scene* out,
+			 char* err, size_t err_size);
 /* The default scene of `drape run`: the paper's figure 1 drape over a cylinder mesh. */
 #define SCENE_DEFAULT "figure1_drape.json"
 bool scene_load_default(scene* out, char* err, size_t err_size);

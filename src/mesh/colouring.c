@@ -1,4 +1,4 @@
-/* Greedy element colouring (STYLE.md, determinism): element by element, the lowest colour not yet
+/* Greedy element colouring (docs/solver.md, determinism): element by element, the lowest colour not yet
  * used at any of its particles. Colours are tracked as 64-bit masks per particle; the rare element
  * that finds all 64 taken (a vertex of valence > ~60) goes to a last colour that is run serially. */
 #include "colouring.h"

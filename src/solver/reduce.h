@@ -1,6 +1,6 @@
 /* Deterministic parallel reductions: vectors are cut into fixed chunks of REDUCE_CHUNK particles,
  * each chunk is summed in order by whichever thread gets it, and the chunk sums are added in
- * chunk order. The result is bit-identical for every thread count (STYLE.md, determinism). */
+ * chunk order. The result is bit-identical for every thread count (docs/solver.md, determinism). */
 #ifndef DRAPE_REDUCE_H
 #define DRAPE_REDUCE_H
 

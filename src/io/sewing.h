@@ -1,8 +1,8 @@
-/* `drape run` with garments (docs/garments.md): after each frame, merge the seams that have
+/* A run with garments (docs/garments.md): after each frame, merge the seams that have
  * closed, stop with exit 3 naming a seam still open past sewing.time_limit, and note when the
  * sewn garment has relaxed (kinetic energy under sewing.relax_energy): the time motion may start. */
-#ifndef DRAPE_APP_SEWING_H
-#define DRAPE_APP_SEWING_H
+#ifndef DRAPE_IO_SEWING_H
+#define DRAPE_IO_SEWING_H
 
 #include "drape.h"
 #include "io/scene.h"
@@ -18,7 +18,8 @@ typedef struct sewing_state {
 void sewing_begin(sewing_state* st, const drape_world* world);
 /* The largest gap of the open seams now, m (frame 0's seam_gap). */
 double sewing_max_gap(const drape_world* world);
-/* EXIT_OK, or EXIT_DIVERGED / EXIT_BAD_INPUT with the message in err. */
-int sewing_after_frame(sewing_state* st, drape_world* world, const scene* s, char* err, size_t err_size);
+/* DRAPE_OK, or DRAPE_ERROR_DIVERGED (a seam still open past the time limit) / DRAPE_ERROR_INVALID
+ * (a merge refused) with the message in err. */
+drape_status sewing_after_frame(sewing_state* st, drape_world* world, const scene* s, char* err, size_t err_size);
 
 #endif

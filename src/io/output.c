@@ -145,6 +145,9 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	if (scene_file) cJSON_AddStringToObject(root, "scene_file", scene_file);
 	free(scene_file);
 	cJSON_AddStringToObject(root, "name", s->name);
+	/* The --set overrides, so that a run folder says how it differs from the scene file. */
+	cJSON* sets = cJSON_AddArrayToObject(root, "overrides");
+	for (int32_t i = 0; i < s->set_count; ++i) cJSON_AddItemToArray(sets, cJSON_CreateString(s->sets[i]));
 	cJSON_AddStringToObject(root, "status", t->status);
 	if (t->error) cJSON_AddStringToObject(root, "error", t->error);
 	cJSON_AddNumberToObject(root, "frames_written", t->frames_written);
@@ -235,6 +238,13 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 		cJSON_AddNumberToObject(o, "friction", d->friction);
 		cJSON_AddItemToArray(solids, o);
 	}
+	return root;
+}
+
+cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
+{
+	cJSON* root = summary_json(s, world, t);
+	cJSON_AddStringToObject(root, "out", dir);
 	return root;
 }
 

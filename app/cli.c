@@ -1,0 +1,29 @@
+/* Helpers shared by the commands' option parsing; kept apart from app/main.c so that no command
+ * depends on the dispatcher that depends on every command. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool parse_int_arg(const char* s, long lo, long hi, long* out)
+{
+	char* end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < lo || v > hi) return false;
+	*out = v;
+	return true;
+}
+
+const char* cli_bad_option(int argc, char** argv, int optopt_seen)
+{
+	static char shortopt[3];
+	if (optopt_seen > 0 && optopt_seen < 128) {
+		snprintf(shortopt, sizeof shortopt, "-%c", optopt_seen);
+		return shortopt;
+	}
+	int i = optind - 1;
+	return i >= 1 && i < argc ? argv[i] : "?";
+}

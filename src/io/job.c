@@ -1,0 +1,128 @@
+/* The public face of the scene loader and the output writers (include/drape.h, "Whole jobs"):
+ * drape_scene_* over src/io/scene.c and drape_writer_* over src/io/caches.c (docs/api.md). */
+#include "drape.h"
+
+#include "core.h"
+#include "io/caches.h"
+#include "io/scene.h"
+#include "io/scene_handle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert((int)DRAPE_FORMAT_OBJ == (int)FORMAT_OBJ && (int)DRAPE_FORMAT_PC2 == (int)FORMAT_PC2 &&
+		       (int)DRAPE_FORMAT_GLB == (int)FORMAT_GLB && (int)DRAPE_FORMAT_USDA == (int)FORMAT_USDA,
+	       "public and private format bits agree");
+
+static void set_err(char* err, size_t err_size, const char* what)
+{
+	if (err && err_size) snprintf(err, err_size, "%s", what);
+}
+
+drape_scene* drape_scene_load(const char* path, char* err, size_t err_size)
+{
+	return drape_scene_load_overrides(path, NULL, 0, err, err_size);
+}
+
+drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
+					char* err, size_t err_size)
+{
+	char local[1024];
+	if (!path) {
+		set_err(err, err_size, "drape_scene_load: no path");
+		return NULL;
+	}
+	drape_scene* h = calloc(1, sizeof *h);
+	if (!h) {
+		set_err(err, err_size, "out of memory");
+		return NULL;
+	}
+	if (!scene_load_file_set(path, overrides, override_count, &h->s, local, sizeof local)) {
+		set_err(err, err_size, local);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void drape_scene_destroy(drape_scene* scene)
+{
+	if (!scene) return;
+	scene_free(&scene->s);
+	free(scene);
+}
+
+const char* drape_scene_name(const drape_scene* scene) { return scene->s.name ? scene->s.name : ""; }
+double drape_scene_fps(const drape_scene* scene) { return scene->s.fps; }
+int32_t drape_scene_frames(const drape_scene* scene) { return scene->s.frames; }
+drape_world_def drape_scene_world_def(const drape_scene* scene) { return scene->s.world; }
+
+drape_world* drape_scene_create_world(const drape_scene* scene, const drape_world_def* world_def, char* err,
+				      size_t err_size)
+{
+	char local[1024];
+	/* A shallow copy: scene_build_world only reads, and copies what the world keeps. */
+	struct scene s = scene->s;
+	if (world_def) s.world = *world_def;
+	drape_world* w = scene_build_world(&s, local, sizeof local);
+	if (!w) set_err(err, err_size, local);
+	return w;
+}
+
+drape_status drape_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size)
+{
+	char local[512];
+	if (!text || !caches_parse_formats(text, formats, local, sizeof local)) {
+		set_err(err, err_size, text ? local : "no formats given");
+		return DRAPE_ERROR_INVALID;
+	}
+	return DRAPE_OK;
+}
+
+/* The writer is the caches of `drape run` under a public name. */
+struct drape_writer {
+	caches* c;
+};
+
+drape_writer* drape_writer_create(const char* dir, unsigned formats, const drape_world* world, double fps,
+				  int32_t max_frames, char* err, size_t err_size)
+{
+	char local[1024];
+	if (!dir || !world) {
+		set_err(err, err_size, "drape_writer_create: no folder or no world");
+		return NULL;
+	}
+	drape_writer* w = malloc(sizeof *w);
+	if (!w) {
+		set_err(err, err_size, "out of memory");
+		return NULL;
+	}
+	w->c = caches_begin(dir, formats, world, fps, max_frames, local, sizeof local);
+	if (!w->c) {
+		set_err(err, err_size, local);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+drape_status drape_writer_add_frame(drape_writer* writer, int32_t frame, const drape_world* world, char* err,
+				    size_t err_size)
+{
+	char local[1024];
+	if (caches_add_frame(writer->c, frame, world, local, sizeof local)) return DRAPE_OK;
+	set_err(err, err_size, local);
+	return DRAPE_ERROR_IO;
+}
+
+drape_status drape_writer_finish(drape_writer* writer, char* err, size_t err_size)
+{
+	if (!writer) return DRAPE_OK;
+	char local[1024];
+	bool ok = caches_finish(writer->c, local, sizeof local);
+	free(writer);
+	if (ok) return DRAPE_OK;
+	set_err(err, err_size, local);
+	return DRAPE_ERROR_IO;
+}

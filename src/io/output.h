@@ -1,0 +1,45 @@
+/* What `drape run` writes: the output directory (never half-overwritten), one OBJ per frame
+ * written atomically, stats.csv (Table 1 columns per frame) and summary.json. */
+#ifndef DRAPE_APP_OUTPUT_H
+#define DRAPE_APP_OUTPUT_H
+
+#include "drape.h"
+#include "io/scene.h"
+
+#include <stdio.h>
+
+/* Makes `dir` ready: creates it (with parents) or, if it exists, refuses unless `force`, in which
+ * case drape's own files in it (frame_*.obj, stats.csv, summary.json) are removed first. */
+bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size);
+
+/* Creates `dir` and its parents where missing (mkdir -p). */
+bool output_make_dirs(const char* dir, char* err, size_t err_size);
+
+FILE* output_open_stats(const char* dir, char* err, size_t err_size);
+void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms);
+
+typedef struct run_totals {
+	const char* status; /* "ok", "failed", "interrupted" */
+	const char* error;
+	int frames_written;
+	double simulated_time;
+	double wall_seconds;
+	drape_stats stats; /* summed over frames; min/max over frames */
+	unsigned formats;  /* FORMAT_* bits (caches.h) */
+	int exit_status;
+	int seams_open;      /* garments (io/sewing.h): seams still open at the end */
+	double sewn_at;      /* s, < 0: not sewn */
+	double motion_start; /* s, < 0: not relaxed yet */
+} run_totals;
+
+bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
+			  size_t err_size);
+
+/* The same summary as one line of JSON on stdout (`drape run --json`), plus "out": dir. */
+void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t);
+
+/* That summary plus "out": dir, as a cJSON tree the caller deletes (drape_run's summary_json). */
+typedef struct cJSON cJSON;
+cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* world, const run_totals* t);
+
+#endif

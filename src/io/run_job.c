@@ -1,0 +1,225 @@
+/* drape_run (include/drape.h): a scene file to a folder of frames, caches, stats.csv and
+ * summary.json, with a progress callback and a cancel flag; `drape run` is a thin user of it.
+ * Everything that can be refused is checked before the folder is touched (docs/caches.md). */
+#define _POSIX_C_SOURCE 200809L
+#include "drape.h"
+
+#include "core.h"
+#include "io/caches.h"
+#include "io/output.h"
+#include "io/scene.h"
+#include "io/scene_handle.h"
+#include "io/sewing.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+drape_run_def drape_default_run_def(void)
+{
+	drape_run_def d;
+	memset(&d, 0, sizeof d);
+	d.out_dir = "out";
+	d.formats = DRAPE_FORMAT_OBJ;
+	d.frames = -1;
+	d.cookie = DRAPE_COOKIE;
+	return d;
+}
+
+void drape_run_result_free(drape_run_result* result)
+{
+	if (!result) return;
+	free(result->summary_json);
+	result->summary_json = NULL;
+}
+
+/* The exit status of the drape command for each outcome (app/commands.h). */
+static int exit_status_of(drape_status st)
+{
+	switch (st) {
+	case DRAPE_OK: return 0;
+	case DRAPE_ERROR_IO: return 1;
+	case DRAPE_ERROR_DIVERGED: return 3;
+	case DRAPE_ERROR_INTERRUPTED: return 130;
+	case DRAPE_ERROR_INVALID:
+	case DRAPE_ERROR_MEMORY: break;
+	}
+	return 2;
+}
+
+static drape_status early(drape_run_result* r, drape_status st, const char* msg)
+{
+	snprintf(r->error, sizeof r->error, "%s", msg);
+	r->status = st;
+	r->exit_status = exit_status_of(st);
+	return st;
+}
+
+static void add_totals(drape_stats* t, const drape_stats* fs)
+{
+	t->steps += fs->steps;
+	t->rejected += fs->rejected;
+	t->cg_iterations += fs->cg_iterations;
+	t->eval_ms += fs->eval_ms;
+	t->cg_ms += fs->cg_ms;
+	t->cc_ms += fs->cc_ms;
+	t->cs_ms += fs->cs_ms;
+	if (fs->min_dt > 0.0 && (t->min_dt == 0.0 || fs->min_dt < t->min_dt)) t->min_dt = fs->min_dt;
+	if (fs->max_dt > t->max_dt) t->max_dt = fs->max_dt;
+	t->seam_gap = fs->seam_gap;
+	if (fs->penetrating > t->penetrating) t->penetrating = fs->penetrating;
+}
+
+/* Steps s's world frame by frame into an output folder that is ready; fills r and totals. */
+static void run_frames(const drape_run_def* def, const scene* s, drape_world* world, caches* cache, drape_run_result* r,
+		       run_totals* totals)
+{
+	char err[1024];
+	const char* dir = def->out_dir;
+	const double frame_dt = 1.0 / s->fps;
+	const double start = now_s();
+	drape_status st = DRAPE_OK;
+	sewing_state sew;
+	sewing_begin(&sew, world);
+	FILE* stats = output_open_stats(dir, err, sizeof err);
+	if (!stats || !caches_add_frame(cache, 0, world, err, sizeof err)) {
+		st = DRAPE_ERROR_IO;
+	} else {
+		drape_stats zero = {0};
+		zero.seam_gap = sewing_max_gap(world);
+		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
+		totals->frames_written = 1;
+		drape_run_progress p = {0, s->frames, 0.0, world};
+		if (def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
+	}
+	for (int f = 1; st == DRAPE_OK && f <= s->frames; ++f) {
+		if (def->cancel && *def->cancel) {
+			st = DRAPE_ERROR_INTERRUPTED;
+			break;
+		}
+		double t0 = now_s();
+		drape_world_reset_stats(world);
+		/* Step to the frame's exact time, f / fps, so rounding never accumulates. */
+		drape_status step = drape_world_step(world, f * frame_dt - drape_world_time(world));
+		drape_stats fs = drape_world_get_stats(world);
+		double ms = 1e3 * (now_s() - t0);
+		add_totals(&totals->stats, &fs);
+		if (step != DRAPE_OK) {
+			snprintf(err, sizeof err, "%s", drape_world_error(world));
+			st = step == DRAPE_ERROR_DIVERGED ? DRAPE_ERROR_DIVERGED : DRAPE_ERROR_INVALID;
+			r->failed_frame = f;
+			break;
+		}
+		drape_status sewn = sewing_after_frame(&sew, world, s, err, sizeof err);
+		if (sewn != DRAPE_OK) {
+			st = sewn;
+			r->failed_frame = f;
+			break;
+		}
+		if (!caches_add_frame(cache, f, world, err, sizeof err)) {
+			st = DRAPE_ERROR_IO;
+			break;
+		}
+		output_stats_row(stats, f, drape_world_time(world), &fs, drape_world_kinetic_energy(world), ms);
+		totals->frames_written = f + 1;
+		drape_run_progress p = {f, s->frames, drape_world_time(world), world};
+		if (def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
+	}
+	if (stats) fclose(stats);
+	totals->simulated_time = drape_world_time(world);
+	totals->seams_open = sew.open;
+	totals->sewn_at = sew.sewn_at;
+	totals->motion_start = sew.motion_start;
+	totals->wall_seconds = now_s() - start;
+	char serr[512];
+	if (!caches_finish(cache, serr, sizeof serr) && st == DRAPE_OK) {
+		st = DRAPE_ERROR_IO;
+		snprintf(err, sizeof err, "%s", serr);
+	}
+	if (st != DRAPE_OK && st != DRAPE_ERROR_INTERRUPTED) snprintf(r->error, sizeof r->error, "%s", err);
+	totals->status = st == DRAPE_OK ? "ok" : st == DRAPE_ERROR_INTERRUPTED ? "interrupted" : "failed";
+	totals->error = r->error[0] ? r->error : NULL;
+	totals->exit_status = exit_status_of(st);
+	if (!output_write_summary(dir, s, world, totals, serr, sizeof serr) && st == DRAPE_OK) {
+		st = DRAPE_ERROR_IO;
+		snprintf(r->error, sizeof r->error, "%s", serr);
+		totals->exit_status = exit_status_of(st);
+	}
+	r->status = st;
+	r->exit_status = exit_status_of(st);
+	r->frames_written = totals->frames_written;
+	r->simulated_time = totals->simulated_time;
+	r->wall_seconds = totals->wall_seconds;
+	r->totals = totals->stats;
+}
+
+drape_status drape_run(const drape_run_def* def, drape_run_result* r)
+{
+	memset(r, 0, sizeof *r);
+	r->failed_frame = -1;
+	if (!def || def->cookie != DRAPE_COOKIE) return early(r, DRAPE_ERROR_INVALID, "run def not initialised with drape_default_run_def()");
+	if (!def->out_dir || !def->out_dir[0]) return early(r, DRAPE_ERROR_INVALID, "no output folder given");
+	char err[1024];
+	scene owned;
+	const scene* s;
+	scene copy;
+	if (def->scene) {
+		copy = def->scene->s; /* shallow: only frames and threads change */
+	} else {
+		if (!def->scene_path) return early(r, DRAPE_ERROR_INVALID, "no scene given");
+		if (!scene_load_file_set(def->scene_path, def->overrides, def->override_count, &owned, err, sizeof err)) return early(r, DRAPE_ERROR_INVALID, err);
+		copy = owned;
+	}
+	if (def->frames >= 0) copy.frames = def->frames;
+	if (def->threads > 0) copy.world.threads = def->threads;
+	s = &copy;
+	drape_status st = DRAPE_OK;
+	drape_world* world = scene_build_world(s, err, sizeof err);
+	caches* cache = NULL;
+	if (!world) {
+		st = early(r, DRAPE_ERROR_INVALID, err);
+	} else {
+		/* Doubtful but accepted input: told once, line by line, before anything is written. */
+		for (const char* p = drape_world_warnings(world); def->warning && *p;) {
+			const char* end = strchr(p, '\n');
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			char line[1024];
+			snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+			def->warning(line, def->user);
+			p += len + (end ? 1 : 0);
+		}
+		unsigned formats = def->formats ? def->formats : DRAPE_FORMAT_OBJ;
+		if (s->seam_count > 0 && (formats & ~(unsigned)DRAPE_FORMAT_OBJ)) {
+			/* merging seams changes the vertex count, which a point cache or morph targets cannot follow */
+			snprintf(err, sizeof err, "%s: garments with seams are written as OBJ frames only (--format obj)", s->path);
+			drape_world_destroy(world);
+			if (!def->scene) scene_free(&owned);
+			return early(r, DRAPE_ERROR_INVALID, err);
+		}
+		cache = caches_begin(def->out_dir, formats, world, s->fps, s->frames, err, sizeof err);
+		if (!cache || !output_prepare_dir(def->out_dir, def->force, err, sizeof err)) {
+			st = early(r, DRAPE_ERROR_INVALID, err);
+			if (cache) caches_finish(cache, err, sizeof err);
+		} else {
+			run_totals totals = {.status = "ok", .formats = formats};
+			r->started = true;
+			run_frames(def, s, world, cache, r, &totals);
+			st = r->status;
+			cJSON* root = output_summary_json(def->out_dir, s, world, &totals);
+			r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
+			cJSON_Delete(root);
+		}
+		drape_world_destroy(world);
+	}
+	if (!def->scene) scene_free(&owned);
+	return st;
+}
