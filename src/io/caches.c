@@ -1,7 +1,8 @@
 /* Writes every output format of a run frame by frame. File names: frame_NNNN.obj (obj);
  * cache_NAME.pc2 with its rest mesh cache_NAME.obj per cloth (pc2; NAME is the cloth's name with
  * characters outside [A-Za-z0-9._-] replaced by '_'); animation.glb (glb); with obj, every animated
- * mesh solid (a character, OBJ frames or keyframed poses) as solid_NAME_NNNN.obj with normals. */
+ * mesh solid (a character, OBJ frames or keyframed poses) as solid_NAME_NNNN.obj with normals; with
+ * pc2, solid_NAME.pc2 and its rest solid_NAME.obj; in animation.glb and .usda each is its own node. */
 #include "caches.h"
 
 #include "gltf_write.h"
@@ -23,11 +24,14 @@
 struct caches {
 	char dir[4096];
 	unsigned formats;
-	int32_t count;
-	double** positions;   /* per cloth, 3 * vertex_count */
-	obj_object* objects;  /* per cloth, pointing at positions */
-	char (*stems)[256];   /* per cloth: "cache_NAME" */
-	pc2_writer** pc2;     /* per cloth, created at frame 0 */
+	int32_t count;        /* cloths: the first count entries of each array below */
+	int32_t total;        /* cloths, then the animated mesh solids (PC2, glTF, USD only) */
+	double** positions;   /* per entry, 3 * vertex_count */
+	obj_object* objects;  /* per entry, pointing at positions */
+	char (*stems)[256];   /* per entry: "cache_NAME" for cloths, "solid_NAME" for solids */
+	pc2_writer** pc2;     /* per entry, created at frame 0 */
+	drape_mesh* solid_meshes; /* total - count: each solid's triangles with one zero uv per vertex */
+	int32_t* solid_index;     /* total - count: the world's solid index */
 	gltf_writer* glb;
 	usda_writer* usda;
 	bool broken;
@@ -80,13 +84,31 @@ static void cache_stems(const drape_world* world, char (*stems)[256], int32_t co
 	}
 }
 
+static bool solid_is_animated_mesh(const solid_data* s)
+{
+	return s->kind == DRAPE_SOLID_MESH && (s->character || s->frame_count > 0 || s->pose_count > 0);
+}
+
+static int32_t animated_solid_count(const drape_world* world)
+{
+	int32_t n = 0;
+	for (int32_t k = 0; k < world->solid_count; ++k) n += solid_is_animated_mesh(&world->solids[k]);
+	return n;
+}
+
 static void free_caches(caches* c)
 {
 	if (!c) return;
-	for (int32_t i = 0; i < c->count; ++i) {
+	for (int32_t i = 0; i < c->total; ++i) {
 		if (c->positions) free(c->positions[i]);
 		if (c->pc2) pc2_writer_abort(c->pc2[i]);
 	}
+	for (int32_t k = 0; c->solid_meshes && k < c->total - c->count; ++k) {
+		free(c->solid_meshes[k].uvs);
+		free(c->solid_meshes[k].triangle_uvs);
+	}
+	free(c->solid_meshes);
+	free(c->solid_index);
 	gltf_writer_abort(c->glb);
 	usda_writer_abort(c->usda);
 	free(c->positions);
@@ -101,9 +123,13 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 {
 	caches* c = calloc(1, sizeof *c);
 	int32_t n = drape_cloth_count(world);
-	size_t slots = (size_t)(n > 0 ? n : 1);
+	int32_t solids = (formats & (FORMAT_PC2 | FORMAT_GLB | FORMAT_USDA)) ? animated_solid_count(world) : 0;
+	size_t slots = (size_t)(n + solids > 0 ? n + solids : 1);
 	if (c) {
 		c->count = n;
+		c->total = n;
+		c->solid_meshes = calloc((size_t)(solids > 0 ? solids : 1), sizeof *c->solid_meshes);
+		c->solid_index = calloc((size_t)(solids > 0 ? solids : 1), sizeof *c->solid_index);
 		c->formats = formats;
 		snprintf(c->dir, sizeof c->dir, "%s", dir);
 		c->positions = calloc(slots, sizeof *c->positions);
@@ -111,19 +137,42 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 		c->stems = calloc(slots, sizeof *c->stems);
 		c->pc2 = calloc(slots, sizeof *c->pc2);
 	}
-	bool ok = c && c->positions && c->objects && c->stems && c->pc2;
+	bool ok = c && c->positions && c->objects && c->stems && c->pc2 && c->solid_meshes && c->solid_index;
 	for (int32_t i = 0; ok && i < n; ++i) {
 		drape_cloth_id id = {i};
 		c->positions[i] = malloc(3 * (size_t)drape_cloth_vertex_count(world, id) * sizeof(double));
 		ok = c->positions[i] != NULL;
 		if (ok) c->objects[i] = (obj_object){drape_cloth_name(world, id), drape_cloth_mesh(world, id), c->positions[i]};
 	}
+	if (ok) cache_stems(world, c->stems, n);
+	/* The moving bodies follow the cloths: their own node in glTF and USD, their own PC2. */
+	for (int32_t k = 0; ok && solids > 0 && k < world->solid_count; ++k) {
+		const solid_data* sd = &world->solids[k];
+		if (!solid_is_animated_mesh(sd)) continue;
+		int32_t e = c->total, j = e - n;
+		drape_mesh* m = &c->solid_meshes[j];
+		c->solid_index[j] = k;
+		c->total = e + 1;
+		m->vertex_count = sd->vertex_count;
+		m->triangle_count = sd->triangle_count;
+		m->triangles = sd->triangles;
+		m->uv_count = sd->vertex_count;
+		m->uvs = calloc(2 * (size_t)sd->vertex_count, sizeof *m->uvs);
+		m->triangle_uvs = malloc(3 * (size_t)sd->triangle_count * sizeof *m->triangle_uvs);
+		c->positions[e] = malloc(3 * (size_t)sd->vertex_count * sizeof(double));
+		ok = m->uvs && m->triangle_uvs && c->positions[e];
+		if (!ok) break;
+		memcpy(m->triangle_uvs, sd->triangles, 3 * (size_t)sd->triangle_count * sizeof *m->triangle_uvs);
+		c->objects[e] = (obj_object){sd->name, m, c->positions[e]};
+		cache_stem(sd->name, c->stems[e], sizeof c->stems[e]);
+		memcpy(c->stems[e], "solid", 5); /* "cache_NAME" -> "solid_NAME" */
+	}
 	if (!ok) {
 		snprintf(err, err_size, "out of memory preparing the output");
 		free_caches(c);
 		return NULL;
 	}
-	cache_stems(world, c->stems, n);
+	n = c->total;
 	if (formats & FORMAT_GLB) {
 		gltf_object objects[slots];
 		for (int32_t i = 0; i < n; ++i) objects[i] = (gltf_object){c->objects[i].name, c->objects[i].mesh};
@@ -157,7 +206,7 @@ static bool write_solid_frames(const caches* c, int frame, const drape_world* wo
 	bool ok = true;
 	for (int32_t k = 0; ok && k < world->solid_count; ++k) {
 		const solid_data* s = &world->solids[k];
-		if (s->kind != DRAPE_SOLID_MESH || !(s->character || s->frame_count > 0 || s->pose_count > 0)) continue;
+		if (!solid_is_animated_mesh(s)) continue;
 		vec3* p = malloc((size_t)s->vertex_count * sizeof *p);
 		double* x = malloc(3 * (size_t)s->vertex_count * sizeof *x);
 		if (!p || !x) {
@@ -185,13 +234,22 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 {
 	if (c->broken) return false;
 	for (int32_t i = 0; i < c->count; ++i) drape_cloth_get_positions(world, (drape_cloth_id){i}, c->positions[i]);
+	for (int32_t i = c->count; i < c->total; ++i) {
+		const solid_data* sd = &world->solids[c->solid_index[i - c->count]];
+		vec3* p = malloc((size_t)sd->vertex_count * sizeof *p);
+		if (!p) return core_fail(err, err_size, "out of memory writing solid '%s'", sd->name);
+		solid_mesh_vertices_at(sd, drape_world_time(world), p);
+		for (int32_t v = 0; v < sd->vertex_count; ++v)
+			c->positions[i][3 * v] = p[v].x, c->positions[i][3 * v + 1] = p[v].y, c->positions[i][3 * v + 2] = p[v].z;
+		free(p);
+	}
 	char path[4400];
 	bool ok = true;
 	if (c->formats & FORMAT_OBJ) {
 		snprintf(path, sizeof path, "%s/frame_%04d.obj", c->dir, frame);
 		ok = obj_write_objects(path, c->objects, c->count, err, err_size) && write_solid_frames(c, frame, world, err, err_size);
 	}
-	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->count; ++i) {
+	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->total; ++i) {
 		if (frame == 0) {
 			/* The rest mesh whose vertex order the cache follows: frame 0 itself. */
 			snprintf(path, sizeof path, "%s/%s.obj", c->dir, c->stems[i]);
@@ -212,7 +270,7 @@ bool caches_finish(caches* c, char* err, size_t err_size)
 {
 	bool ok = true;
 	if (!c->broken) {
-		for (int32_t i = 0; i < c->count; ++i) {
+		for (int32_t i = 0; i < c->total; ++i) {
 			if (!c->pc2[i]) continue;
 			if (ok) ok = pc2_writer_finish(c->pc2[i], err, err_size);
 			else pc2_writer_abort(c->pc2[i]);
