@@ -3,7 +3,8 @@
 
 #include <signal.h>
 
-static volatile sig_atomic_t requested = 0;
+/* An int (glibc's sig_atomic_t) so that drape_world_set_cancel can watch it directly. */
+static volatile int requested = 0;
 static void (*old_int)(int) = SIG_DFL;
 static void (*old_term)(int) = SIG_DFL;
 
@@ -30,3 +31,5 @@ bool interrupt_requested(void)
 {
 	return requested != 0;
 }
+
+const volatile int* interrupt_flag(void) { return &requested; }

@@ -194,6 +194,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		def.scene = ui.builtin;
 	}
 	interrupt_watch();
+	def.cancel = interrupt_flag();
 	drape_run_result r;
 	drape_run(&def, &r);
 	free(sets);

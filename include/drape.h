@@ -481,6 +481,10 @@ void drape_world_reset_stats(drape_world* world);
 
 /* Total kinetic energy of all particles, J. */
 double drape_world_kinetic_energy(const drape_world* world);
+/* Interrupts: while *flag is non-zero, drape_world_step stops between steps (also between a
+ * rejected step and its retry) and returns DRAPE_ERROR_INTERRUPTED, the world at the last accepted
+ * step. NULL: none. The flag may be set from a signal handler. */
+void drape_world_set_cancel(drape_world* world, const volatile int* flag);
 /* Elastic energy stored in all cloths' internal forces (both models, stretch + shear + bend), J.
  * With the kinetic energy it lets tools test boundedness. */
 double drape_world_elastic_energy(const drape_world* world);

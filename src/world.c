@@ -378,7 +378,25 @@ drape_status drape_world_step(drape_world* w, double duration)
 		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
 	}
 	const double t_end = w->time + duration;
+	/* Bounded work (docs/solver.md, "Runs that cannot make progress"): a call may take many small
+	 * steps, but not without limit; a scene that needs more is reported, not ground through. */
+	const double frames = duration / w->def.max_dt;
+	const int64_t budget = 2000 + (int64_t)(50.0 * (frames < 1e6 ? frames : 1e6));
+	int64_t attempts = 0;
 	while (w->time < t_end) {
+		if (w->cancel && *w->cancel) {
+			world_fail(w, "interrupted at t = %.6g s", w->time);
+			return DRAPE_ERROR_INTERRUPTED;
+		}
+		if (++attempts > budget) {
+			world_fail(w,
+				   "simulation cannot make progress at t = %.6g s: %lld steps (accepted and rejected) did not "
+				   "cover %.6g s, the step size is down to %.3g s; look for a setting that forces tiny steps "
+				   "(stiffness, speeds of pins or solids, gravity)",
+				   w->time, (long long)(attempts - 1), duration, w->control.dt);
+			step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+			return DRAPE_ERROR_DIVERGED;
+		}
 		double proposed = w->control.dt;
 		double remaining = t_end - w->time;
 		/* Land exactly on t_end; a sliver left by rounding (or by a max_dt written as a short
@@ -447,6 +465,8 @@ drape_status drape_world_step(drape_world* w, double duration)
 }
 
 double drape_world_time(const drape_world* w) { return w->time; }
+
+void drape_world_set_cancel(drape_world* w, const volatile int* flag) { w->cancel = flag; }
 
 drape_stats drape_world_get_stats(const drape_world* w) { return w->stats; }
 

@@ -138,6 +138,7 @@ struct drape_world {
 	 * An automatic world (def.threads = 0) sets threads before each drape_world_step to the
 	 * cores other processes leave free (solver/thread_policy.h). */
 	int threads_max;
+	const volatile int* cancel; /* drape_world_set_cancel: stop between steps while non-zero */
 	char error[512];
 	char* warnings; /* accumulated, newline-separated */
 	double time;

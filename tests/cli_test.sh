@@ -317,6 +317,22 @@ assert max(abs(last[k] - obj[k // 3][k % 3]) for k in range(3 * verts)) < 1e-5
 PY
 	then ok character_in_caches; else bad character_in_caches "see above"; fi
 fi
+# --- SIGTERM in the middle of a long frame (a 100 s frame of the figure 2 sheet): drape stops between
+# two time steps within a second, keeps frame 0, and says "interrupted" (exit 130)
+"$drape" run "$(scene longframe '{"output": {"fps": 0.01, "frames": 1}, "solver": {"max_dt": 0.0333}, "cloths": [{"grid": {"size": [1, 1], "resolution": [41, 41]}, "pins": [{"corner": "top_left"}, {"corner": "top_right"}]}]}')" --out "$tmp/longframe" --quiet --threads 1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+t0=$(date +%s.%N)
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+if [ "$rc" -eq 130 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=='interrupted' and d['frames_written']==1" "$tmp/longframe/summary.json" &&
+	[ -f "$tmp/longframe/frame_0000.obj" ] && python3 -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < 1.0 else 1)" "$t0" "$t1"; then
+	ok sigterm_mid_frame
+else
+	bad sigterm_mid_frame "exit $rc after SIGTERM; summary: $(cat "$tmp/longframe/summary.json" 2>/dev/null | head -c 300)"
+fi
 # --- a coarse skirt sewn on the moving CMU body (issue 11): seams close, nothing penetrates or
 # self-intersects at any frame, and the skirt is still on the hips at the end of the motion
 if [ -r /usr/share/assimp/models/BVH/01_01.bvh ]; then

@@ -88,6 +88,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	const double frame_dt = 1.0 / s->fps;
 	const double start = now_s();
 	drape_status st = DRAPE_OK;
+	drape_world_set_cancel(world, def->cancel);
 	sewing_state sew;
 	sewing_begin(&sew, world);
 	FILE* stats = output_open_stats(dir, err, sizeof err);
@@ -113,6 +114,10 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		drape_stats fs = drape_world_get_stats(world);
 		double ms = 1e3 * (now_s() - t0);
 		add_totals(&totals->stats, &fs);
+		if (step == DRAPE_ERROR_INTERRUPTED) {
+			st = DRAPE_ERROR_INTERRUPTED; /* mid-frame: the frames written so far stay */
+			break;
+		}
 		if (step != DRAPE_OK) {
 			snprintf(err, sizeof err, "%s", drape_world_error(world));
 			st = step == DRAPE_ERROR_DIVERGED ? DRAPE_ERROR_DIVERGED : DRAPE_ERROR_INVALID;
