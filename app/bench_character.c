@@ -1,7 +1,9 @@
 /* `drape bench --character`: what a moving body costs (issue 10; docs/benchmarks.md, "Characters").
  * Posing, skinning and refitting the shipped body once per step, timed alone, and its share of the
  * steps of scenes/character.json run on one thread. */
+#include "bench_scene.h"
 #include "commands.h"
+#include "progress.h"
 
 #include "collide/solid.h"
 #include "io/scene.h"
@@ -11,13 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int command_bench_character(int argc, char** argv)
 {
@@ -31,20 +26,9 @@ int command_bench_character(int argc, char** argv)
 		fprintf(stderr, "drape bench --character: unknown option or missing value: '%s' (only --frames N)\n", argv[i]);
 		return EXIT_BAD_INPUT;
 	}
-	const char* path = DRAPE_SOURCE_DIR "/scenes/character.json";
 	scene s;
-	char err[1024];
-	if (!scene_load_file(path, &s, err, sizeof err)) {
-		fprintf(stderr, "drape bench: %s\n", err);
-		return EXIT_BAD_INPUT;
-	}
-	s.world.threads = 1;
-	drape_world* w = scene_build_world(&s, err, sizeof err);
-	if (!w) {
-		fprintf(stderr, "drape bench: %s\n", err);
-		scene_free(&s);
-		return EXIT_BAD_INPUT;
-	}
+	drape_world* w = bench_scene_world("character", 1, &s);
+	if (!w) return EXIT_BAD_INPUT;
 	/* The body alone: a step's worth of posing, skinning and box refitting, 200 steps of 1/120 s. */
 	int32_t body = -1;
 	for (int32_t k = 0; k < w->solid_count && body < 0; ++k)

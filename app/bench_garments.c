@@ -3,7 +3,9 @@
  * cloth's and the body's vertex and triangle counts, CPU seconds per frame, step size range,
  * frames and steps, and the EVAL / CG / C-C / C-S shares, printed as a Markdown table next to the
  * paper's row (docs/benchmarks.md, "Garments"). */
+#include "bench_scene.h"
 #include "commands.h"
+#include "progress.h"
 
 #include "collide/solid.h"
 #include "io/scene.h"
@@ -14,13 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct paper_row {
 	const char* scene;
@@ -45,17 +40,8 @@ static int bench_one(const paper_row* row, long frames_override)
 	}
 	fclose(probe);
 	scene s;
-	if (!scene_load_file(path, &s, err, sizeof err)) {
-		fprintf(stderr, "drape bench: %s\n", err);
-		return EXIT_BAD_INPUT;
-	}
-	s.world.threads = 1;
-	drape_world* w = scene_build_world(&s, err, sizeof err);
-	if (!w) {
-		fprintf(stderr, "drape bench: %s\n", err);
-		scene_free(&s);
-		return EXIT_BAD_INPUT;
-	}
+	drape_world* w = bench_scene_world(row->scene, 1, &s);
+	if (!w) return EXIT_BAD_INPUT;
 	sewing_state sew;
 	sewing_begin(&sew, w);
 	long frames = frames_override > 0 ? frames_override : s.frames;

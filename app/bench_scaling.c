@@ -19,14 +19,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-/* The machine is shared: one thread's CPU time is what the step costs, whatever else runs. */
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 typedef struct scaling_row {
 	int particles;
 	double ms_per_frame, steps_per_frame, cg_per_step, max_strain;

@@ -13,6 +13,13 @@ double wall_seconds(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void progress_begin(progress* p, const char* label, int total, bool quiet)
 {
 	p->enabled = !quiet && isatty(STDERR_FILENO);

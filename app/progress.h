@@ -21,5 +21,7 @@ void progress_end(progress* p);
  * draws it again. */
 void progress_clear(progress* p);
 double wall_seconds(void);
+/* This process's CPU seconds: what a benchmark costs on a shared machine, whatever else runs. */
+double cpu_seconds(void);
 
 #endif
