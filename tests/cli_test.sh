@@ -96,6 +96,33 @@ if "$drape" run --out "$out" --frames 1 --force --quiet && [ ! -e "$out/frame_00
 else
 	bad force_replaces_own_files "old frames kept or foreign file removed"
 fi
+# --force next to a user's look-alike files (docs/reliability.md): only what summary.json lists goes
+look="$tmp/lookalike"
+look_scene=$(scene lookscene "{$small}")
+mkdir -p "$look"
+for f in frame_final.obj frame_backup.obj.tmp cache_mybody.obj animation.glb notes.txt; do echo mine >"$look/$f"; done
+"$drape" run "$look_scene" --out "$look" --frames 1 --force --quiet 2>"$tmp/stderr"
+status=$?
+if [ $status -eq 2 ] && grep -q "looks like drape's output" "$tmp/stderr" && [ "$(ls "$look" | wc -l)" -eq 5 ]; then
+	ok force_refuses_lookalikes
+else
+	bad force_refuses_lookalikes "exit $status: $(cat "$tmp/stderr"); $(ls "$look")"
+fi
+rm "$look/cache_mybody.obj" "$look/animation.glb" "$look/frame_backup.obj.tmp"
+echo mine >"$look/frame_0007.obj"
+if ! "$drape" run "$look_scene" --out "$look" --frames 1 --force --quiet 2>/dev/null; then
+	mv "$look/frame_0007.obj" "$look/frame_0007.obj.user"
+	if "$drape" run "$look_scene" --out "$look" --frames 2 --force --quiet &&
+		"$drape" run "$look_scene" --out "$look" --frames 1 --force --quiet && [ ! -e "$look/frame_0002.obj" ] &&
+		[ "$(cat "$look/frame_final.obj" "$look/notes.txt" "$look/frame_0007.obj.user")" = "$(printf 'mine\nmine\nmine')" ] &&
+		python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['files']; assert 'frame_0001.obj' in f and 'notes.txt' not in f and 'summary.json' in f" "$look/summary.json"; then
+		ok force_keeps_user_files
+	else
+		bad force_keeps_user_files "$(ls "$look")"
+	fi
+else
+	bad force_keeps_user_files "a user's frame_0007.obj was not refused"
+fi
 echo x >"$tmp/plainfile"
 "$drape" run --out "$tmp/plainfile" --frames 1 --quiet 2>"$tmp/stderr"
 [ $? -eq 2 ] && grep -q "not a directory" "$tmp/stderr" && ok out_is_file || bad out_is_file "$(cat "$tmp/stderr")"

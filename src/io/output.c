@@ -39,13 +39,105 @@ static bool make_dirs(const char* dir, char* err, size_t err_size)
 	return true;
 }
 
+static bool ends_with(const char* s, const char* suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Names a run could write (frames, solids' frames, caches, stats, summary, their .tmp): a file of
+ * that look that the previous run did not list is refused, not overwritten. */
 static bool is_drape_file(const char* name)
 {
-	size_t n = strlen(name);
-	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0) return true;
+	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0 || strcmp(name, "summary.json.tmp") == 0)
+		return true;
 	if (caches_owns_file(name)) return true;
-	if (strncmp(name, "frame_", 6) != 0) return false;
-	return (n > 4 && strcmp(name + n - 4, ".obj") == 0) || (n > 8 && strcmp(name + n - 8, ".obj.tmp") == 0);
+	if (strncmp(name, "frame_", 6) == 0) {
+		/* frame_NNNN.obj (and its .tmp): digits only, so a user's frame_final.obj is no look-alike */
+		size_t k = 6;
+		while (name[k] >= '0' && name[k] <= '9') ++k;
+		return k > 6 && (strcmp(name + k, ".obj") == 0 || strcmp(name + k, ".obj.tmp") == 0);
+	}
+	if (strncmp(name, "solid_", 6) != 0) return false;
+	return ends_with(name, ".obj") || ends_with(name, ".obj.tmp") || ends_with(name, ".pc2") || ends_with(name, ".pc2.tmp");
+}
+
+bool output_list_dir(const char* dir, char*** names, int32_t* count)
+{
+	*names = NULL;
+	*count = 0;
+	DIR* d = opendir(dir);
+	if (!d) return false;
+	int32_t cap = 0;
+	bool ok = true;
+	struct dirent* ent;
+	while (ok && (ent = readdir(d))) {
+		if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) continue;
+		if (*count == cap) {
+			cap = cap ? 2 * cap : 16;
+			char** p = realloc(*names, (size_t)cap * sizeof *p);
+			if (!p) {
+				ok = false;
+				break;
+			}
+			*names = p;
+		}
+		(*names)[*count] = strdup(ent->d_name);
+		ok = (*names)[*count] != NULL;
+		*count += ok;
+	}
+	closedir(d);
+	if (!ok) {
+		output_free_list(*names, *count);
+		*names = NULL;
+		*count = 0;
+	}
+	return ok;
+}
+
+void output_free_list(char** names, int32_t count)
+{
+	for (int32_t i = 0; i < count; ++i) free(names[i]);
+	free(names);
+}
+
+/* Removes the entries the previous run listed in DIR/summary.json ("files"). Returns false only on
+ * a failed removal; a missing or older summary (no list) removes nothing. */
+static bool remove_manifest(const char* dir, char* err, size_t err_size)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	FILE* f = fopen(path, "rb");
+	if (!f) return true;
+	char* text = NULL;
+	long n = 0;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (64L << 20) && fseek(f, 0, SEEK_SET) == 0) {
+		text = malloc((size_t)n + 1);
+		if (text && fread(text, 1, (size_t)n, f) == (size_t)n) text[n] = 0;
+		else {
+			free(text);
+			text = NULL;
+		}
+	}
+	fclose(f);
+	cJSON* root = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	const cJSON* files = root ? cJSON_GetObjectItemCaseSensitive(root, "files") : NULL;
+	bool ok = true;
+	for (const cJSON* e = cJSON_IsArray(files) ? files->child : NULL; ok && e; e = e->next) {
+		const char* name = cJSON_GetStringValue(e);
+		/* Only plain names inside the folder, and only what drape could have written. */
+		if (!name || !*name || strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !is_drape_file(name))
+			continue;
+		char p[4400];
+		snprintf(p, sizeof p, "%s/%s", dir, name);
+		if (unlink(p) != 0 && errno != ENOENT) {
+			snprintf(err, err_size, "cannot remove '%s': %s", p, strerror(errno));
+			ok = false;
+		}
+	}
+	cJSON_Delete(root);
+	return ok;
 }
 
 bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
@@ -62,36 +154,31 @@ bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
 		snprintf(err, err_size, "output path '%s' exists and is not a directory", dir);
 		return false;
 	}
-	DIR* d = opendir(dir);
-	if (!d) {
+	if (force && !remove_manifest(dir, err, err_size)) return false;
+	char** names;
+	int32_t count;
+	if (!output_list_dir(dir, &names, &count)) {
 		snprintf(err, err_size, "cannot read output directory '%s': %s", dir, strerror(errno));
 		return false;
 	}
-	bool empty = true;
-	struct dirent* ent;
-	while ((ent = readdir(d))) {
-		if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) continue;
-		empty = false;
-		if (!force) break;
-		if (is_drape_file(ent->d_name)) {
-			char path[4096];
-			snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-			if (unlink(path) != 0) {
-				snprintf(err, err_size, "cannot remove '%s': %s", path, strerror(errno));
-				closedir(d);
-				return false;
-			}
-		}
-	}
-	closedir(d);
-	if (!empty && !force) {
+	bool ok = true;
+	if (count > 0 && !force) {
 		snprintf(err, err_size,
 			 "output directory '%s' already exists and is not empty; choose another --out or add --force to "
 			 "replace drape's files in it",
 			 dir);
-		return false;
+		ok = false;
 	}
-	return true;
+	for (int32_t i = 0; ok && i < count; ++i)
+		if (is_drape_file(names[i])) {
+			snprintf(err, err_size,
+				 "--force: '%s/%s' looks like drape's output but the folder's summary.json does not list it "
+				 "as written by drape; move it away or choose another --out (docs/reliability.md)",
+				 dir, names[i]);
+			ok = false;
+		}
+	output_free_list(names, count);
+	return ok;
 }
 
 FILE* output_open_stats(const char* dir, char* err, size_t err_size)
@@ -241,9 +328,29 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	return root;
 }
 
+/* "files": the folder's entries the run added (all but those in t->before), summary.json included. */
+static void add_manifest(cJSON* root, const char* dir, const run_totals* t)
+{
+	char** names;
+	int32_t count;
+	if (!output_list_dir(dir, &names, &count)) return;
+	cJSON* files = cJSON_AddArrayToObject(root, "files");
+	bool summary = false;
+	for (int32_t i = 0; i < count; ++i) {
+		bool old = false;
+		for (int32_t k = 0; k < t->before_count && !old; ++k) old = strcmp(names[i], t->before[k]) == 0;
+		if (old || ends_with(names[i], ".tmp")) continue;
+		summary = summary || strcmp(names[i], "summary.json") == 0;
+		cJSON_AddItemToArray(files, cJSON_CreateString(names[i]));
+	}
+	if (!summary) cJSON_AddItemToArray(files, cJSON_CreateString("summary.json"));
+	output_free_list(names, count);
+}
+
 cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
 {
 	cJSON* root = summary_json(s, world, t);
+	add_manifest(root, dir, t);
 	cJSON_AddStringToObject(root, "out", dir);
 	return root;
 }
@@ -263,6 +370,7 @@ bool output_write_summary(const char* dir, const scene* s, const drape_world* wo
 			  size_t err_size)
 {
 	cJSON* root = summary_json(s, world, t);
+	add_manifest(root, dir, t);
 	char* text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text) {

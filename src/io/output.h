@@ -9,7 +9,8 @@
 #include <stdio.h>
 
 /* Makes `dir` ready: creates it (with parents) or, if it exists, refuses unless `force`, in which
- * case drape's own files in it (frame_*.obj, stats.csv, summary.json) are removed first. */
+ * case the files the previous run listed in its summary.json ("files") are removed first; any
+ * other file that looks like drape's output is refused by name, never deleted. */
 bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size);
 
 /* Creates `dir` and its parents where missing (mkdir -p). */
@@ -30,7 +31,15 @@ typedef struct run_totals {
 	int seams_open;      /* garments (io/sewing.h): seams still open at the end */
 	double sewn_at;      /* s, < 0: not sewn */
 	double motion_start; /* s, < 0: not relaxed yet */
+	/* The folder's entries before the run wrote anything (the user's files): summary.json's
+	 * "files" lists every other entry, which a later --force may remove (docs/reliability.md). */
+	char** before;
+	int32_t before_count;
 } run_totals;
+
+/* The entries of dir (names, malloc'd, NULL-terminated array in *names); false if unreadable. */
+bool output_list_dir(const char* dir, char*** names, int32_t* count);
+void output_free_list(char** names, int32_t count);
 
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
 			  size_t err_size);

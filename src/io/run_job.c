@@ -216,12 +216,15 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			if (cache) caches_finish(cache, err, sizeof err);
 		} else {
 			run_totals totals = {.status = "ok", .formats = formats};
+			/* What is in the folder now is the user's: the manifest lists only what the run adds. */
+			output_list_dir(def->out_dir, &totals.before, &totals.before_count);
 			r->started = true;
 			run_frames(def, s, world, cache, r, &totals);
 			st = r->status;
 			cJSON* root = output_summary_json(def->out_dir, s, world, &totals);
 			r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
 			cJSON_Delete(root);
+			output_free_list(totals.before, totals.before_count);
 		}
 		drape_world_destroy(world);
 	}
