@@ -43,13 +43,19 @@ static int bench_one(const paper_row* row, long frames_override)
 	drape_world* w = bench_scene_world(row->scene, 1, &s);
 	if (!w) return EXIT_BAD_INPUT;
 	sewing_state sew;
-	sewing_begin(&sew, w);
+	if (!sewing_begin(&sew, w)) {
+		fprintf(stderr, "drape bench: %s: out of memory\n", row->scene);
+		drape_world_destroy(w);
+		scene_free(&s);
+		return EXIT_DIVERGED;
+	}
 	long frames = frames_override > 0 ? frames_override : s.frames;
 	double cpu = 0.0, eval = 0.0, cg = 0.0, cc = 0.0, cs = 0.0, dt_min = 0.0, dt_max = 0.0;
 	int64_t steps = 0;
 	int status = EXIT_OK;
 	for (long f = 1; f <= frames && status == EXIT_OK; ++f) {
 		drape_world_reset_stats(w);
+		sewing_set_gravity(&sew, w, &s);
 		double t0 = cpu_seconds();
 		if (drape_world_step(w, f / s.fps - drape_world_time(w)) != DRAPE_OK) {
 			fprintf(stderr, "drape bench: %s frame %ld: %s\n", row->scene, f, drape_world_error(w));
@@ -64,6 +70,7 @@ static int bench_one(const paper_row* row, long frames_override)
 		if (st.min_dt > 0.0 && (dt_min == 0.0 || st.min_dt < dt_min)) dt_min = st.min_dt;
 		if (st.max_dt > dt_max) dt_max = st.max_dt;
 	}
+	sewing_end(&sew);
 	if (status != EXIT_OK) fprintf(stderr, "drape bench: %s: %s\n", row->scene, err);
 	int32_t cloth_v = 0, cloth_t = 0, body_v = 0, body_t = 0;
 	for (int32_t c = 0; c < drape_cloth_count(w); ++c) {

@@ -22,12 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <math.h>
 #include <unistd.h>
 
 static void render_usage(FILE* f)
 {
 	fprintf(f, "usage: drape render DIR [--out FOLDER] [--size WxH] [--video mp4|gif|none] [--fps F]\n"
-		   "                   [--frames A:B] [--wireframe] [--quiet]\n"
+		   "                   [--frames A:B] [--eye X,Y,Z] [--target X,Y,Z] [--wireframe] [--quiet]\n"
 		   "\n"
 		   "Draws the frames of a `drape run` output folder DIR (frame_NNNN.obj, summary.json) with\n"
 		   "OpenGL offscreen (no display or GPU needed) and writes:\n"
@@ -42,6 +43,8 @@ static void render_usage(FILE* f)
 		   "  --video FORMAT   mp4 (default), gif, or none for PNG frames only\n"
 		   "  --fps F          video frame rate (default: the scene's output.fps)\n"
 		   "  --frames A:B     only frames A to B (either may be left out, e.g. 30: or :10, or one N)\n"
+		   "  --eye X,Y,Z      the camera's position instead of the scene's (metres; e.g. a second view)\n"
+		   "  --target X,Y,Z   the point it looks at instead of the scene's\n"
 		   "  --wireframe      draw the cloth's triangle edges too\n"
 		   "  --quiet          no progress bar and no closing line\n"
 		   "  --help           show this help\n");
@@ -55,6 +58,8 @@ typedef struct render_options {
 	double fps; /* 0: the scene's */
 	long first, last;
 	bool wireframe, quiet;
+	bool eye_set, target_set;
+	double eye[3], target[3];
 } render_options;
 
 typedef struct frame_list {
@@ -106,8 +111,42 @@ static bool list_frames(const char* dir, long first, long last, frame_list* out,
 	return true;
 }
 
-/* Reads summary.json: the scene it ran (absolute path when recorded) and the frame rate. */
-static bool read_summary(const char* dir, char** scene_path, double* fps, char* err, size_t err_size)
+/* A garment run's seam merges, in the order they happened (summary.json "sewing.merged"). */
+typedef struct merge_log {
+	char** seams;
+	int* frames;
+	int count;
+} merge_log;
+
+static void merge_log_free(merge_log* m)
+{
+	for (int i = 0; i < m->count; ++i) free(m->seams[i]);
+	free(m->seams);
+	free(m->frames);
+	memset(m, 0, sizeof *m);
+}
+
+static bool read_merges(const cJSON* root, merge_log* m)
+{
+	const cJSON* list = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "sewing"), "merged");
+	int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+	if (n == 0) return true;
+	m->seams = calloc((size_t)n, sizeof *m->seams);
+	m->frames = calloc((size_t)n, sizeof *m->frames);
+	if (!m->seams || !m->frames) return false;
+	for (const cJSON* e = list->child; e; e = e->next) {
+		const cJSON* name = cJSON_GetObjectItemCaseSensitive(e, "seam");
+		const cJSON* frame = cJSON_GetObjectItemCaseSensitive(e, "frame");
+		if (!cJSON_IsString(name) || !cJSON_IsNumber(frame)) continue;
+		if (!(m->seams[m->count] = strdup(name->valuestring))) return false;
+		m->frames[m->count++] = frame->valueint;
+	}
+	return true;
+}
+
+/* Reads summary.json: the scene it ran (absolute path when recorded), the frame rate and the
+ * seam merges. */
+static bool read_summary(const char* dir, char** scene_path, double* fps, merge_log* merges, char* err, size_t err_size)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -147,8 +186,9 @@ static bool read_summary(const char* dir, char** scene_path, double* fps, char* 
 	}
 	*scene_path = strdup(chosen);
 	*fps = rate->valuedouble;
+	bool merges_ok = read_merges(root, merges);
 	cJSON_Delete(root);
-	if (!*scene_path) {
+	if (!*scene_path || !merges_ok) {
 		snprintf(err, err_size, "out of memory");
 		return false;
 	}
@@ -162,8 +202,31 @@ static bool load_scene(const char* path, scene* s, char* err, size_t err_size)
 	return scene_load_file(path, s, err, err_size);
 }
 
+/* Merges the seams the run had merged by `frame`, in its order (docs/garments.md); without a log
+ * (older folders), seam after seam in scene order until the vertex counts match. */
+static void replay_merges(drape_world* w, const merge_log* merges, int frame, int32_t vertex_count)
+{
+	const int32_t count = drape_cloth_count(w);
+	if (merges->count > 0) {
+		for (int i = 0; i < merges->count && merges->frames[i] <= frame; ++i)
+			for (int32_t k = 0; k < drape_seam_count(w); ++k)
+				if (strcmp(drape_seam_name(w, (drape_seam_id){k}), merges->seams[i]) == 0 &&
+				    !drape_seam_merged(w, (drape_seam_id){k}))
+					drape_seam_merge(w, (drape_seam_id){k});
+		return;
+	}
+	int32_t total = 0;
+	for (int32_t c = 0; c < count; ++c) total += drape_cloth_vertex_count(w, (drape_cloth_id){c});
+	for (int32_t k = 0; vertex_count < total && k < drape_seam_count(w); ++k) {
+		if (drape_seam_merged(w, (drape_seam_id){k}) || drape_seam_merge(w, (drape_seam_id){k}) != DRAPE_OK) continue;
+		total = 0;
+		for (int32_t c = 0; c < count; ++c) total += drape_cloth_vertex_count(w, (drape_cloth_id){c});
+	}
+}
+
 /* Sets every cloth's positions from DIR/frame_NNNN.obj (the cloths' vertices in scene order). */
-static bool load_frame(drape_world* w, const char* dir, int frame, double* scratch, char* err, size_t err_size)
+static bool load_frame(drape_world* w, const merge_log* merges, const char* dir, int frame, double* scratch, char* err,
+		       size_t err_size)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s/frame_%04d.obj", dir, frame);
@@ -173,14 +236,9 @@ static bool load_frame(drape_world* w, const char* dir, int frame, double* scrat
 		snprintf(err, err_size, "cannot read frame %d: %s", frame, why);
 		return false;
 	}
+	replay_merges(w, merges, frame, m.vertex_count);
 	int32_t total = 0, count = drape_cloth_count(w);
 	for (int32_t c = 0; c < count; ++c) total += drape_cloth_vertex_count(w, (drape_cloth_id){c});
-	/* A garment's seams merged during the run (docs/garments.md): merge them here too, in order. */
-	for (int32_t k = 0; m.vertex_count < total && k < drape_seam_count(w); ++k) {
-		if (drape_seam_merged(w, (drape_seam_id){k}) || drape_seam_merge(w, (drape_seam_id){k}) != DRAPE_OK) continue;
-		total = 0;
-		for (int32_t c = 0; c < count; ++c) total += drape_cloth_vertex_count(w, (drape_cloth_id){c});
-	}
 	bool ok = m.vertex_count == total;
 	if (!ok)
 		snprintf(err, err_size, "'%s' has %d vertices but the scene's cloths have %d: the folder and its scene do not match",
@@ -226,6 +284,7 @@ typedef struct render_job {
 	drape_world* world;
 	frame_list frames;
 	double fps;
+	merge_log merges;
 	double* scratch;
 	uint8_t* rgb;
 	offscreen* gl;
@@ -245,6 +304,7 @@ static void job_free(render_job* j)
 	free(j->rgb);
 	free(j->scratch);
 	free(j->frames.numbers);
+	merge_log_free(&j->merges);
 	if (j->world) drape_world_destroy(j->world);
 	scene_free(&j->s);
 }
@@ -262,7 +322,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 		return EXIT_BAD_INPUT;
 	}
 	char* scene_path = NULL;
-	if (!read_summary(o->dir, &scene_path, &j->fps, err, err_size)) return EXIT_BAD_INPUT;
+	if (!read_summary(o->dir, &scene_path, &j->fps, &j->merges, err, err_size)) return EXIT_BAD_INPUT;
 	if (o->fps > 0.0) j->fps = o->fps;
 	char why[1024];
 	bool loaded = load_scene(scene_path, &j->s, why, sizeof why);
@@ -298,7 +358,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	draw_world_up(j->world, up);
 	for (int i = 0; i < j->frames.count; ++i) {
 		int f = j->frames.numbers[i];
-		if (!load_frame(j->world, o->dir, f, j->scratch, err, err_size)) return EXIT_BAD_INPUT;
+		if (!load_frame(j->world, &j->merges, o->dir, f, j->scratch, err, err_size)) return EXIT_BAD_INPUT;
 		draw_world_bounds(j->world, f / j->fps, dopt->region_lo, dopt->region_hi);
 	}
 	/* Seams merged while reading later frames cannot be undone for the first: start afresh. */
@@ -323,6 +383,8 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	} else {
 		*cam = draw_camera_frame_box(dopt->region_lo, dopt->region_hi, up, (double)o->width / o->height);
 	}
+	if (o->eye_set) memcpy(cam->eye, o->eye, sizeof cam->eye);
+	if (o->target_set) memcpy(cam->target, o->target, sizeof cam->target);
 
 	if (o->out) snprintf(j->folder, sizeof j->folder, "%s", o->out);
 	else snprintf(j->folder, sizeof j->folder, "%s/render", o->dir);
@@ -375,7 +437,7 @@ static int render(const render_options* o)
 		double t = f / j.fps;
 		char path[4300];
 		snprintf(path, sizeof path, "%s/frame_%04d.png", j.folder, f);
-		if (!load_frame(j.world, o->dir, f, j.scratch, err, sizeof err)) {
+		if (!load_frame(j.world, &j.merges, o->dir, f, j.scratch, err, sizeof err)) {
 			status = EXIT_BAD_INPUT;
 			break;
 		}
@@ -498,6 +560,17 @@ int command_render(int argc, char** argv)
 					argv[i]);
 				return EXIT_BAD_INPUT;
 			}
+		} else if ((strcmp(a, "--eye") == 0 || strcmp(a, "--target") == 0) && has_value) {
+			const bool eye = a[2] == 'e';
+			double* v = eye ? o.eye : o.target;
+			char tail;
+			if (sscanf(argv[++i], "%lf,%lf,%lf%c", &v[0], &v[1], &v[2], &tail) != 3 || !isfinite(v[0]) || !isfinite(v[1]) ||
+			    !isfinite(v[2])) {
+				fprintf(stderr, "drape render: %s needs three numbers X,Y,Z (metres), got '%s'\n", a, argv[i]);
+				return EXIT_BAD_INPUT;
+			}
+			if (eye) o.eye_set = true;
+			else o.target_set = true;
 		} else if (strcmp(a, "--wireframe") == 0) {
 			o.wireframe = true;
 		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {

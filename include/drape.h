@@ -398,6 +398,9 @@ void drape_cloth_get_positions(const drape_world* world, drape_cloth_id cloth, d
 void drape_cloth_get_velocities(const drape_world* world, drape_cloth_id cloth, double* out);
 drape_status drape_cloth_set_positions(drape_world* world, drape_cloth_id cloth, const double* in);
 drape_status drape_cloth_set_velocities(drape_world* world, drape_cloth_id cloth, const double* in);
+/* Sets eq. 10's (b_u, b_v) of every triangle (2 * triangle_count values; NULL: all 1), e.g. a
+ * garment's cuffs and waistbands once it is sewn (paper sec. 8, docs/garments.md). */
+drape_status drape_cloth_set_stretch_scale(drape_world* world, drape_cloth_id cloth, const double* scale);
 /* The cloth's mesh as given (positions are the rest positions given at creation). */
 const drape_mesh* drape_cloth_mesh(const drape_world* world, drape_cloth_id cloth);
 /* Particle masses, vertex_count doubles, kg. */
@@ -440,6 +443,9 @@ int32_t drape_seam_count(const drape_world* world);
 const char* drape_seam_name(const drape_world* world, drape_seam_id seam);
 /* The largest distance between paired particles now, m (0 once merged). */
 double drape_seam_gap(const drape_world* world, drape_seam_id seam);
+/* The seam's widest pair now: returns its gap (as drape_seam_gap) and, when not NULL, its index
+ * among the seam's pairs and the two particles' positions; -1 and no positions once merged. */
+double drape_seam_widest_pair(const drape_world* world, drape_seam_id seam, int32_t* pair, double a[3], double b[3]);
 bool drape_seam_merged(const drape_world* world, drape_seam_id seam);
 /* Between steps: merges every open seam whose gap is under its tolerance; *closed (optional)
  * counts them. Fails (DRAPE_ERROR_INVALID, naming the seam) if a merge would make a triangle
@@ -485,6 +491,9 @@ double drape_world_kinetic_energy(const drape_world* world);
  * rejected step and its retry) and returns DRAPE_ERROR_INTERRUPTED, the world at the last accepted
  * step. NULL: none. The flag may be set from a signal handler. */
 void drape_world_set_cancel(drape_world* world, const volatile int* flag);
+/* Changes gravity (m/s^2) from the next step on, e.g. off while a garment is sewn
+ * (docs/garments.md). DRAPE_ERROR_INVALID if a component is not finite. */
+drape_status drape_world_set_gravity(drape_world* world, const double gravity[3]);
 /* Elastic energy stored in all cloths' internal forces (both models, stretch + shear + bend), J.
  * With the kinetic energy it lets tools test boundedness. */
 double drape_world_elastic_energy(const drape_world* world);

@@ -363,3 +363,24 @@ drape_status drape_cloth_set_velocities(drape_world* w, drape_cloth_id id, const
 {
 	return set_vectors(w, id, in, w->v, "velocity");
 }
+
+drape_status drape_cloth_set_stretch_scale(drape_world* w, drape_cloth_id id, const double* scale)
+{
+	const cloth_data* c = cloth_get(w, id);
+	if (!c) return world_fail(w, "no cloth with index %d", id.index);
+	if (c->model != DRAPE_MODEL_TRIANGLES)
+		return world_fail(w, "cloth '%s': stretch_scale (eq. 10's b_u, b_v) applies to the triangles model", c->name);
+	const int32_t tc = c->mesh.triangle_count;
+	for (int32_t t = 0; scale && t < tc; ++t) {
+		double bu = scale[2 * t], bv = scale[2 * t + 1];
+		if (!(isfinite(bu) && isfinite(bv) && bu > 0.0 && bv > 0.0))
+			return world_fail(w, "cloth '%s': triangle %d has stretch scale (b_u, b_v) = (%g, %g); both must be finite and > 0",
+					  c->name, t, bu, bv);
+	}
+	for (int32_t t = 0; t < tc; ++t) {
+		triangle_elem* e = &w->triangles[c->first_triangle + t];
+		e->bu = scale ? scale[2 * t] : 1.0;
+		e->bv = scale ? scale[2 * t + 1] : 1.0;
+	}
+	return DRAPE_OK;
+}

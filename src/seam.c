@@ -139,6 +139,26 @@ double drape_seam_gap(const drape_world* w, drape_seam_id id)
 	return gap;
 }
 
+double drape_seam_widest_pair(const drape_world* w, drape_seam_id id, int32_t* pair, double a[3], double b[3])
+{
+	const seam_data* s = seam_get(w, id);
+	if (pair) *pair = -1;
+	if (!s || s->merged) return 0.0;
+	const int32_t n0 = w->cloths[s->cloth].first_vertex;
+	double gap = -1.0;
+	int32_t widest = 0;
+	for (int32_t k = 0; k < s->pair_count; ++k) {
+		double d = v3_len(v3_sub(w->x[n0 + s->pairs[2 * k]], w->x[n0 + s->pairs[2 * k + 1]]));
+		if (!(d <= gap)) gap = d, widest = k;
+		if (isnan(d)) break;
+	}
+	if (s->pair_count == 0) return 0.0;
+	if (pair) *pair = widest;
+	if (a) v3_store(w->x[n0 + s->pairs[2 * widest]], a);
+	if (b) v3_store(w->x[n0 + s->pairs[2 * widest + 1]], b);
+	return gap;
+}
+
 double seams_max_gap(const drape_world* w)
 {
 	double gap = 0.0;

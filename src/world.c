@@ -468,6 +468,13 @@ double drape_world_time(const drape_world* w) { return w->time; }
 
 void drape_world_set_cancel(drape_world* w, const volatile int* flag) { w->cancel = flag; }
 
+drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
+{
+	if (!finite3(gravity)) return world_fail(w, "gravity must be finite");
+	for (int k = 0; k < 3; ++k) w->def.gravity[k] = gravity[k];
+	return DRAPE_OK;
+}
+
 drape_stats drape_world_get_stats(const drape_world* w) { return w->stats; }
 
 void drape_world_reset_stats(drape_world* w) { memset(&w->stats, 0, sizeof w->stats); }

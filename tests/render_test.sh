@@ -71,6 +71,16 @@ else
 	if [ -f "$run/render.mp4" ] && [ "$(video_frames "$run/render.mp4")" = "13" ]; then ok render_mp4
 	else bad render_mp4 "render.mp4 missing or not 13 frames ($(video_frames "$run/render.mp4" 2>&1))"; fi
 
+	# --eye/--target replace the scene's camera: looking away from the cloth shows none of its front, and
+	# frame 0 seen from above (not from below, as output.camera has it) shows its front
+	"$drape" render "$run" --size 160x120 --frames 0 --video none --target 0,50,0 --out "$tmp/away" --quiet
+	read -r _ _ warm_a cool_a < <("$probe" "$tmp/away/frame_0000.png")
+	"$drape" render "$run" --size 160x120 --frames 0 --video none --eye 0.3,-0.2,3 --target 0,0,0.5 --out "$tmp/above" --quiet
+	read -r _ _ warm_b cool_b < <("$probe" "$tmp/above/frame_0000.png")
+	[ "${warm_a:-1}" -eq 0 ] && [ "${warm_b:-0}" -gt 100 ] && [ "${cool_b:-1}" -lt "${warm_b:-0}" ] &&
+		ok render_eye_target || bad render_eye_target "away: $warm_a/$cool_a, above: $warm_b front/$cool_b back pixels"
+	expect_fail render_bad_eye 2 "--eye needs three numbers X,Y,Z" -- "$drape" render "$run" --eye 1,2 --quiet
+
 	# --frames, --out and a GIF
 	"$drape" render "$run" --size 96x64 --frames 2:4 --video gif --out "$tmp/part" --quiet
 	n=$(ls "$tmp"/part/frame_*.png 2>/dev/null | tr '\n' ' ')

@@ -6,6 +6,8 @@
 #include "forces/forces.h"
 #include "garment/garment.h"
 #include "io/scene.h"
+#include "io/sewing.h"
+#include "world.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +386,122 @@ static void test_obj_garment(void)
 	scene_free(&s);
 }
 
+
+/* A flat panel (docs/garments.md, "Placing"): every vertex in the plane, distances kept (3D edge
+ * lengths equal the uv ones), the bounding-box centre on `center`, pattern y along the up vector
+ * made perpendicular to the normal, and a counter-clockwise outline facing along the normal. */
+static void test_flat_placement(void)
+{
+	pattern_point pts[4];
+	pattern_panel p = rect_panel("flat", pts, 0.4, 0.3);
+	p.flat = true;
+	const double c[3] = {0.1, -0.2, 1.0}, n[3] = {0.6, -0.8, 0.0}; /* unit */
+	memcpy(p.plane_center, c, sizeof c);
+	memcpy(p.plane_normal, n, sizeof n);
+	p.plane_up[0] = 0.3, p.plane_up[1] = 0.0, p.plane_up[2] = 1.0; /* not perpendicular: orthogonalised */
+	garment_def d = {.panels = &p, .panel_count = 1, .triangle_size = 0.05};
+	garment g;
+	char err[512];
+	CHECK(garment_build(&d, &g, err, sizeof err));
+	if (test_failures) return;
+	const drape_mesh* m = &g.mesh;
+	/* the frame expected: up made perpendicular to n, right = up x n */
+	double up[3], un = 0.3 * n[0], ul = 0.0;
+	for (int k = 0; k < 3; ++k) up[k] = p.plane_up[k] - un * n[k], ul += up[k] * up[k];
+	for (int k = 0; k < 3; ++k) up[k] /= sqrt(ul);
+	const double right[3] = {up[1] * n[2] - up[2] * n[1], up[2] * n[0] - up[0] * n[2], up[0] * n[1] - up[1] * n[0]};
+	double lo[2] = {1e9, 1e9}, hi[2] = {-1e9, -1e9}, off_plane = 0.0, stretch = 0.0, facing = 1.0;
+	for (int32_t i = 0; i < m->vertex_count; ++i) {
+		const double* x = &m->positions[3 * i];
+		double dn = 0.0, dr = 0.0, du = 0.0;
+		for (int k = 0; k < 3; ++k) dn += (x[k] - c[k]) * n[k], dr += (x[k] - c[k]) * right[k], du += (x[k] - c[k]) * up[k];
+		off_plane = fmax(off_plane, fabs(dn));
+		lo[0] = fmin(lo[0], dr), hi[0] = fmax(hi[0], dr), lo[1] = fmin(lo[1], du), hi[1] = fmax(hi[1], du);
+	}
+	for (int32_t t = 0; t < m->triangle_count; ++t) {
+		const int32_t* v = &m->triangles[3 * t];
+		const double *a = &m->positions[3 * v[0]], *b = &m->positions[3 * v[1]], *q = &m->positions[3 * v[2]];
+		for (int k = 0; k < 3; ++k) {
+			const double* x0 = &m->positions[3 * v[k]];
+			const double* x1 = &m->positions[3 * v[(k + 1) % 3]];
+			const double* u0 = &m->uvs[2 * m->triangle_uvs[3 * t + k]];
+			const double* u1 = &m->uvs[2 * m->triangle_uvs[3 * t + (k + 1) % 3]];
+			double l3 = sqrt((x1[0] - x0[0]) * (x1[0] - x0[0]) + (x1[1] - x0[1]) * (x1[1] - x0[1]) +
+					 (x1[2] - x0[2]) * (x1[2] - x0[2]));
+			stretch = fmax(stretch, fabs(l3 - hypot(u1[0] - u0[0], u1[1] - u0[1])));
+		}
+		double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {q[0] - a[0], q[1] - a[1], q[2] - a[2]};
+		double nn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+		facing = fmin(facing, nn[0] * n[0] + nn[1] * n[1] + nn[2] * n[2]);
+	}
+	CHECK(off_plane < 1e-12);
+	CHECK(stretch < 1e-12);
+	CHECK(facing > 0.0);
+	/* pattern x (0.4 m) along right, pattern y (0.3 m) along up, centred on `center` */
+	CHECK_NEAR(lo[0], -0.2, 1e-12);
+	CHECK_NEAR(hi[0], 0.2, 1e-12);
+	CHECK_NEAR(lo[1], -0.15, 1e-12);
+	CHECK_NEAR(hi[1], 0.15, 1e-12);
+	garment_free(&g);
+	/* an up vector along the normal leaves no plane frame: refused with the panel named */
+	memcpy(p.plane_up, n, sizeof n);
+	CHECK(!garment_build(&d, &g, err, sizeof err));
+	CHECK(strstr(err, "panel 'flat'") && strstr(err, "flat.up"));
+}
+
+/* sewing.gravity scales gravity while a seam is open (the run restores it once all have merged);
+ * the widest pair of a seam is where its gap is; drape_world_set_gravity refuses non-finite values. */
+static void test_sewing_gravity_and_widest_pair(void)
+{
+	scene s;
+	char err[1024];
+	CHECK(scene_load_file(DRAPE_SOURCE_DIR "/tests/scenes/tube_staggered.json", &s, err, sizeof err));
+	if (test_failures) return;
+	CHECK(s.sew_gravity == 0.0);
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, sizeof err);
+	CHECK(w != NULL);
+	if (!w) {
+		scene_free(&s);
+		return;
+	}
+	const drape_seam_id id = {0};
+	double a[3], b[3];
+	int32_t pair = -2;
+	const double gap = drape_seam_widest_pair(w, id, &pair, a, b);
+	CHECK(gap == drape_seam_gap(w, id) && gap > 0.03);
+	CHECK(pair >= 0 && pair < s.seams[0].pair_count);
+	CHECK_NEAR(sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2])), gap, 1e-15);
+	sewing_state sew;
+	CHECK(sewing_begin(&sew, w));
+	sewing_set_gravity(&sew, w, &s);
+	CHECK(w->def.gravity[2] == 0.0);
+	for (int f = 1; f <= 30 && sew.open > 0; ++f) {
+		sewing_set_gravity(&sew, w, &s);
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		CHECK(sewing_after_frame(&sew, w, &s, err, sizeof err) == DRAPE_OK);
+	}
+	CHECK(sew.open == 0);
+	/* the two seams merged at different frames, the first in scene order last (the staggered tube) */
+	CHECK(sew.merged_frame[1] > 0 && sew.merged_frame[0] > sew.merged_frame[1]);
+	sewing_set_gravity(&sew, w, &s);
+	CHECK(w->def.gravity[2] == s.world.gravity[2] && w->def.gravity[2] < 0.0);
+	CHECK(drape_seam_widest_pair(w, id, &pair, NULL, NULL) == 0.0 && pair == -1);
+	sewing_end(&sew);
+	const double bad[3] = {0.0, NAN, 0.0};
+	CHECK(drape_world_set_gravity(w, bad) == DRAPE_ERROR_INVALID);
+	CHECK(w->def.gravity[1] == 0.0);
+	drape_world_destroy(w);
+	scene_free(&s);
+	/* a negative scale is refused by name */
+	scene bad_scene;
+	CHECK(!scene_load_text("{\"cloths\": [{\"name\": \"c\", \"garment\": {\"triangle_size\": 0.05, \"sewing\": {\"gravity\": -1}, "
+				 "\"panels\": [{\"name\": \"p\", \"outline\": [{\"at\": [0, 0]}, {\"at\": [0.2, 0]}, {\"at\": [0.2, 0.2]}], "
+				 "\"flat\": {\"center\": [0, 0, 1], \"normal\": [0, -1, 0]}}]}}]}",
+				 "inline.json", &bad_scene, err, sizeof err));
+	CHECK(strstr(err, "sewing.gravity") != NULL);
+}
+
 const test_case garment_tests[] = {
 	{"rectangle_mesh_area_boundary_uv", test_rectangle_mesh},
 	{"seam_spring_force_and_jacobian", test_seam_spring_terms},
@@ -393,5 +511,7 @@ const test_case garment_tests[] = {
 	{"bad_patterns_named", test_bad_patterns},
 	{"tube_sews_closed_manifold", test_tube_sewing},
 	{"obj_garment_dressed_and_sewn_back", test_obj_garment},
+	{"flat_panel_placement", test_flat_placement},
+	{"sewing_gravity_and_widest_pair", test_sewing_gravity_and_widest_pair},
 	{NULL, NULL},
 };

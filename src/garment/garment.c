@@ -156,8 +156,35 @@ static bool inside_polygon(const double* p, const double* poly, int32_t n)
 	return in;
 }
 
+/* Flat placement: unit up (orthogonalised against the normal) and right = up x normal, so a
+ * counter-clockwise outline faces along the normal. False when the two are (nearly) parallel. */
+static bool plane_frame(const pattern_panel* p, double up[3], double right[3])
+{
+	double n[3], nl = 0.0;
+	for (int k = 0; k < 3; ++k) nl += p->plane_normal[k] * p->plane_normal[k];
+	nl = sqrt(nl);
+	if (!(nl > 0.0)) return false;
+	double un = 0.0, ul = 0.0;
+	for (int k = 0; k < 3; ++k) n[k] = p->plane_normal[k] / nl, un += p->plane_up[k] * n[k];
+	for (int k = 0; k < 3; ++k) up[k] = p->plane_up[k] - un * n[k], ul += up[k] * up[k];
+	ul = sqrt(ul);
+	if (!(ul > 1e-6 * sqrt(un * un + ul * ul))) return false;
+	for (int k = 0; k < 3; ++k) up[k] /= ul;
+	right[0] = up[1] * n[2] - up[2] * n[1];
+	right[1] = up[2] * n[0] - up[0] * n[2];
+	right[2] = up[0] * n[1] - up[1] * n[0];
+	return true;
+}
+
 void garment_wrap(const pattern_panel* p, const double center[2], const double size[2], const double q[2], double out[3])
 {
+	if (p->flat) {
+		double up[3], right[3];
+		plane_frame(p, up, right); /* checked by garment_check_placement */
+		for (int k = 0; k < 3; ++k)
+			out[k] = p->plane_center[k] + (q[0] - center[0]) * right[k] + (q[1] - center[1]) * up[k];
+		return;
+	}
 	double a[3], f[3], r[3], mid[3];
 	double al = 0.0;
 	for (int k = 0; k < 3; ++k) {
@@ -185,6 +212,12 @@ void garment_wrap(const pattern_panel* p, const double center[2], const double s
 
 bool garment_check_placement(const pattern_panel* p, char* err, size_t err_size)
 {
+	if (p->flat) {
+		double up[3], right[3];
+		if (plane_frame(p, up, right)) return true;
+		snprintf(err, err_size, "panel '%s': flat.normal must be non-zero and flat.up not along it", p->name);
+		return false;
+	}
 	if (!(p->radius > 0.0)) {
 		snprintf(err, err_size, "panel '%s': around.radius must be > 0", p->name);
 		return false;

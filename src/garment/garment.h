@@ -50,6 +50,13 @@ typedef struct pattern_panel {
 			    * cone for flared panels; <= 0: the same as radius */
 	double angle;
 	double offset;
+	/* Or flat (when `flat`): the panel lies in the plane through plane_center facing plane_normal,
+	 * pattern y along plane_up (made perpendicular to the normal), pattern x along up x normal;
+	 * the bounding-box centre lands on plane_center. */
+	bool flat;
+	double plane_center[3];
+	double plane_normal[3];
+	double plane_up[3];
 	const pattern_region* regions;
 	int32_t region_count;
 } pattern_panel;

@@ -270,6 +270,16 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 		else cJSON_AddNullToObject(sew, "sewn_at");
 		if (t->motion_start >= 0.0) cJSON_AddNumberToObject(sew, "motion_start", t->motion_start);
 		else cJSON_AddNullToObject(sew, "motion_start");
+		/* the merges in the order they happened, which `drape render` replays */
+		cJSON* merged = cJSON_AddArrayToObject(sew, "merged");
+		for (int32_t f = 0; t->seam_merged_frame && f <= t->frames_written; ++f)
+			for (int32_t k = 0; k < s->seam_count; ++k) {
+				if (t->seam_merged_frame[k] != f) continue;
+				cJSON* m = cJSON_CreateObject();
+				cJSON_AddStringToObject(m, "seam", drape_seam_name(world, (drape_seam_id){k}));
+				cJSON_AddNumberToObject(m, "frame", f);
+				cJSON_AddItemToArray(merged, m);
+			}
 	}
 
 	cJSON* set = cJSON_AddObjectToObject(root, "settings");

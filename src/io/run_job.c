@@ -90,9 +90,12 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	drape_status st = DRAPE_OK;
 	drape_world_set_cancel(world, def->cancel);
 	sewing_state sew;
-	sewing_begin(&sew, world);
-	FILE* stats = output_open_stats(dir, err, sizeof err);
-	if (!stats || !caches_add_frame(cache, 0, world, err, sizeof err)) {
+	const bool sew_ok = sewing_begin(&sew, world);
+	FILE* stats = sew_ok ? output_open_stats(dir, err, sizeof err) : NULL;
+	if (!sew_ok) {
+		snprintf(err, sizeof err, "out of memory");
+		st = DRAPE_ERROR_MEMORY;
+	} else if (!stats || !caches_add_frame(cache, 0, world, err, sizeof err)) {
 		st = DRAPE_ERROR_IO;
 	} else {
 		drape_stats zero = {0};
@@ -109,6 +112,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		}
 		double t0 = now_s();
 		drape_world_reset_stats(world);
+		sewing_set_gravity(&sew, world, s);
 		/* Step to the frame's exact time, f / fps, so rounding never accumulates. */
 		drape_status step = drape_world_step(world, f * frame_dt - drape_world_time(world));
 		drape_stats fs = drape_world_get_stats(world);
@@ -144,6 +148,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	totals->seams_open = sew.open;
 	totals->sewn_at = sew.sewn_at;
 	totals->motion_start = sew.motion_start;
+	totals->seam_merged_frame = sew.merged_frame;
 	totals->wall_seconds = now_s() - start;
 	char serr[512];
 	if (!caches_finish(cache, serr, sizeof serr) && st == DRAPE_OK) {
@@ -159,6 +164,8 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		snprintf(r->error, sizeof r->error, "%s", serr);
 		totals->exit_status = exit_status_of(st);
 	}
+	totals->seam_merged_frame = NULL;
+	sewing_end(&sew);
 	r->status = st;
 	r->exit_status = exit_status_of(st);
 	r->frames_written = totals->frames_written;

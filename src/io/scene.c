@@ -514,6 +514,7 @@ static bool load_root(loader* L, const cJSON* root)
 	if (!s->name) return scene_out_of_memory(c);
 
 	s->sew_time_limit = 2.0;
+	s->sew_gravity = 1.0;
 	s->relax_energy = 1e-4;
 	s->world = drape_default_world_def();
 	s->world.gravity[0] = 0.0;
@@ -703,7 +704,8 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		drape_cloth_def def = drape_default_cloth_def();
 		def.mesh = &sc->mesh;
 		def.material = sc->material;
-		def.stretch_scale = sc->stretch_scale;
+		/* paper sec. 8: cuffs and waistbands made "then", once the garment is sewn (io/sewing.c) */
+		def.stretch_scale = s->sew_regions_after && s->seam_count > 0 ? NULL : sc->stretch_scale;
 		def.name = sc->name;
 		memcpy(def.velocity, sc->velocity, sizeof def.velocity);
 		def.model = sc->model;

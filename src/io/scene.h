@@ -73,6 +73,8 @@ typedef struct scene {
 	scene_seam* seams; /* garments' seams, in cloth order */
 	int32_t seam_count;
 	double sew_time_limit; /* s: every seam must have closed by then (exit 3 otherwise) */
+	double sew_gravity;    /* gravity is scaled by this while any seam is open */
+	bool sew_regions_after; /* garments' b_u/b_v regions apply once every seam has merged */
 	double relax_energy;   /* J: after sewing, motion may start once the kinetic energy is under this */
 	char** sets; /* the --set overrides applied, "key.path=value" (summary.json) */
 	int32_t set_count;

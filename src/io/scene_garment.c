@@ -83,10 +83,32 @@ static bool load_point(const json_ctx* c, const jnode* n, pattern_point* p)
 
 static const char* const side_names[] = {"front", "left", "back", "right", NULL};
 
+/* "flat": the panel in a plane, e.g. front and back panels either side of a body that seams
+ * then pull together (docs/garments.md, "Placing"). */
+static bool load_flat(const json_ctx* c, const jnode* n, pattern_panel* p)
+{
+	static const char* const keys[] = {"center", "normal", "up", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	if (!json_get(n, "center")) return json_fail(c, n, "missing required key 'center' ([x, y, z])");
+	if (!json_get(n, "normal")) return json_fail(c, n, "missing required key 'normal' ([x, y, z], the side the panel faces)");
+	p->flat = true;
+	p->plane_up[0] = 0.0, p->plane_up[1] = 0.0, p->plane_up[2] = 1.0;
+	return json_opt_vector(c, n, "center", 3, p->plane_center) && json_opt_vector(c, n, "normal", 3, p->plane_normal) &&
+	       json_opt_vector(c, n, "up", 3, p->plane_up);
+}
+
 static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
 {
 	const cJSON* item = json_get(pn, "around");
-	if (!item) return json_fail(c, pn, "missing required key 'around' (where the panel goes: axis and radius)");
+	const cJSON* flat = json_get(pn, "flat");
+	if (item && flat) return json_fail(c, pn, "give either 'around' or 'flat', not both");
+	if (flat) {
+		jnode fn = json_node(pn, flat);
+		return load_flat(c, &fn, p);
+	}
+	if (!item)
+		return json_fail(c, pn, "missing required key 'around' or 'flat' (where the panel goes: an axis and radius, "
+					"or a plane)");
 	jnode n = json_node(pn, item);
 	static const char* const keys[] = {"axis", "bone", "radius", "top_radius", "side", "angle", "offset", "front", NULL};
 	if (!json_check_object(c, &n, keys)) return false;
@@ -203,7 +225,7 @@ static bool load_pattern(const json_ctx* c, const jnode* n, garment_def* def, pa
 	if (!*panels || !*points || !*regions) return scene_out_of_memory(c);
 	def->panels = *panels;
 	def->panel_count = count;
-	static const char* const keys[] = {"name", "outline", "grain", "around", "stretch_regions", NULL};
+	static const char* const keys[] = {"name", "outline", "grain", "around", "flat", "stretch_regions", NULL};
 	int i = 0;
 	for (const cJSON* e = pl->child; e; e = e->next, ++i) {
 		pattern_panel* p = &(*panels)[i];
@@ -278,12 +300,21 @@ static bool load_sewing(const json_ctx* c, const jnode* gn, scene* s, scene_seam
 	const cJSON* item = json_get(gn, "sewing");
 	if (!item) return true;
 	jnode n = json_node(gn, item);
-	static const char* const keys[] = {"stiffness", "damping", "tolerance", "time_limit", "relax_energy", NULL};
+	static const char* const keys[] = {"stiffness", "damping", "tolerance", "time_limit", "relax_energy", "gravity", "regions", NULL};
 	if (!(json_check_object(c, &n, keys) && json_opt_positive(c, &n, "stiffness", &proto->stiffness) &&
 	      json_opt_nonnegative(c, &n, "damping", &proto->damping) && json_opt_positive(c, &n, "tolerance", &proto->tolerance) &&
 	      json_opt_positive(c, &n, "time_limit", &s->sew_time_limit) &&
-	      json_opt_positive(c, &n, "relax_energy", &s->relax_energy)))
+	      json_opt_positive(c, &n, "relax_energy", &s->relax_energy) && json_opt_nonnegative(c, &n, "gravity", &s->sew_gravity)))
 		return false;
+	const cJSON* regions = json_get(&n, "regions");
+	if (regions) {
+		jnode rn = json_node(&n, regions);
+		const char* when;
+		if (!json_string(c, &rn, &when)) return false;
+		if (strcmp(when, "after_sewing") == 0) s->sew_regions_after = true;
+		else if (strcmp(when, "start") == 0) s->sew_regions_after = false;
+		else return json_fail(c, &rn, "unknown value '%s' (start, after_sewing)", when);
+	}
 	if (s->world.self_collision && proto->tolerance <= s->world.cloth_thickness) {
 		jnode tn = json_node(&n, json_get(&n, "tolerance"));
 		return json_fail(c, &tn,
@@ -344,7 +375,7 @@ static bool load_garment_mesh(loader* L, const jnode* n, int32_t index, const sc
 	if (!json_array(c, &pln, &count)) return false;
 	pattern_panel* panels = calloc((size_t)(count > 0 ? count : 1), sizeof *panels);
 	if (!panels) return scene_out_of_memory(c);
-	static const char* const pkeys[] = {"name", "around", NULL};
+	static const char* const pkeys[] = {"name", "around", "flat", NULL};
 	int i = 0;
 	bool ok = true;
 	for (const cJSON* e = pl->child; ok && e; e = e->next, ++i) {

@@ -13,9 +13,15 @@ typedef struct sewing_state {
 	int32_t open;        /* seams not yet merged */
 	double sewn_at;      /* s: when the last seam merged; < 0 while some are open */
 	double motion_start; /* s: when the garment had relaxed after sewing; < 0 until then */
+	int32_t frame;        /* frames stepped so far */
+	int32_t* merged_frame; /* per seam: the frame after which it merged, -1 while open */
 } sewing_state;
 
-void sewing_begin(sewing_state* st, const drape_world* world);
+/* False when out of memory. */
+bool sewing_begin(sewing_state* st, const drape_world* world);
+void sewing_end(sewing_state* st);
+/* Before each frame: gravity as the scene has it, scaled by sewing.gravity while a seam is open. */
+void sewing_set_gravity(const sewing_state* st, drape_world* world, const scene* s);
 /* The largest gap of the open seams now, m (frame 0's seam_gap). */
 double sewing_max_gap(const drape_world* world);
 /* DRAPE_OK, or DRAPE_ERROR_DIVERGED (a seam still open past the time limit) / DRAPE_ERROR_INVALID

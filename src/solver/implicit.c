@@ -546,6 +546,10 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
  * halving the step does not shrink comes from a constraint (a fast solid snapping particles onto
  * its surface, eq. 18's y), not from integration error. docs/solver.md, "Accurate by default". */
 #define STRETCH_CHANGE_FLOOR 0.1
+/* Below 1/256 of the largest step no strain change rejects it: eight halvings that did not shrink
+ * the change show it is a constraint's (cloth placed against a body at the start, a seam's side
+ * snapped out of a solid), which no smaller step removes; rejecting on would end the run at min_dt. */
+#define STRETCH_CHANGE_ANY_BELOW 256.0
 
 /* A strain change per step that only a diverging explicit part produces. */
 #define DIVERGENCE_STRAIN 0.25
@@ -673,7 +677,8 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		 * (stats.self_intersections) rather than stopping the run. */
 		r->outcome = STEP_SELF_INTERSECTION;
 	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit &&
-		   (h > w->def.max_dt / 16.0 || r->stretch_change > STRETCH_CHANGE_FLOOR)) {
+		   (h > w->def.max_dt / 16.0 || r->stretch_change > STRETCH_CHANGE_FLOOR) &&
+		   h > w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) {
 		r->outcome = STEP_STRETCH_CHANGE;
 	} else if (diverging_scheme && r->stretch_change > DIVERGENCE_STRAIN) {
 		r->outcome = STEP_DIVERGING;
