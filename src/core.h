@@ -20,6 +20,18 @@ bool core_reserve(void** items, int32_t* capacity, int32_t need, size_t size);
  * check reads `return core_fail(err, err_size, "...", ...);`. */
 bool core_fail(char* err, size_t err_size, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Union-find over parent[] (parent[i] == i at a root), with path halving: the class of i. Seams
+ * merge particles by it (seam.c) and the cloth/cloth detector groups sewn particles
+ * (collide/cloth_pairs.c); both join two classes by making the lower index the root. */
+static inline int32_t core_find_root(int32_t* parent, int32_t i)
+{
+	while (parent[i] != i) {
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
 /* a followed by b in a new string the caller frees; NULL when out of memory. */
 char* core_concat(const char* a, const char* b);
 

@@ -159,6 +159,25 @@ double drape_seam_widest_pair(const drape_world* w, drape_seam_id id, int32_t* p
 	return gap;
 }
 
+bool seams_set_sewn(drape_world* w)
+{
+	int32_t count = 0;
+	for (int32_t s = 0; s < w->seam_count; ++s)
+		if (!w->seams[s].merged) count += w->seams[s].pair_count;
+	int32_t* pairs = malloc(2 * (size_t)(count > 0 ? count : 1) * sizeof *pairs);
+	if (!pairs) return false;
+	int32_t k = 0;
+	for (int32_t s = 0; s < w->seam_count; ++s) {
+		const seam_data* sd = &w->seams[s];
+		if (sd->merged) continue;
+		const int32_t n0 = w->cloths[sd->cloth].first_vertex;
+		for (int32_t j = 0; j < 2 * sd->pair_count; ++j) pairs[k++] = n0 + sd->pairs[j];
+	}
+	bool ok = cloth_pairs_set_sewn(&w->pairs, pairs, count);
+	free(pairs);
+	return ok;
+}
+
 double seams_max_gap(const drape_world* w)
 {
 	double gap = 0.0;
@@ -167,15 +186,6 @@ double seams_max_gap(const drape_world* w)
 		if (!(g <= gap)) gap = g;
 	}
 	return gap;
-}
-
-static int32_t find_root(int32_t* parent, int32_t i)
-{
-	while (parent[i] != i) {
-		parent[i] = parent[parent[i]];
-		i = parent[i];
-	}
-	return i;
 }
 
 /* The world index of particle p after cloth c (first particle n0, nv of them) is renumbered by
@@ -209,7 +219,7 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 		if (!closing[s]) continue;
 		if (!first_name[0]) first_name = w->seams[s].name;
 		for (int32_t k = 0; k < w->seams[s].pair_count; ++k) {
-			int32_t a = find_root(parent, w->seams[s].pairs[2 * k]), b = find_root(parent, w->seams[s].pairs[2 * k + 1]);
+			int32_t a = core_find_root(parent, w->seams[s].pairs[2 * k]), b = core_find_root(parent, w->seams[s].pairs[2 * k + 1]);
 			/* the lower index is the root: the numbering does not depend on pair order */
 			if (a < b) parent[b] = a;
 			else if (b < a) parent[a] = b;
@@ -217,8 +227,8 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	}
 	int32_t nnew = 0;
 	for (int32_t i = 0; i < nv; ++i)
-		if (find_root(parent, i) == i) local[i] = nnew++;
-	for (int32_t i = 0; i < nv; ++i) local[i] = local[find_root(parent, i)];
+		if (core_find_root(parent, i) == i) local[i] = nnew++;
+	for (int32_t i = 0; i < nv; ++i) local[i] = local[core_find_root(parent, i)];
 	for (int32_t t = 0; t < tc; ++t) {
 		for (int k = 0; k < 3; ++k) tris[3 * t + k] = local[c->mesh.triangles[3 * t + k]];
 		if (tris[3 * t] == tris[3 * t + 1] || tris[3 * t + 1] == tris[3 * t + 2] || tris[3 * t] == tris[3 * t + 2]) {

@@ -291,7 +291,7 @@ drape_status world_prepare(drape_world* w)
 				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->triangles[t].v[c];
 			ok = ok && cloth_pairs_init(&w->pairs, tris, w->triangle_count, n);
 			w->pairs_ready = ok;
-			ok = ok && cloth_contacts_init_rest(w);
+			ok = ok && cloth_contacts_init_rest(w) && seams_set_sewn(w);
 			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);

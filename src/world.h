@@ -272,6 +272,9 @@ void cloth_hinge_init(const drape_world* w, const drape_mesh* m, const drape_mat
 void seams_free(drape_world* w);
 /* The largest gap of the open seams, m (0 when none is open). */
 double seams_max_gap(const drape_world* w);
+/* Tells the cloth/cloth detector which particles the open seams will merge (cloth_pairs.sewn), so
+ * that a seam's two sides are never held apart as contacts. False on allocation failure. */
+bool seams_set_sewn(drape_world* w);
 
 /* Integrators (solver/integrators.c). */
 bool integrator_needs_grid(drape_integrator integrator);    /* the ADI and split line schemes */

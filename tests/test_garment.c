@@ -8,6 +8,7 @@
 #include "io/scene.h"
 #include "io/sewing.h"
 #include "world.h"
+#include "collide/cloth_pairs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -203,12 +204,36 @@ static void test_bad_patterns(void)
 	scene s;
 	CHECK(!scene_load_text(text, "bow.json", &s, err, sizeof err));
 	CHECK(strstr(err, "bow.json") && strstr(err, "cloths[0].garment") && strstr(err, "panel 'bow'"));
-	/* a seam tolerance under the cloth thickness could never be reached */
-	const char* tight = "{\"cloths\": [{\"garment\": {\"triangle_size\": 0.02, \"sewing\": {\"tolerance\": 0.002}, "
-			    "\"panels\": [{\"name\": \"p\", \"outline\": [{\"at\": [0, 0]}, {\"at\": [0.3, 0]}, {\"at\": [0, "
-			    "0.3]}], \"around\": {\"axis\": [[0, 0, 0], [0, 0, 1]], \"radius\": 0.2}}]}}]}";
-	CHECK(!scene_load_text(tight, "tight.json", &s, err, sizeof err));
-	CHECK(strstr(err, "sewing.tolerance") && strstr(err, "cloth_contact.thickness"));
+}
+
+/* The two sides of an open seam are not contacts (cloth_pairs.sewn): a triangle 2 mm from its
+ * sewn twin, or crossing it, gives no repulsion pair and no intersection, while the same
+ * triangle unsewn, and an unsewn neighbour, still do. */
+static void test_seam_sides_not_contacts(void)
+{
+	const int32_t tris[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+	vec3 x[9] = {{0, 0, 0}, {0.1, 0, 0}, {0, 0.1, 0},            /* side A */
+		     {0, 0, 0.002}, {0.1, 0, 0.002}, {0, 0.1, 0.002}, /* side B, sewn to A vertex by vertex */
+		     {0.2, 0, 0}, {0.3, 0, 0}, {0.2, 0.1, 0}};        /* unsewn, far */
+	cloth_pairs d;
+	CHECK(cloth_pairs_init(&d, tris, 3, 9));
+	if (test_failures) return;
+	const int32_t pairs[6] = {0, 3, 1, 4, 2, 5};
+	const int32_t before = cloth_pairs_proximity(&d, x, 0.004);
+	CHECK(before > 0);
+	CHECK(cloth_pairs_set_sewn(&d, pairs, 3));
+	CHECK(cloth_pairs_proximity(&d, x, 0.004) == 0);
+	/* B tilted through A: an intersection unsewn, none sewn */
+	x[4].z = -0.01;
+	CHECK(cloth_pairs_intersections(&d, x, NULL, 0) == 0);
+	/* the unsewn triangle moved onto A is a contact and an intersection whatever the seams */
+	x[6] = (vec3){0.02, 0.02, 0.001}, x[7] = (vec3){0.05, 0.02, -0.001}, x[8] = (vec3){0.02, 0.05, 0.001};
+	CHECK(cloth_pairs_proximity(&d, x, 0.004) > 0);
+	CHECK(cloth_pairs_intersections(&d, x, NULL, 0) > 0);
+	CHECK(cloth_pairs_set_sewn(&d, NULL, 0) && d.sewn == NULL);
+	x[6] = (vec3){0.2, 0, 0}, x[7] = (vec3){0.3, 0, 0}, x[8] = (vec3){0.2, 0.1, 0};
+	CHECK(cloth_pairs_intersections(&d, x, NULL, 0) > 0);
+	cloth_pairs_free(&d);
 }
 
 /* The seam spring is a rest-length-0 spring: force -k (x_b - x_a) on b and its x-Jacobian exactly
@@ -512,6 +537,7 @@ const test_case garment_tests[] = {
 	{"tube_sews_closed_manifold", test_tube_sewing},
 	{"obj_garment_dressed_and_sewn_back", test_obj_garment},
 	{"flat_panel_placement", test_flat_placement},
+	{"seam_sides_not_contacts", test_seam_sides_not_contacts},
 	{"sewing_gravity_and_widest_pair", test_sewing_gravity_and_widest_pair},
 	{NULL, NULL},
 };

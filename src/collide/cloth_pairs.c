@@ -4,6 +4,8 @@
  * (the "coherency-based bounding-box approach" of sec. 6); docs/collide.md. */
 #include "cloth_pairs_query.h"
 
+#include "core.h"
+
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,24 @@ static int cmp_edge_rec(const void* pa, const void* pb)
 	return (x->k > y->k) - (x->k < y->k);
 }
 
+bool cloth_pairs_set_sewn(cloth_pairs* d, const int32_t* pairs, int32_t pair_count)
+{
+	free(d->sewn);
+	d->sewn = NULL;
+	if (pair_count <= 0 || d->particle_count <= 0) return true;
+	int32_t* parent = malloc((size_t)d->particle_count * sizeof *parent);
+	if (!parent) return false;
+	for (int32_t i = 0; i < d->particle_count; ++i) parent[i] = i;
+	for (int32_t k = 0; k < pair_count; ++k) {
+		int32_t a = core_find_root(parent, pairs[2 * k]), b = core_find_root(parent, pairs[2 * k + 1]);
+		if (a < b) parent[b] = a; /* the lowest index is the root */
+		else if (b < a) parent[a] = b;
+	}
+	for (int32_t i = 0; i < d->particle_count; ++i) parent[i] = core_find_root(parent, i);
+	d->sewn = parent;
+	return true;
+}
+
 void cloth_pairs_free(cloth_pairs* d)
 {
 	free(d->triangles);
@@ -33,6 +53,7 @@ void cloth_pairs_free(cloth_pairs* d)
 	free(d->triangle_edges);
 	free(d->owns);
 	rest_neighbours_free(&d->rest);
+	free(d->sewn);
 	free(d->boxes);
 	free(d->edge_boxes);
 	free(d->vf);

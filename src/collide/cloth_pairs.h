@@ -78,6 +78,11 @@ typedef struct cloth_pairs {
 	/* Pairs close in the rest state, never reported by proximity (empty unless
 	 * cloth_pairs_set_rest was called). */
 	rest_neighbours rest;
+	/* Per particle, the lowest particle sewn to it by an open seam (itself when none), or NULL
+	 * when no seam is open: particles of one class, and the triangles and edges holding them,
+	 * are about to become one particle and are never contacts, crossings or intersections
+	 * (docs/garments.md, "Sewing"). */
+	int32_t* sewn;
 
 	/* The tree over the triangles: built at the first query, refitted at every later one (the
 	 * coherence between steps of sec. 6). */
@@ -127,6 +132,22 @@ void cloth_pairs_rebuild_tree(cloth_pairs* d);
  * earlier set. Returns false on allocation failure (then nothing is skipped). In
  * rest_neighbours.c. */
 bool cloth_pairs_set_rest(cloth_pairs* d, const double* tri_uv, double radius);
+/* The open seams' particle pairs (pairs[2 k], pairs[2 k + 1], particle indices): classes for
+ * d->sewn (NULL again when pair_count is 0). Returns false on allocation failure (then nothing is
+ * skipped). */
+bool cloth_pairs_set_sewn(cloth_pairs* d, const int32_t* pairs, int32_t pair_count);
+
+/* Whether p is sewn (cloth_pairs.sewn) to a corner of triangle tv, or an end of edge e to an end
+ * of edge f: features about to be merged, skipped like those sharing a vertex. */
+static inline bool sewn_to_triangle(const int32_t* sewn, int32_t p, const int32_t* tv)
+{
+	return sewn && (sewn[p] == sewn[tv[0]] || sewn[p] == sewn[tv[1]] || sewn[p] == sewn[tv[2]]);
+}
+
+static inline bool sewn_to_edge(const int32_t* sewn, const int32_t* e, const int32_t* f)
+{
+	return sewn && (sewn[e[0]] == sewn[f[0]] || sewn[e[0]] == sewn[f[1]] || sewn[e[1]] == sewn[f[0]] || sewn[e[1]] == sewn[f[1]]);
+}
 
 /* Threads for the proximity and crossing queries (values below 1 mean 1). Results are
  * bit-identical for any thread count. */

@@ -48,6 +48,10 @@ static void visit_intersection(void* ctx, int32_t A, int32_t B)
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	int shared = has_vertex(tb, ta[0]) + has_vertex(tb, ta[1]) + has_vertex(tb, ta[2]);
 	if (shared >= 2) return; /* neighbours across an edge */
+	/* Triangles meeting across an open seam (a corner of one sewn to a corner of the other,
+	 * cloth_pairs.sewn) are neighbours about to share that vertex, not an intersection. */
+	for (int k = 0; d->sewn && k < 3; ++k)
+		if (!has_vertex(tb, ta[k]) && sewn_to_triangle(d->sewn, ta[k], tb)) return;
 	if (!mesh_triangles_intersect(q->x, ta, tb)) return;
 	++q->hits;
 	keep_smallest(q, A, B);

@@ -69,7 +69,7 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 {
 	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
-	if (has_vertex(tv, p)) return;
+	if (has_vertex(tv, p) || sewn_to_triangle(d->sewn, p, tv)) return;
 	const double eps = q->margin;
 	const vec3 *x0 = q->x, *x1 = q->x1;
 	/* d->boxes[t] is t's swept box (drift removed) grown by eps / 2 + pad */
@@ -118,7 +118,7 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	}
 	const int32_t* ev = d->edges + 2 * (size_t)e;
 	const int32_t* fv = d->edges + 2 * (size_t)f;
-	if (share_endpoint(ev, fv)) return;
+	if (share_endpoint(ev, fv) || sewn_to_edge(d->sewn, ev, fv)) return;
 	const double eps = q->margin;
 	const vec3 *x0 = q->x, *x1 = q->x1;
 	/* the boxes of the ends at x0 and at x1 - drift (cloth_pairs_crossings) */

@@ -11,7 +11,7 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 {
 	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
-	if (has_vertex(tv, p) || rest_near_vf(&d->rest, p, t)) return;
+	if (has_vertex(tv, p) || sewn_to_triangle(d->sewn, p, tv) || rest_near_vf(&d->rest, p, t)) return;
 	const double h = q->margin;
 	vec3 xp = q->x[p], a = q->x[tv[0]], b = q->x[tv[1]], c = q->x[tv[2]];
 	/* d->boxes[t] is t's box grown by h / 2 */
@@ -47,7 +47,7 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	}
 	const int32_t* ev = d->edges + 2 * (size_t)e;
 	const int32_t* fv = d->edges + 2 * (size_t)f;
-	if (share_endpoint(ev, fv) || rest_near_ee(&d->rest, e, f)) return;
+	if (share_endpoint(ev, fv) || sewn_to_edge(d->sewn, ev, fv) || rest_near_ee(&d->rest, e, f)) return;
 	const double h = q->margin;
 	if (!boxes_near(&d->edge_boxes[e], &d->edge_boxes[f], h)) return;
 	vec3 P[2] = {q->x[ev[0]], q->x[ev[1]]}, Q[2] = {q->x[fv[0]], q->x[fv[1]]};

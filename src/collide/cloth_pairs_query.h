@@ -38,6 +38,7 @@ static inline bool share_endpoint(const int32_t* e, const int32_t* f)
 	return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
 }
 
+
 /* The box of the point set P (edge ends, at one or two times). */
 static inline aabb points_box(const vec3* P, int np)
 {

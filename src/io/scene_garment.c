@@ -294,9 +294,9 @@ static bool load_sewing(const json_ctx* c, const jnode* gn, scene* s, scene_seam
 	drape_seam_def d = drape_default_seam_def();
 	proto->stiffness = d.stiffness;
 	proto->damping = d.damping;
-	/* With cloth contact the two sides of a seam stop about one thickness apart (the repulsion acts
-	 * between them until they merge), so the tolerance must lie above it (docs/garments.md). */
-	proto->tolerance = s->world.self_collision ? 1.5 * s->world.cloth_thickness : d.tolerance;
+	/* The two sides of an open seam are not contacts (cloth_pairs.sewn), so they close fully
+	 * whether cloth contact is on or not (docs/garments.md). */
+	proto->tolerance = d.tolerance;
 	const cJSON* item = json_get(gn, "sewing");
 	if (!item) return true;
 	jnode n = json_node(gn, item);
@@ -314,13 +314,6 @@ static bool load_sewing(const json_ctx* c, const jnode* gn, scene* s, scene_seam
 		if (strcmp(when, "after_sewing") == 0) s->sew_regions_after = true;
 		else if (strcmp(when, "start") == 0) s->sew_regions_after = false;
 		else return json_fail(c, &rn, "unknown value '%s' (start, after_sewing)", when);
-	}
-	if (s->world.self_collision && proto->tolerance <= s->world.cloth_thickness) {
-		jnode tn = json_node(&n, json_get(&n, "tolerance"));
-		return json_fail(c, &tn,
-				 "%g m is not above cloth_contact.thickness (%g m): cloth contact holds a seam's two sides about "
-				 "that far apart until they merge, so the seam would never close",
-				 proto->tolerance, s->world.cloth_thickness);
 	}
 	return true;
 }

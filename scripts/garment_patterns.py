@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Writes the sewing patterns of the shipped garments, scenes/patterns/{pants,shirt,blouse}.json
+(docs/garments.md). Every placement number is measured off the generated mannequin in its
+dressing pose as the garment scenes pose it (CMU 01_01, "position": [-0.59, -1.0, 0]): joints from
+the skeleton, and the body's extents from its skinned mesh at frame 0 (solid_body_0000.obj).
+usage: scripts/garment_patterns.py [OUT_DIR]   (default scenes/patterns)"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+# --- the body in its dressing pose (metres, drape coordinates, z up, the body facing -y)
+KNEE_L, ANKLE_L = (0.200, 0.239, 0.421), (0.327, 0.347, -0.013)
+KNEE_R, ANKLE_R = (-0.274, 0.257, 0.444), (-0.401, 0.365, 0.0)
+# each arm's axis (a line fitted to the arm's vertices beyond the torso) and where it leaves the
+# torso: the arm's extent in z at x = +-0.26..0.30
+ARM = {+1: ((0.451, 0.153, 1.040), (0.636, 0.167, -0.753)), -1: ((-0.463, 0.198, 1.063), (-0.743, 0.209, -0.635))}
+ARM_ROOT_Z = {+1: (1.139, 1.313), -1: (1.148, 1.284)}
+
+
+def unit(v):
+    v = np.asarray(v, float)
+    return v / np.linalg.norm(v)
+
+
+def wrap(axis, front, radius, top_radius, angle, center, size, q):
+    """Where `around` puts pattern point q (src/garment/garment.c, garment_wrap)."""
+    a = unit(np.subtract(axis[1], axis[0]))
+    mid = 0.5 * (np.asarray(axis[0]) + np.asarray(axis[1]))
+    f = unit(np.asarray(front, float) - np.dot(front, a) * a)
+    r = np.cross(a, f)
+    fy = (q[1] - (center[1] - 0.5 * size[1])) / size[1]
+    rad = radius + fy * (top_radius - radius)
+    th = angle + (q[0] - center[0]) / rad
+    return mid + (q[1] - center[1]) * a + rad * (math.cos(th) * f + math.sin(th) * r)
+
+
+def seam_side(panel, f, t):
+    """The stretch between two adjacent corners, walked forward or backward as the outline has it."""
+    names = [e["corner"] for e in panel["outline"]]
+    n, i, j = len(names), names.index(f), names.index(t)
+    side = {"panel": panel["name"], "from": f, "to": t}
+    if (i + 1) % n != j:
+        assert (i - 1) % n == j, (panel["name"], f, t)
+        side["direction"] = "backward"
+    return side
+
+
+def seam(name, panels, a, b):
+    return {"name": name, "a": seam_side(panels[a[0]], a[1], a[2]), "b": seam_side(panels[b[0]], b[1], b[2])}
+
+
+# --- pants: per leg a front and a back cone around the line through knee and ankle, and a
+# two-panel yoke around the hips whose bottom halves are sewn to the legs' tops (the crotch is
+# where the four meet); an elastic waistband (b_v < 1) in the yoke's top 5 cm
+def pants():
+    def leg_axis(knee, ankle, z0, z1):
+        d = np.subtract(knee, ankle)
+        return [[round(float(ankle[k] + (z - ankle[2]) / d[2] * d[k]), 4) for k in range(3)] for z in (z0, z1)]
+
+    rb, rt = 0.085, 0.4 / math.pi  # leg radius at the hem and at the top (half circumferences 0.267 and 0.4 m)
+    panels = {}
+    for side, axis in (("left", leg_axis(KNEE_L, ANKLE_L, 0.06, 0.70)), ("right", leg_axis(KNEE_R, ANKLE_R, 0.06, 0.70))):
+        h, wb, wt = math.dist(*axis), math.pi * rb, math.pi * rt
+        for half in ("front", "back"):
+            x0 = (wt - wb) / 2
+            panels[f"{side}_{half}"] = {
+                "name": f"{side}_{half}", "grain": [0, 1],
+                "outline": [{"at": [x0, 0], "corner": "hem_left"}, {"at": [x0 + wb, 0], "corner": "hem_right"},
+                            {"at": [wt, h], "corner": "top_right"}, {"at": [0, h], "corner": "top_left"}],
+                "around": {"axis": axis, "radius": rb + 0.01, "top_radius": rt + 0.01, "side": half}}
+    wb, wt, h, band = 0.80, 0.42, 0.30, 0.85  # yoke: bottom 2 x 0.8 m, waist 2 x 0.42 m (the body's waist is 0.77 m round)
+    yaxis = [[0.0, 0.16, 0.78], [0.0, 0.16 - 0.02 * h / 0.33, 0.78 + h * 0.33 / 0.3302]]
+    for half in ("front", "back"):
+        panels[f"yoke_{half}"] = {
+            "name": f"yoke_{half}", "grain": [0, 1],
+            "outline": [{"at": [0, 0], "corner": "hem_left"}, {"at": [wb / 2, 0], "corner": "hem_mid"},
+                        {"at": [wb, 0], "corner": "hem_right"}, {"at": [(wb + wt) / 2, h], "corner": "waist_right"},
+                        {"at": [(wb - wt) / 2, h], "corner": "waist_left"}],
+            "around": {"axis": yaxis, "radius": 0.28, "top_radius": 0.175, "side": half},
+            "stretch_regions": [{"uv_min": [h - 0.05, -1.0], "uv_max": [h + 0.01, 0.0], "bv": band}]}
+    S = lambda *a: seam(a[0], panels, a[1], a[2])  # noqa: E731
+    seams = [S("left_inseam", ("left_front", "hem_left", "top_left"), ("left_back", "hem_right", "top_right")),
+             S("left_outseam", ("left_front", "hem_right", "top_right"), ("left_back", "hem_left", "top_left")),
+             S("right_inseam", ("right_front", "hem_right", "top_right"), ("right_back", "hem_left", "top_left")),
+             S("right_outseam", ("right_front", "hem_left", "top_left"), ("right_back", "hem_right", "top_right")),
+             S("yoke_left", ("yoke_front", "hem_right", "waist_right"), ("yoke_back", "hem_left", "waist_left")),
+             S("yoke_right", ("yoke_front", "hem_left", "waist_left"), ("yoke_back", "hem_right", "waist_right")),
+             S("right_front_top", ("yoke_front", "hem_left", "hem_mid"), ("right_front", "top_left", "top_right")),
+             S("left_front_top", ("yoke_front", "hem_mid", "hem_right"), ("left_front", "top_left", "top_right")),
+             S("left_back_top", ("yoke_back", "hem_left", "hem_mid"), ("left_back", "top_left", "top_right")),
+             S("right_back_top", ("yoke_back", "hem_mid", "hem_right"), ("right_back", "top_left", "top_right"))]
+    return {"panels": list(panels.values()), "seams": seams}
+
+
+# --- shirt and blouse: front and back torso panels laid flat either side of the body, their side
+# edges at x = +-S vertical from the hem to the underarm and on (a drop shoulder) to the top of
+# the arm; each sleeve two half cones wrapped around its arm, whose root edges are sewn to those
+# vertical edges (half the sleeve's root circumference = the drop edge's length, no ease). Flat
+# sleeves folded in around their middles while closing (docs/garments.md, "Limitations").
+def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, torso_regions=None, sleeve_regions=None):
+    S, drop, neck_z, y_front, y_back = 0.28, 0.27, 1.50, -0.12, 0.42
+    edge = {}
+    for sg in (1, -1):
+        lo, hi = ARM_ROOT_Z[sg]
+        edge[sg] = ((lo + hi) / 2 - drop / 2, (lo + hi) / 2 + drop / 2)  # 4-5 cm clear of the arm's root
+
+    torso = [("hem_r", (S, hem)), ("underarm_r", (S, edge[1][0])), ("droptop_r", (S, edge[1][1])), ("neck_r", (neck_x, neck_z)),
+             ("neck_l", (-neck_x, neck_z)), ("droptop_l", (-S, edge[-1][1])), ("underarm_l", (-S, edge[-1][0])), ("hem_l", (-S, hem))]
+
+    def flat(name, front, neck_ctrl):
+        pts = torso if front else [(nm, (-p[0], p[1])) for nm, p in reversed(torso)]  # the back: mirrored, counter-clockwise
+        out = []
+        for i, (nm, p) in enumerate(pts):
+            e = {"at": [round(float(p[0]), 4), round(float(p[1]), 4)], "corner": nm}
+            if {nm, pts[(i + 1) % len(pts)][0]} == {"neck_r", "neck_l"}:
+                e["quad"] = [0.0, neck_ctrl]  # the neckline
+            out.append(e)
+        xs, zs = [e["at"][0] for e in out], [e["at"][1] for e in out]
+        cx, cz = (min(xs) + max(xs)) / 2, (min(zs) + max(zs)) / 2
+        p = {"name": name, "grain": [0, 1], "outline": out,
+             "flat": {"center": [round(cx if front else -cx, 4), y_front if front else y_back, round(cz, 4)],
+                      "normal": [0, -1 if front else 1, 0]}}
+        if torso_regions:
+            p["stretch_regions"] = torso_regions
+        return p
+
+    panels = {"front": flat("front", True, front_neck), "back": flat("back", False, back_neck)}
+    seams = []
+    for sg, sd in ((1, "r"), (-1, "l")):
+        c, d = np.asarray(ARM[sg][0]), unit(ARM[sg][1])
+        p0 = c + ((edge[sg][0] + edge[sg][1]) / 2 - c[2]) / d[2] * d  # the arm's axis at the drop edge's middle height
+        p1 = p0 + sleeve_length * d
+        r0 = drop / math.pi
+        w0, w1 = math.pi * r0, math.pi * cuff_radius
+        outline = [("r0", (0.0, 0.0)), ("r1", (w0, 0.0)), ("e1", ((w0 + w1) / 2, sleeve_length)), ("e0", ((w0 - w1) / 2, sleeve_length))]
+        axis = [[round(float(v), 4) for v in p0], [round(float(v), 4) for v in p1]]
+        low = {}
+        for half, side, angle in (("a", "front", 0.0), ("b", "back", math.pi)):
+            name = f"sleeve_{sd}_{half}"
+            p = {"name": name, "grain": [0, 1], "outline": [{"at": [round(x, 4), round(y, 4)], "corner": nm} for nm, (x, y) in outline],
+                 "around": {"axis": axis, "radius": round(r0, 4), "top_radius": round(cuff_radius, 4), "side": side}}
+            if sleeve_regions:
+                p["stretch_regions"] = sleeve_regions
+            panels[name] = p
+            z = {nm: wrap((p0, p1), (0, -1, 0), r0, cuff_radius, angle, (w0 / 2, sleeve_length / 2), (w0, sleeve_length), q)[2]
+                 for nm, q in outline[:2]}
+            low[half] = ("r0", "r1") if z["r0"] < z["r1"] else ("r1", "r0")  # (underarm side, top side)
+        a, b, end = f"sleeve_{sd}_a", f"sleeve_{sd}_b", {"r0": "e0", "r1": "e1"}
+        S_ = lambda *x: seams.append(seam(x[0], panels, x[1], x[2]))  # noqa: E731
+        S_("side_" + sd, ("front", "hem_" + sd, "underarm_" + sd), ("back", "hem_" + sd, "underarm_" + sd))
+        S_("shoulder_" + sd, ("front", "droptop_" + sd, "neck_" + sd), ("back", "droptop_" + sd, "neck_" + sd))
+        S_("sleeve_under_" + sd, (a, low["a"][0], end[low["a"][0]]), (b, low["b"][0], end[low["b"][0]]))
+        S_("sleeve_top_" + sd, (a, low["a"][1], end[low["a"][1]]), (b, low["b"][1], end[low["b"][1]]))
+        S_("armhole_front_" + sd, ("front", "underarm_" + sd, "droptop_" + sd), (a, low["a"][0], low["a"][1]))
+        S_("armhole_back_" + sd, ("back", "underarm_" + sd, "droptop_" + sd), (b, low["b"][0], low["b"][1]))
+    return {"panels": list(panels.values()), "seams": seams}
+
+
+def shirt():
+    # a short-sleeved T-shirt to the hips, scoop neck at the front
+    return shirt_like(hem=0.80, neck_x=0.17, front_neck=1.20, back_neck=1.40, sleeve_length=0.22, cuff_radius=0.075)
+
+
+def blouse():
+    # long sleeves to the wrist with elastic cuffs, a gathered sleeve cap and an elastic waist;
+    # grain vertical on the torso (u = height, v = -x) and along the arm on the sleeves (u = length)
+    L = 0.46
+    return shirt_like(hem=0.72, neck_x=0.16, front_neck=1.30, back_neck=1.42, sleeve_length=L, cuff_radius=0.058,
+                      torso_regions=[{"uv_min": [0.98, -0.30], "uv_max": [1.04, 0.30], "bv": 0.8}],
+                      sleeve_regions=[{"uv_min": [L - 0.05, -1.0], "uv_max": [L + 0.01, 1.0], "bv": 0.8},
+                                      {"uv_min": [-0.01, -1.0], "uv_max": [0.07, 1.0], "bv": 1.1}])
+
+
+if __name__ == "__main__":
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "scenes", "patterns")
+    for name, make in (("pants", pants), ("shirt", shirt), ("blouse", blouse)):
+        with open(os.path.join(out, name + ".json"), "w") as f:
+            json.dump(make(), f, indent=1)
