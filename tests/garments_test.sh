@@ -54,8 +54,8 @@ then ok pants_on_moving_body; else bad pants_on_moving_body "see above"; fi
 # --- the shipped garments sew at a coarse triangle size (all their seams merge)
 for g in shirt pants blouse; do
 	s="$root/scenes/garment_$g.json"
-	if "$drape" run "$s" --out "$tmp/$g" --frames 20 --quiet --set cloths.0.garment.triangle_size=0.04 2>"$tmp/stderr" &&
-		$py -c 'import json,sys; s=json.load(open(sys.argv[1]))["sewing"]; assert s["open"] == 0, s' "$tmp/$g/summary.json"; then
+	if "$drape" run "$s" --out "$tmp/coarse_$g" --frames 20 --quiet --set cloths.0.garment.triangle_size=0.04 2>"$tmp/stderr" &&
+		$py -c 'import json,sys; s=json.load(open(sys.argv[1]))["sewing"]; assert s["open"] == 0, s' "$tmp/coarse_$g/summary.json"; then
 		ok "${g}_sews_coarse"
 	else
 		bad "${g}_sews_coarse" "$(cat "$tmp/stderr")"
