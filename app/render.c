@@ -116,6 +116,7 @@ typedef struct merge_log {
 	char** seams;
 	int* frames;
 	int count;
+	double motion_start; /* s, sewing.motion_start; < 0: none */
 } merge_log;
 
 static void merge_log_free(merge_log* m)
@@ -128,7 +129,10 @@ static void merge_log_free(merge_log* m)
 
 static bool read_merges(const cJSON* root, merge_log* m)
 {
-	const cJSON* list = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "sewing"), "merged");
+	const cJSON* sewing = cJSON_GetObjectItemCaseSensitive(root, "sewing");
+	const cJSON* start = cJSON_GetObjectItemCaseSensitive(sewing, "motion_start");
+	m->motion_start = cJSON_IsNumber(start) ? start->valuedouble : -1.0;
+	const cJSON* list = cJSON_GetObjectItemCaseSensitive(sewing, "merged");
 	int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
 	if (n == 0) return true;
 	m->seams = calloc((size_t)n, sizeof *m->seams);
@@ -200,6 +204,13 @@ static bool load_scene(const char* path, scene* s, char* err, size_t err_size)
 	size_t prefix = strlen(EMBEDDED_PREFIX);
 	if (strncmp(path, EMBEDDED_PREFIX, prefix) == 0) return scene_load_builtin(path + prefix, s, err, err_size);
 	return scene_load_file(path, s, err, err_size);
+}
+
+/* Characters held until the garment relaxed ("hold": "relaxed") move from the run's motion_start. */
+static void start_motion(drape_world* w, const scene* s, const merge_log* merges)
+{
+	for (int32_t k = 0; merges->motion_start >= 0.0 && k < s->solid_count; ++k)
+		if (s->solids[k].hold_until_relaxed) drape_solid_set_hold(w, (drape_solid_id){k}, merges->motion_start);
 }
 
 /* Merges the seams the run had merged by `frame`, in its order (docs/garments.md); without a log
@@ -330,6 +341,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	free(scene_path);
 	if (!loaded) return EXIT_BAD_INPUT;
 	j->world = scene_build_world(&j->s, why, sizeof why);
+	if (j->world) start_motion(j->world, &j->s, &j->merges);
 	if (!j->world) {
 		snprintf(err, err_size, "cannot build the scene of '%s': %s", o->dir, why);
 		return EXIT_BAD_INPUT;
@@ -366,6 +378,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 		char why[1024];
 		drape_world_destroy(j->world);
 		j->world = scene_build_world(&j->s, why, sizeof why);
+		if (j->world) start_motion(j->world, &j->s, &j->merges);
 		if (!j->world) {
 			snprintf(err, err_size, "%s", why);
 			return EXIT_BAD_INPUT;

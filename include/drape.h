@@ -288,6 +288,10 @@ int32_t drape_character_vertex_count(const drape_character* character);
 int32_t drape_character_triangle_count(const drape_character* character);
 const int32_t* drape_character_triangles(const drape_character* character);
 double drape_character_duration(const drape_character* character); /* the clip's length, s */
+/* Holds the dressing pose until `hold` s, then blends into the clip as the def's hold did: a run
+ * starts the motion once a garment has relaxed (docs/garments.md). Times already past are not
+ * posed again, so call it with hold >= the current time. Ignored unless finite and >= 0. */
+void drape_character_set_hold(drape_character* character, double hold);
 /* The skinned mesh at simulation time t, in metres, z up: 3 * vertex_count doubles. */
 void drape_character_pose(const drape_character* character, double t, double* positions);
 /* A joint's segment at time t: its origin and its first child's (the bone garments wrap around). */
@@ -295,6 +299,10 @@ bool drape_character_joint(const drape_character* character, const char* name, d
 			   double tail[3]);
 drape_solid_id drape_solid_add(drape_world* world, const drape_solid_def* def);
 int32_t drape_solid_count(const drape_world* world);
+/* A character solid holds its dressing pose until `hold` s, then blends into its clip (the world's
+ * copy of the character, drape_character_set_hold): a run starts the motion once a garment has
+ * relaxed (docs/garments.md). DRAPE_ERROR_INVALID for a solid that is not a character. */
+drape_status drape_solid_set_hold(drape_world* world, drape_solid_id solid, double hold);
 
 /* ---------------------------------------------------------------------------------------------
  * Time integrators (Boxerman, "ADI Cloth", sec. 2.2, 2.3, 5; docs/integrators.md). Force terms

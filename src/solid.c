@@ -286,3 +286,12 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 }
 
 int32_t drape_solid_count(const drape_world* w) { return w->solid_count; }
+
+drape_status drape_solid_set_hold(drape_world* w, drape_solid_id id, double hold)
+{
+	if (id.index < 0 || id.index >= w->solid_count || !w->solids[id.index].character)
+		return world_fail(w, "solid %d is not a character", id.index);
+	if (!(isfinite(hold) && hold >= 0.0)) return world_fail(w, "hold must be finite and >= 0 s, got %g", hold);
+	drape_character_set_hold(w->solids[id.index].character, hold);
+	return DRAPE_OK;
+}

@@ -209,6 +209,11 @@ int32_t drape_character_triangle_count(const drape_character* c) { return c->tri
 const int32_t* drape_character_triangles(const drape_character* c) { return c->triangles; }
 double drape_character_duration(const drape_character* c) { return c->duration; }
 
+void drape_character_set_hold(drape_character* c, double hold)
+{
+	if (isfinite(hold) && hold >= 0.0) c->hold = hold;
+}
+
 void drape_character_pose(const drape_character* c, double t, double* positions) { character_pose(c, t, positions); }
 
 bool drape_character_joint(const drape_character* c, const char* name, double t, double head[3], double tail[3])

@@ -47,6 +47,8 @@ typedef struct scene_solid {
 	double* frame_times; /* def.frame_count times */
 	drape_pose* poses;   /* def.pose_count poses, or NULL for a static solid */
 	drape_character* character; /* a character solid's body and motion, or NULL */
+	bool hold_until_relaxed;    /* "hold": "relaxed": the motion starts at sewing.motion_start */
+#define SCENE_HOLD_RELAXED 1e9      /* the hold until then: longer than any run */
 } scene_solid;
 
 /* output.camera (docs/scene-format.md): where `drape render` looks from; when !set the renderer

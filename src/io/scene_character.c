@@ -30,6 +30,22 @@ static bool load_choice(const json_ctx* c, const jnode* n, const char* key, cons
 	return true;
 }
 
+/* "hold": seconds, or "relaxed": until a garment sewn on the body has relaxed
+ * (sewing.motion_start, io/sewing.c); held meanwhile for as long as any run lasts. */
+static bool load_hold(const json_ctx* c, const jnode* n, drape_character_def* d, scene_solid* so)
+{
+	const cJSON* h = json_get(n, "hold");
+	if (cJSON_IsString(h)) {
+		jnode hn = json_node(n, h);
+		if (strcmp(h->valuestring, "relaxed") != 0)
+			return json_fail(c, &hn, "expected seconds or \"relaxed\", got '%s'", h->valuestring);
+		so->hold_until_relaxed = true;
+		d->hold = SCENE_HOLD_RELAXED;
+		return true;
+	}
+	return json_opt_nonnegative(c, n, "hold", &d->hold);
+}
+
 bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so)
 {
 	const cJSON* item = json_get(sn, "character");
@@ -46,7 +62,7 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so)
 	if (!json_string(c, &fn, &file)) return false;
 	if (!load_animation(c, &n, &d)) return false;
 	if (!json_opt_positive(c, &n, "time_scale", &d.time_scale) || !json_opt_nonnegative(c, &n, "start", &d.start) ||
-	    !json_opt_nonnegative(c, &n, "hold", &d.hold) || !json_opt_nonnegative(c, &n, "blend", &d.blend) ||
+	    !load_hold(c, &n, &d, so) || !json_opt_nonnegative(c, &n, "blend", &d.blend) ||
 	    !json_opt_number(c, &n, "dress_angle", &d.dress_angle) || !json_opt_vector(c, &n, "position", 3, d.position) ||
 	    !json_opt_positive(c, &n, "cell_size", &d.cell_size))
 		return false;
