@@ -7,7 +7,8 @@ u only is a warp edge, in v only a weft edge. Strain = |length / rest - 1| with 
 scaled by the triangle's b_u (warp) or b_v (weft) from the panels' stretch_regions (eq. 10), once
 those apply (sewing.regions). Triangles are assigned to panels by frame 0, where every panel is
 still its own connected piece, in pattern order.
-usage: scripts/garment_strain.py DIR [FIRST_FRAME]   (default: sewing.motion_start's frame)
+usage: scripts/garment_strain.py DIR [FIRST_FRAME [LAST_FRAME]]   (default: from sewing.motion_start's
+frame to the last)
 prints, for triangles outside the stretch regions (plain) and inside them, the max and 99th
 percentile over warp/weft edges and frames, and where the max is."""
 import glob
@@ -53,7 +54,7 @@ def panels_of(faces):
     return np.array(out)
 
 
-def main(d, first=None):
+def main(d, first=None, last=None):
     summary = json.load(open(os.path.join(d, "summary.json")))
     scene_path = summary["scene_file"]
     scene = json.load(open(scene_path))
@@ -82,7 +83,7 @@ def main(d, first=None):
     worst, where, strains, frames = {True: 0.0, False: 0.0}, {}, {True: [], False: []}, 0
     for path in files:
         f = int(os.path.basename(path)[6:10])
-        if f < first:
+        if f < first or (last is not None and f > last):
             continue
         v, vt, faces = read_obj(path)
         frames += 1
@@ -116,4 +117,5 @@ def main(d, first=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None))
+    args = [int(a) for a in sys.argv[2:4]]
+    sys.exit(main(sys.argv[1], *args))
