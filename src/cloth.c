@@ -3,6 +3,7 @@
  * coefficients derived from the SI material so that refining a mesh changes nothing physical
  * (docs/model.md has the derivation). */
 #include "core.h"
+#include "limits.h"
 #include "mesh/topology.h"
 #include "world.h"
 
@@ -67,6 +68,40 @@ static drape_status check_material(drape_world* w, const drape_material* m)
 	return DRAPE_OK;
 }
 
+/* limits.h (docs/reliability.md, "Limits"): positions in range, cells not below 0.1 mm on average
+ * (the cloth thickness and the solver's tolerances are set for cloth, not for microns), memory. */
+static drape_status check_mesh_limits(drape_world* w, const drape_mesh* m)
+{
+	char why[200];
+	if (!limits_positions(m->positions, m->vertex_count, why, sizeof why)) return world_fail(w, "%s", why);
+	if (m->triangle_count > 0) {
+		double sum = 0.0, sum3 = 0.0;
+		for (int32_t t = 0; t < m->triangle_count; ++t)
+			for (int k = 0; k < 3; ++k) {
+				const double* a = &m->uvs[2 * m->triangle_uvs[3 * t + k]];
+				const double* b = &m->uvs[2 * m->triangle_uvs[3 * t + (k + 1) % 3]];
+				sum += hypot(a[0] - b[0], a[1] - b[1]);
+				const double* p = &m->positions[3 * m->triangles[3 * t + k]];
+				const double* q = &m->positions[3 * m->triangles[3 * t + (k + 1) % 3]];
+				sum3 += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+					     (p[2] - q[2]) * (p[2] - q[2]));
+			}
+		double mean = sum / (3.0 * m->triangle_count), mean3 = sum3 / (3.0 * m->triangle_count);
+		if (!(mean >= LIMIT_EDGE))
+			return world_fail(w, "mean rest edge %.3g m is below drape's limit of %g m (is the mesh in metres?)",
+					  mean, LIMIT_EDGE);
+		/* Positions a hundred times smaller or larger than the rest shape are a unit slip (a scale
+		 * applied to one and not the other), not a deformation cloth survives. */
+		if (!(mean3 >= mean / LIMIT_REST_RATIO && mean3 <= mean * LIMIT_REST_RATIO))
+			return world_fail(w,
+					  "the mesh's edges are %.3g times their rest (uv) lengths on average (mean %.3g m "
+					  "against %.3g m): positions and uv must be in the same unit (mesh scale, uv_scale)",
+					  mean3 / mean, mean3, mean);
+	}
+	if (!limits_memory(m->vertex_count, w->particle_count, why, sizeof why)) return world_fail(w, "%s", why);
+	return DRAPE_OK;
+}
+
 static drape_status check_mesh(drape_world* w, const drape_cloth_def* def)
 {
 	const drape_mesh* m = def->mesh;
@@ -118,7 +153,7 @@ static drape_status check_mesh(drape_world* w, const drape_cloth_def* def)
 						  t, bu, bv);
 		}
 	}
-	return DRAPE_OK;
+	return check_mesh_limits(w, m);
 }
 
 static bool copy_mesh(drape_mesh* dst, const drape_mesh* src)

@@ -1,6 +1,7 @@
 /* Particle constraints and user springs as API objects (sec. 2.4, 4.4): validation and storage.
  * What they do inside a step is in solver/constraints.c and solver/implicit.c. */
 #include "core.h"
+#include "limits.h"
 #include "world.h"
 
 #include <math.h>
@@ -81,6 +82,17 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 			   def->vertex);
 		return none;
 	}
+	/* limits.h: scripted motion at most LIMIT_SCRIPTED_SPEED (docs/reliability.md, "Limits") */
+	if (def->motion == DRAPE_MOTION_VELOCITY && !(v3_len(v3_load(def->velocity)) <= LIMIT_SCRIPTED_SPEED)) {
+		world_fail(w, "constraint on vertex %d moves at %g m/s, beyond drape's range of %g m/s", def->vertex,
+			   v3_len(v3_load(def->velocity)), LIMIT_SCRIPTED_SPEED);
+		return none;
+	}
+	if (!limits_positions(def->position, 1, NULL, 0)) {
+		world_fail(w, "constraint on vertex %d: position beyond drape's range of +-%g m", def->vertex,
+			   LIMIT_COORDINATE);
+		return none;
+	}
 	if (def->motion == DRAPE_MOTION_KEYFRAMES) {
 		if (!def->keyframes || def->keyframe_count < 1) {
 			world_fail(w, "keyframed constraint on vertex %d has no keyframes", def->vertex);
@@ -91,6 +103,16 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 			    (k > 0 && !(def->keyframes[k].time > def->keyframes[k - 1].time))) {
 				world_fail(w, "constraint on vertex %d: keyframe %d must be finite and later than the one before",
 					   def->vertex, k);
+				return none;
+			}
+			const drape_keyframe* a = &def->keyframes[k > 0 ? k - 1 : 0];
+			const drape_keyframe* b = &def->keyframes[k];
+			double speed = k > 0 ? v3_len(v3_sub(v3_load(b->position), v3_load(a->position))) / (b->time - a->time) : 0.0;
+			if (!limits_positions(b->position, 1, NULL, 0) || !(speed <= LIMIT_SCRIPTED_SPEED)) {
+				world_fail(w,
+					   "constraint on vertex %d: keyframe %d is beyond drape's range (+-%g m, reached "
+					   "at up to %g m/s; here %g m/s)",
+					   def->vertex, k, LIMIT_COORDINATE, LIMIT_SCRIPTED_SPEED, speed);
 				return none;
 			}
 		}

@@ -3,6 +3,7 @@
 #include "character/character.h"
 #include "collide/solid.h"
 #include "core.h"
+#include "limits.h"
 #include "world.h"
 
 #include <math.h>
@@ -92,6 +93,15 @@ static drape_status check_def(drape_world* w, const drape_solid_def* d, const ch
 		    (k > 0 && !(p->time > d->poses[k - 1].time)))
 			return world_fail(w, "solid '%s': pose %d must be finite, have a unit rotation and come later than the one before",
 					  name, k);
+		/* limits.h (docs/reliability.md, "Limits") */
+		double speed = k > 0 ? v3_len(v3_sub(v3_load(p->position), v3_load(d->poses[k - 1].position))) /
+					       (p->time - d->poses[k - 1].time)
+				     : 0.0;
+		if (!limits_positions(p->position, 1, NULL, 0) || !(speed <= LIMIT_SCRIPTED_SPEED))
+			return world_fail(w,
+					  "solid '%s': pose %d is beyond drape's range (+-%g m, reached at up to %g m/s; "
+					  "here %g m/s)",
+					  name, k, LIMIT_COORDINATE, LIMIT_SCRIPTED_SPEED, speed);
 	}
 	return DRAPE_OK;
 }

@@ -3,6 +3,7 @@
 #include "world.h"
 
 #include "core.h"
+#include "limits.h"
 #include "collide/solid.h"
 #include "solver/constraints.h"
 #include "solver/bdf2.h"
@@ -86,6 +87,10 @@ drape_world* drape_world_create(const drape_world_def* def)
 	else if (!finite3(def->gravity) || !finite3(def->air_velocity) || !finite3(def->gust_amplitude) ||
 		 !isfinite(def->gust_frequency))
 		why = "gravity, air velocity and gusts must be finite";
+	else if (!(v3_len(v3_load(def->gravity)) <= LIMIT_ACCELERATION))
+		why = "|gravity| is beyond drape's range (1000 m/s^2, docs/reliability.md)";
+	else if (!(v3_len(v3_load(def->air_velocity)) + v3_len(v3_load(def->gust_amplitude)) <= LIMIT_AIR_SPEED))
+		why = "|air velocity| + |gust amplitude| is beyond drape's range (100 m/s, docs/reliability.md)";
 	else if (!(isfinite(def->max_dt) && def->max_dt > 0.0)) why = "max_dt must be finite and > 0";
 	else if (!(isfinite(def->min_dt) && def->min_dt > 0.0 && def->min_dt <= def->max_dt))
 		why = "min_dt must be > 0 and <= max_dt";
@@ -94,6 +99,8 @@ drape_world* drape_world_create(const drape_world_def* def)
 	else if (!(def->stretch_change_limit > 0.0)) why = "stretch_change_limit must be > 0";
 	else if (def->threads < 0) why = "threads must be >= 0";
 	else if (!(isfinite(def->cloth_thickness) && def->cloth_thickness > 0.0)) why = "cloth_thickness must be finite and > 0";
+	else if (!(def->cloth_thickness <= LIMIT_THICKNESS))
+		why = "cloth_thickness is beyond drape's range (0.05 m, docs/reliability.md)";
 	else if (!(isfinite(def->cloth_repulsion) && def->cloth_repulsion >= 0.0 && isfinite(def->cloth_repulsion_damping) &&
 		   def->cloth_repulsion_damping >= 0.0 && isfinite(def->cloth_friction_damping) &&
 		   def->cloth_friction_damping >= 0.0))
@@ -343,6 +350,8 @@ static const char* outcome_text(step_outcome o)
 		return "forced rejection";
 	case STEP_DIVERGING:
 		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
+	case STEP_CANCELLED:
+		return "interrupted";
 	default:
 		return "accepted";
 	}
@@ -412,6 +421,11 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->stats.cs_ms += r.cs_ms;
 		w->stats.cc_ms += r.cc_ms;
 		w->stats.cg_iterations += r.cg_iterations;
+		if (r.outcome == STEP_CANCELLED) {
+			bdf2_reject(w);
+			world_fail(w, "interrupted at t = %.6g s, in the middle of a step", w->time);
+			return DRAPE_ERROR_INTERRUPTED;
+		}
 		if (r.outcome != STEP_ACCEPTED) {
 			bdf2_reject(w);
 			w->stats.rejected++;
@@ -471,6 +485,9 @@ void drape_world_set_cancel(drape_world* w, const volatile int* flag) { w->cance
 drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
 {
 	if (!finite3(gravity)) return world_fail(w, "gravity must be finite");
+	if (!(v3_len(v3_load(gravity)) <= LIMIT_ACCELERATION))
+		return world_fail(w, "|gravity| = %g m/s^2 is beyond drape's range (%g m/s^2)", v3_len(v3_load(gravity)),
+				  LIMIT_ACCELERATION);
 	for (int k = 0; k < 3; ++k) w->def.gravity[k] = gravity[k];
 	return DRAPE_OK;
 }

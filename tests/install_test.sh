@@ -38,7 +38,8 @@ done
 export PKG_CONFIG_PATH=$p/$libdir/pkgconfig
 [ "$(pkg-config --modversion drape)" = "$(sed -n 's/^project(drape VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")" ] ||
 	fail "pkg-config --modversion drape does not match project()"
-pkg-config --print-requires-private drape | grep -q libcjson || fail "drape.pc lacks Requires.private: libcjson"
+# grep -q would close the pipe early; under pipefail the writer's SIGPIPE reads as a failure.
+[[ "$(pkg-config --print-requires-private drape)" == *libcjson* ]] || fail "drape.pc lacks Requires.private: libcjson"
 mkdir -p "$tmp/pc" "$tmp/out"
 for ex in sheet_on_sphere mouse_pull scene_steps; do
 	# shellcheck disable=SC2046
@@ -82,7 +83,7 @@ cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/sheet_on_sphere" "$tmp/out" >/dev/null
 "$tmp/cm/mouse_pull" >/dev/null
 "$tmp/cm/scene_steps" "$src/scenes/figure2_sheet.json" "$tmp/run2" >/dev/null
-ldd "$tmp/cm/mouse_pull" | grep -q 'libdrape.so.0 => '"$p" || fail "find_package example does not use the installed libdrape.so.0"
+[[ "$(ldd "$tmp/cm/mouse_pull")" == *"libdrape.so.0 => $p"* ]] || fail "find_package example does not use the installed libdrape.so.0"
 
 # The installed Python package finds the installed library by itself (no DRAPE_LIBRARY).
 env -u DRAPE_LIBRARY PYTHONPATH="$p/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c '

@@ -292,6 +292,73 @@ static void test_invalid_input_is_named(void)
 	CHECK(drape_world_create(&wd) == NULL);
 }
 
+/* docs/reliability.md, "Limits": what no cloth asks for is refused through the API as well, with
+ * the numbers in the message. */
+static void test_limits_are_enforced(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[1] = 1001.0;
+	CHECK(drape_world_create(&wd) == NULL);
+	wd.gravity[1] = 0.0;
+	wd.air_velocity[0] = 60.0;
+	wd.gust_amplitude[0] = 41.0;
+	CHECK(drape_world_create(&wd) == NULL);
+	wd.gust_amplitude[0] = 39.0;
+	drape_world* w = drape_world_create(&wd);
+	CHECK(w != NULL);
+	double g[3] = {0, 0, -2000.0};
+	CHECK(drape_world_set_gravity(w, g) == DRAPE_ERROR_INVALID);
+	CHECK(strstr(drape_world_error(w), "2000 m/s^2"));
+
+	/* A 1 cm square in metres, then the same positions with uv in millimetres. */
+	double pos[12] = {0, 0, 0, 0.01, 0, 0, 0, 0.01, 0, 0.01, 0.01, 0};
+	double uv[8] = {0, 0, 0.01, 0, 0, 0.01, 0.01, 0.01};
+	int32_t tris[6] = {0, 1, 2, 1, 3, 2};
+	drape_mesh m = {4, pos, 4, uv, 2, tris, tris};
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	for (int i = 0; i < 8; ++i) uv[i] *= 1000.0;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "0.001 times their rest (uv) lengths"));
+	for (int i = 0; i < 8; ++i) uv[i] *= 5e-6; /* 0.05 mm cells */
+	for (int i = 0; i < 12; ++i) pos[i] *= 5e-3;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "below drape's limit of 0.0001 m"));
+	for (int i = 0; i < 8; ++i) uv[i] *= 200.0;
+	for (int i = 0; i < 12; ++i) pos[i] *= 200.0;
+	pos[9] = 2e4;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "vertex 3 is at 20000 m from the origin along x"));
+	pos[9] = 0.01;
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	CHECK(id.index == 0);
+	drape_constraint_def k = drape_default_constraint_def();
+	k.cloth = id;
+	k.motion = DRAPE_MOTION_VELOCITY;
+	k.velocity[2] = 101.0;
+	CHECK(drape_constraint_add(w, &k).index < 0);
+	CHECK(strstr(drape_world_error(w), "moves at 101 m/s"));
+	k.velocity[2] = 99.0;
+	CHECK(drape_constraint_add(w, &k).index >= 0);
+	drape_world_destroy(w);
+
+	drape_grid_def gd = drape_default_grid_def();
+	gd.size[0] = 1.0;
+	gd.size[1] = 0.01;
+	gd.resolution[0] = 11;
+	gd.resolution[1] = 101; /* cells 0.1 m x 0.1 mm */
+	char err[256];
+	CHECK(drape_mesh_make_grid(&gd, &m, err, sizeof err) == DRAPE_ERROR_INVALID);
+	CHECK(strstr(err, "1000 times longer than wide"));
+	gd.u_axis[0] = 1e308;
+	gd.u_axis[1] = 1e308;
+	gd.resolution[1] = 2;
+	gd.size[1] = 0.1;
+	CHECK(drape_mesh_make_grid(&gd, &m, err, sizeof err) == DRAPE_OK); /* no overflow in the axis' norm */
+	CHECK(fabs(m.positions[3] - m.positions[0] - sqrt(0.5) * 0.1) < 1e-12);
+	drape_mesh_free(&m);
+}
+
 static void test_non_manifold_mesh_is_refused(void)
 {
 	drape_world_def wd = drape_default_world_def();
@@ -396,6 +463,7 @@ const test_case world_tests[] = {
 	{"diverged_run_stops_cleanly", test_diverged_run_stops_cleanly},
 	{"invalid_input_is_named", test_invalid_input_is_named},
 	{"non_manifold_mesh_is_refused", test_non_manifold_mesh_is_refused},
+	{"limits_are_enforced", test_limits_are_enforced},
 	{"two_cloths_one_world", test_two_cloths_one_world},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},
 	{NULL, NULL},

@@ -5,6 +5,7 @@
 #include "scene.h"
 
 #include "core.h"
+#include "limits.h"
 #include "world.h"
 #include "scene_internal.h"
 
@@ -493,6 +494,48 @@ void scene_free(scene* s)
 	memset(s, 0, sizeof *s);
 }
 
+static double norm3(const double* a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+
+/* limits.h: refused here, at the key, rather than by drape_world_create's general message. */
+static bool check_world_limits(const json_ctx* c, const jnode* root, const scene* s)
+{
+	const drape_world_def* w = &s->world;
+	if (!(norm3(w->gravity) <= LIMIT_ACCELERATION)) {
+		jnode n = json_node(root, json_get(root, "gravity"));
+		return json_fail(c, &n, "|gravity| = %g m/s^2 is beyond drape's range (%g m/s^2, docs/reliability.md)",
+				 norm3(w->gravity), LIMIT_ACCELERATION);
+	}
+	double air = norm3(w->air_velocity) + norm3(w->gust_amplitude);
+	if (!(air <= LIMIT_AIR_SPEED)) {
+		jnode n = json_node(root, json_get(root, "wind"));
+		return json_fail(c, &n,
+				 "|velocity| + |gust_amplitude| = %g m/s is beyond drape's range (%g m/s, "
+				 "docs/reliability.md)",
+				 air, LIMIT_AIR_SPEED);
+	}
+	if (!(w->cloth_thickness <= LIMIT_THICKNESS)) {
+		const cJSON* cc = json_get(root, "cloth_contact");
+		jnode ccn = json_node(root, cc);
+		jnode n = json_node(&ccn, json_get(&ccn, "thickness"));
+		return json_fail(c, &n,
+				 "%g m is beyond drape's range (%g m): every particle would repel every triangle within "
+				 "it",
+				 w->cloth_thickness, LIMIT_THICKNESS);
+	}
+	double steps = 1.0 / (s->fps * w->max_dt);
+	if (!(steps <= LIMIT_STEPS_PER_FRAME)) {
+		const cJSON* solver = json_get(root, "solver");
+		jnode sn = json_node(root, solver);
+		const cJSON* at = solver ? json_get(&sn, "max_dt") : NULL;
+		jnode n = at ? json_node(&sn, at) : json_node(root, json_get(root, "output"));
+		return json_fail(c, &n,
+				 "one output frame (1/fps = %g s) would take %.3g steps of max_dt = %g s, beyond drape's "
+				 "limit of %g: raise fps or max_dt",
+				 1.0 / s->fps, steps, w->max_dt, LIMIT_STEPS_PER_FRAME);
+	}
+	return true;
+}
+
 static bool load_root(loader* L, const cJSON* root)
 {
 	const json_ctx* c = &L->c;
@@ -521,7 +564,8 @@ static bool load_root(loader* L, const cJSON* root)
 	s->world.gravity[1] = 0.0;
 	s->world.gravity[2] = -9.81;
 	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
-	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s))
+	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s) ||
+	    !check_world_limits(c, &rn, s))
 		return false;
 	if (s->world.self_collision && !integrator_supports_cloth_contact(s->world.integrator)) {
 		/* Cloth/cloth contact is on by default; the explicit and line integrators cannot take it,

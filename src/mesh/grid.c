@@ -1,6 +1,7 @@
 /* Rectangular grid meshes with (u,v) rest coordinates in metres (paper sec. 2 and figure 2's
  * sheet), and drape_mesh_free for every mesh the library hands out. */
 #include "core.h"
+#include "limits.h"
 #include "drape.h"
 
 #include <math.h>
@@ -74,18 +75,36 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 
 	/* Gram-Schmidt: the axes only need to span the cloth's plane; making them orthonormal keeps
 	 * the rest (u,v) lengths equal to world lengths, so the grid starts unstretched. */
-	double lu = sqrt(dot3(def->u_axis, def->u_axis)), lv = sqrt(dot3(def->v_axis, def->v_axis));
-	if (!(lu > 0.0) || !(lv > 0.0))
+	/* Each axis scaled by its largest component first, so that 1e308 does not overflow the norm. */
+	double ua[3], va[3];
+	double mu = fmax(fabs(def->u_axis[0]), fmax(fabs(def->u_axis[1]), fabs(def->u_axis[2])));
+	double mv = fmax(fabs(def->v_axis[0]), fmax(fabs(def->v_axis[1]), fabs(def->v_axis[2])));
+	if (!(mu > 0.0) || !(mv > 0.0))
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size, "grid u_axis and v_axis must be non-zero");
+	for (int k = 0; k < 3; ++k) {
+		ua[k] = def->u_axis[k] / mu;
+		va[k] = def->v_axis[k] / mv;
+	}
+	double lu = sqrt(dot3(ua, ua)), lv = sqrt(dot3(va, va));
 	double uh[3], vh[3];
-	for (int k = 0; k < 3; ++k) uh[k] = def->u_axis[k] / lu;
-	double along = dot3(def->v_axis, uh);
-	for (int k = 0; k < 3; ++k) vh[k] = def->v_axis[k] - along * uh[k];
+	for (int k = 0; k < 3; ++k) uh[k] = ua[k] / lu;
+	double along = dot3(va, uh);
+	for (int k = 0; k < 3; ++k) vh[k] = va[k] - along * uh[k];
 	double lo = sqrt(dot3(vh, vh));
 	if (!(lo > 1e-9 * lv))
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size, "grid u_axis and v_axis are parallel");
 	for (int k = 0; k < 3; ++k) vh[k] /= lo;
 
+	/* limits.h: slivers and particle counts no run gets through (docs/reliability.md, "Limits") */
+	double cu = su / (nu - 1), cv = nv > 1 ? sv / (nv - 1) : cu;
+	if (cu / cv > LIMIT_GRID_ASPECT || cv / cu > LIMIT_GRID_ASPECT)
+		return grid_fail(DRAPE_ERROR_INVALID, err, err_size,
+				 "grid cells of %.3g m x %.3g m are %.0f times longer than wide, beyond drape's limit of "
+				 "%g: change size or resolution",
+				 cu, cv, fmax(cu / cv, cv / cu), LIMIT_GRID_ASPECT);
+	char why[200];
+	if (!limits_memory((int64_t)nu * nv, 0, why, sizeof why))
+		return grid_fail(DRAPE_ERROR_INVALID, err, err_size, "grid resolution [%d, %d]: %s", (int)nu, (int)nv, why);
 	int32_t n = nu * nv;
 	int32_t tri_count = 2 * (nu - 1) * (nv - 1);
 	double* positions = malloc(sizeof(double) * 3 * (size_t)n);

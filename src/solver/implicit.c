@@ -477,7 +477,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 {
 	const int threads = w->threads;
 	const int32_t n = w->particle_count;
-	pcg_result res = {0, true, false};
+	pcg_result res = {.iterations = 0, .converged = true};
 	double ta = now_ms();
 	assemble_pass(w, t, h, &sc->pass[0]);
 	double tb = now_ms();
@@ -502,6 +502,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 			w->stats.factorizations++;
 			w->pcg.two_level = w->two_level;
 		}
+		w->pcg.cancel = w->cancel;
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
 		w->cholesky_last_iterations = res.iterations;
@@ -597,8 +598,14 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	pcg_result res;
 	bool finite;
 	int32_t crossings = 0, cloth_crossings = 0;
+	bool cancelled = false;
 	for (int pass = 1;; ++pass) {
 		res = solve_step(w, &scheme, t, h, guess, r);
+		/* An interrupt is honoured mid-step, between the solve and the contact passes. */
+		if (res.cancelled || (w->cancel && *w->cancel)) {
+			cancelled = true;
+			break;
+		}
 		/* A further pass solves nearly the same system (the same x, v and h; some contacts
 		 * added or released): it starts from this pass's answer, in place (pcg_solve allows
 		 * guess == dv), rather than from the previous step's again. */
@@ -629,6 +636,10 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	}
 	w->reuse_step = false;
 	w->reuse_valid = false;
+	if (cancelled) {
+		r->outcome = STEP_CANCELLED;
+		return;
+	}
 	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
 	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
 	 * cloth was already intersecting, to see whether the step made it worse). */

@@ -14,6 +14,7 @@ typedef enum step_outcome {
 	STEP_SELF_INTERSECTION, /* more intersecting triangle pairs than at the step's start */
 	STEP_FORCED,         /* rejected by the test hook */
 	STEP_DIVERGING,      /* an explicit part blew up: strain jumped by > 25 % in a step */
+	STEP_CANCELLED,      /* the world's cancel flag was raised mid-step; the step is dropped */
 } step_outcome;
 
 typedef struct step_report {

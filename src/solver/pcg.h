@@ -20,6 +20,9 @@ typedef struct pcg_workspace {
 	 * Jacobi (the inverses in pinv). Owned by the caller. */
 	cholesky_precond* cholesky;
 	two_level* two_level; /* or a valid two-level preconditioner (two_level.h) */
+	/* When set and non-zero, the solve stops early with cancelled set (an interrupt mid-step,
+	 * drape_world_set_cancel). Owned by the caller. */
+	const volatile int* cancel;
 } pcg_workspace;
 
 bool pcg_workspace_init(pcg_workspace* w, int32_t n);
@@ -31,6 +34,7 @@ typedef struct pcg_result {
 	/* c^T A c <= 0: A is not positive definite along the search direction (the step is too
 	 * large for the current state); the caller rejects the step. */
 	bool breakdown;
+	bool cancelled; /* stopped by the workspace's cancel flag; dv is not an answer */
 } pcg_result;
 
 /* The filter of sec. 5.3: S[i] (eq. 13) for particles with constrained[i] != 0, identity for the

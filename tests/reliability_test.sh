@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Runs that must not grind (docs/reliability.md): every scene in tests/scenes/hangs (the corpus of
+# scenes that once stalled drape, and more of their kinds) ends within 5 s for two frames with exit
+# 0, 2 or 3 and, where it is refused, a message naming the limit; the limits themselves; SIGTERM
+# honoured in the middle of one long step.
+# usage: reliability_test.sh path/to/drape repo_root
+set -u
+drape=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok      $1"; }
+bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+py=/usr/bin/python3
+
+# NAME -> what the refusal (or stop) must say; exit 2 for a refusal.
+declare -A expect=(
+	[hang_1ab0ba9cb7]="moves at 200.* beyond drape's range of 100 m/s"
+	[hang_2fa724db8c]="gravity: \|gravity\| = 1e\+10 m/s\^2 is beyond"
+	[hang_41d1f7924c]="grid u_axis and v_axis are parallel"
+	[hang_7017384f75]="wind: \|velocity\| \+ \|gust_amplitude\| = 1e\+19 m/s is beyond"
+	[hang_7cf39a575a]="times longer than wide, beyond drape's limit of 100"
+	[hang_80981b6dca]="solver.max_dt: one output frame .* would take 6.67e\+06 steps"
+	[hang_8880f75638]="vertex 0 is at 9.22337e\+18 m from the origin along z"
+	[hang_8fdb6d3a75]="1025 times longer than wide"
+	[hang_957095c321]="edges are 1e-08 times their rest \(uv\) lengths"
+	[hang_a1873e2652]="\|gravity\| = 1e\+09 m/s\^2 is beyond"
+	[hang_b33865d767]="\|gust_amplitude\| = 1e\+10 m/s is beyond"
+	[hang_e5631d8b41]="1000000 times longer than wide"
+	[hang_ec7f599991]="9.22337e\+18 m from the origin along x"
+	[hang_fc47b913cf]="\|gravity\| = 2.14748e\+09 m/s\^2 is beyond"
+	[kind_thick_cloth]="cloth_contact.thickness: 1 m is beyond drape's range \(0.05 m\)"
+	[kind_wind330]="= 330 m/s is beyond drape's range \(100 m/s"
+)
+for f in "$root"/tests/scenes/hangs/*.json; do
+	name=$(basename "$f" .json)
+	t0=$(date +%s.%N)
+	timeout -s KILL 30 "$drape" run "$f" --out "$tmp/$name" --frames 2 --quiet --threads 1 >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	secs=$($py -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$t0" "$t1")
+	pattern=${expect[$name]:-}
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ] && [ "$rc" -ne 3 ]; then
+		bad "$name" "exit $rc after $secs s; $(tail -c 300 "$tmp/$name.err")"
+	elif $py -c "import sys; sys.exit(0 if float(sys.argv[1]) > 5.0 else 1)" "$secs"; then
+		bad "$name" "took $secs s (limit 5 s) with exit $rc"
+	elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$tmp/$name.err"; then
+		bad "$name" "exit $rc; stderr does not match /$pattern/: $(cat "$tmp/$name.err")"
+	elif [ "$rc" -eq 2 ] && [ -e "$tmp/$name" ]; then
+		bad "$name" "a refused scene left an output folder"
+	else
+		ok "$name ($secs s, exit $rc)"
+	fi
+done
+
+scene() { # scene NAME JSON: writes $tmp/NAME.json
+	printf '%s\n' "$2" >"$tmp/$1.json"
+	echo "$tmp/$1.json"
+}
+# refuse NAME PATTERN JSON: exit 2 with the message, nothing written
+refuse() {
+	"$drape" run "$(scene "$1" "$3")" --out "$tmp/out_$1" --quiet >/dev/null 2>"$tmp/$1.err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && grep -Eq -- "$2" "$tmp/$1.err" && [ ! -e "$tmp/out_$1" ]; then ok "$1"; else
+		bad "$1" "exit $rc: $(cat "$tmp/$1.err")"; fi
+}
+grid='"grid": {"size": [1, 1], "resolution": [11, 11]}'
+refuse limit_memory "particles need at least [0-9.]+ GB .* more than this machine's" \
+	'{"cloths": [{"grid": {"size": [1, 1], "resolution": [7000, 7000]}}]}'
+refuse limit_mean_edge "mean rest edge .* is below drape's limit of 0.0001 m" \
+	'{"cloths": [{"grid": {"size": [0.0005, 0.0005], "resolution": [11, 11]}}]}'
+refuse limit_pin_keyframes "keyframe 1 is beyond drape's range .* here 200 m/s" \
+	'{"cloths": [{'"$grid"', "pins": [{"corner": "top_left", "keyframes": [{"time": 0, "position": [0, 0, 1]}, {"time": 0.01, "position": [2, 0, 1]}]}]}]}'
+refuse limit_solid_poses "solid 'ball': pose 1 is beyond drape's range .* here 150 m/s" \
+	'{"cloths": [{'"$grid"'}], "solids": [{"name": "ball", "shape": "sphere", "radius": 0.1, "poses": [{"time": 0, "position": [0, 0, 0]}, {"time": 0.02, "position": [3, 0, 0]}]}]}'
+refuse limit_solid_far "solid 'ball': pose 0 is beyond drape's range" \
+	'{"cloths": [{'"$grid"'}], "solids": [{"name": "ball", "shape": "sphere", "radius": 0.1, "poses": [{"time": 0, "position": [0, 0, 20000]}]}]}'
+
+# SIGTERM inside one step: a CG solve that cannot converge (tolerance 1e-300, 1e9 iterations)
+# makes the first step endless; the interrupt is seen inside CG, the run ends within a second with
+# frame 0 kept, exit 130 and "interrupted" in summary.json, no step completed but CG iterations
+# counted (so it was inside the step, not between two).
+"$drape" run "$(scene longstep '{"output": {"frames": 1}, "solver": {"cg_tolerance": 1e-300, "cg_max_iterations": 1000000000}, "cloths": [{"grid": {"size": [1, 1], "resolution": [101, 101]}, "pins": [{"corner": "top_left"}]}]}')" \
+	--out "$tmp/longstep" --quiet --threads 1 2>"$tmp/longstep.err" &
+pid=$!
+sleep 2
+kill -TERM $pid
+t0=$(date +%s.%N)
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+if [ "$rc" -eq 130 ] &&
+	$py -c "import json,sys; d=json.load(open(sys.argv[1])); t=d['totals']; assert d['status']=='interrupted' and d['frames_written']==1 and t['steps']==0 and t['cg_iterations']>0" "$tmp/longstep/summary.json" &&
+	[ -f "$tmp/longstep/frame_0000.obj" ] && $py -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < 1.0 else 1)" "$t0" "$t1"; then
+	ok sigterm_mid_step
+else
+	bad sigterm_mid_step "exit $rc after SIGTERM ($(cat "$tmp/longstep.err")); summary: $(head -c 300 "$tmp/longstep/summary.json" 2>/dev/null)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
