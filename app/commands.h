@@ -14,6 +14,7 @@ enum {
 };
 
 int command_run(int argc, char** argv);
+int command_resume(int argc, char** argv); /* drape resume DIR (run.c) */
 int command_bench(int argc, char** argv);
 int command_render(int argc, char** argv);
 int command_view(int argc, char** argv);

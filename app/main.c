@@ -18,6 +18,8 @@ static void usage(FILE* f)
 		"commands:\n"
 		"  run [SCENE.json]   simulate a scene (default: the paper's figure 1 drape) and write\n"
 		"                     OBJ frames, stats.csv and summary.json; see `drape run --help`\n"
+		"  resume DIR         continue a killed or interrupted run from its last frame, bit-identically;\n"
+		"                     see `drape resume --help`\n"
 		"  bench              the paper's timings (figure 1, figure 2 sizes, bend sweep); with\n"
 		"                     --integrators, the ADI Cloth integrators' costs; see `drape bench --help`\n"
 		"  render DIR         draw a run's frames as PNG images and an MP4 or GIF (offscreen OpenGL,\n"
@@ -52,6 +54,7 @@ int main(int argc, char** argv)
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "run") == 0) return command_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "resume") == 0) return command_resume(argc - 1, argv + 1);
 	if (strcmp(cmd, "bench") == 0) return command_bench(argc - 1, argv + 1);
 	if (strcmp(cmd, "render") == 0) return command_render(argc - 1, argv + 1);
 	if (strcmp(cmd, "view") == 0) return command_view(argc - 1, argv + 1);

@@ -213,6 +213,7 @@ static bool build_world(viewer* v)
 		drape_world_destroy(v->world);
 	}
 	v->world = w;
+	drape_world_set_cancel(w, interrupt_flag()); /* Ctrl-C ends a long step too */
 	v->mouse = v->mouse == MOUSE_DRAG ? MOUSE_NONE : v->mouse;
 	v->frame = 0;
 	v->failed = false;

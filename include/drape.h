@@ -593,6 +593,11 @@ typedef struct drape_run_def {
 	/* Checked before each frame: non-zero stops the run as interrupted (settable from a signal
 	 * handler). NULL: never. */
 	const volatile int* cancel;
+	/* Continue the run whose folder is out_dir from its checkpoint.bin (`drape resume`): the scene,
+	 * overrides, frames and formats come from there and every other field but threads, progress,
+	 * warning, user and cancel is ignored. The frames come out bit-identical to an uninterrupted
+	 * run's (docs/reliability.md, "Resume"). */
+	bool resume;
 	int32_t cookie;
 } drape_run_def;
 

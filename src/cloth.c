@@ -3,7 +3,7 @@
  * coefficients derived from the SI material so that refining a mesh changes nothing physical
  * (docs/model.md has the derivation). */
 #include "core.h"
-#include "limits.h"
+#include "drape_limits.h"
 #include "mesh/topology.h"
 #include "world.h"
 
@@ -68,7 +68,7 @@ static drape_status check_material(drape_world* w, const drape_material* m)
 	return DRAPE_OK;
 }
 
-/* limits.h (docs/reliability.md, "Limits"): positions in range, cells not below 0.1 mm on average
+/* drape_limits.h (docs/reliability.md, "Limits"): positions in range, cells not below 0.1 mm on average
  * (the cloth thickness and the solver's tolerances are set for cloth, not for microns), memory. */
 static drape_status check_mesh_limits(drape_world* w, const drape_mesh* m)
 {

@@ -1,7 +1,7 @@
 /* Particle constraints and user springs as API objects (sec. 2.4, 4.4): validation and storage.
  * What they do inside a step is in solver/constraints.c and solver/implicit.c. */
 #include "core.h"
-#include "limits.h"
+#include "drape_limits.h"
 #include "world.h"
 
 #include <math.h>
@@ -82,7 +82,7 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 			   def->vertex);
 		return none;
 	}
-	/* limits.h: scripted motion at most LIMIT_SCRIPTED_SPEED (docs/reliability.md, "Limits") */
+	/* drape_limits.h: scripted motion at most LIMIT_SCRIPTED_SPEED (docs/reliability.md, "Limits") */
 	if (def->motion == DRAPE_MOTION_VELOCITY && !(v3_len(v3_load(def->velocity)) <= LIMIT_SCRIPTED_SPEED)) {
 		world_fail(w, "constraint on vertex %d moves at %g m/s, beyond drape's range of %g m/s", def->vertex,
 			   v3_len(v3_load(def->velocity)), LIMIT_SCRIPTED_SPEED);

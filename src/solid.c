@@ -3,7 +3,7 @@
 #include "character/character.h"
 #include "collide/solid.h"
 #include "core.h"
-#include "limits.h"
+#include "drape_limits.h"
 #include "world.h"
 
 #include <math.h>
@@ -93,7 +93,7 @@ static drape_status check_def(drape_world* w, const drape_solid_def* d, const ch
 		    (k > 0 && !(p->time > d->poses[k - 1].time)))
 			return world_fail(w, "solid '%s': pose %d must be finite, have a unit rotation and come later than the one before",
 					  name, k);
-		/* limits.h (docs/reliability.md, "Limits") */
+		/* drape_limits.h (docs/reliability.md, "Limits") */
 		double speed = k > 0 ? v3_len(v3_sub(v3_load(p->position), v3_load(d->poses[k - 1].position))) /
 					       (p->time - d->poses[k - 1].time)
 				     : 0.0;

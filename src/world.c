@@ -3,7 +3,7 @@
 #include "world.h"
 
 #include "core.h"
-#include "limits.h"
+#include "drape_limits.h"
 #include "collide/solid.h"
 #include "solver/constraints.h"
 #include "solver/bdf2.h"

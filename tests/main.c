@@ -12,6 +12,7 @@ extern const test_case forces_tests[];
 extern const test_case mesh_tests[];
 extern const test_case solver_tests[];
 extern const test_case world_tests[];
+extern const test_case resume_tests[];
 extern const test_case io_tests[];
 extern const test_case physics_tests[];
 extern const test_case bvh_tests[];
@@ -47,6 +48,7 @@ static const suite suites[] = {
 	{"mass_spring", mass_spring_tests},
 	{"precond", precond_tests},
 	{"character", character_tests},
+	{"resume", resume_tests},
 	{"view", view_tests},
 	{"wave1d", wave1d_tests},
 	{"stability", stability_tests},

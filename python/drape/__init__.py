@@ -414,6 +414,21 @@ def run(scene_path, out_dir, frames=None, formats="obj", overrides=None, threads
     d.frames = -1 if frames is None else int(frames)
     d.threads = 0 if threads is None else int(threads)
     d.force = bool(force)
+    return _run(d, progress)
+
+
+def resume(out_dir, threads=None, progress=None):
+    """Continues the run in out_dir from its checkpoint, as `drape resume` does: after a kill or an
+    interrupt, the frames come out identical to an uninterrupted run's. Returns the summary."""
+    d = _lib.drape_default_run_def()
+    out_b = str(out_dir).encode()
+    d.out_dir = out_b
+    d.resume = True
+    d.threads = 0 if threads is None else int(threads)
+    return _run(d, progress)
+
+
+def _run(d, progress):
     failure = []
 
     def cb(p, user):

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "output.h"
 
+#include "core.h"
 #include "io/embedded.h"
 
 #include "io/caches.h"
@@ -49,7 +50,8 @@ static bool ends_with(const char* s, const char* suffix)
  * that look that the previous run did not list is refused, not overwritten. */
 static bool is_drape_file(const char* name)
 {
-	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0 || strcmp(name, "summary.json.tmp") == 0)
+	if (strcmp(name, "stats.csv") == 0 || strcmp(name, "summary.json") == 0 || strcmp(name, "summary.json.tmp") == 0 ||
+	    strcmp(name, "checkpoint.bin") == 0 || strcmp(name, "checkpoint.bin.tmp") == 0 || strcmp(name, "stats.csv.tmp") == 0)
 		return true;
 	if (caches_owns_file(name)) return true;
 	if (strncmp(name, "frame_", 6) == 0) {
@@ -193,6 +195,59 @@ FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms,"
 		   "solid_contacts,cloth_contacts,self_intersections,seam_gap,penetrating\n");
 	fflush(f);
+	return f;
+}
+
+/* The frame number a frame file of a run carries (frame_0012.obj, solid_ball_0012.obj), or -1. */
+static int frame_of(const char* name)
+{
+	if (!is_drape_file(name) || !ends_with(name, ".obj")) return -1;
+	size_t end = strlen(name) - 4, k = end;
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9') --k;
+	return k < end && k > 0 && name[k - 1] == '_' ? atoi(name + k) : -1;
+}
+
+bool output_cut_back(const char* dir, int frame, int frames, char* err, size_t err_size)
+{
+	(void)frames;
+	char** names;
+	int32_t count;
+	if (!output_list_dir(dir, &names, &count)) return core_fail(err, err_size, "cannot read '%s': %s", dir, strerror(errno));
+	bool ok = true;
+	for (int32_t i = 0; ok && i < count; ++i) {
+		if (!((is_drape_file(names[i]) && ends_with(names[i], ".tmp")) || frame_of(names[i]) > frame)) continue;
+		char path[4400];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (remove(path) != 0) ok = core_fail(err, err_size, "cannot remove '%s': %s", path, strerror(errno));
+	}
+	output_free_list(names, count);
+	return ok;
+}
+
+FILE* output_reopen_stats(const char* dir, int last_frame, char* err, size_t err_size)
+{
+	char path[4200], tmp[4300];
+	snprintf(path, sizeof path, "%s/stats.csv", dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE* in = fopen(path, "r");
+	FILE* out = in ? fopen(tmp, "w") : NULL;
+	if (!in || !out) {
+		if (in) fclose(in);
+		core_fail(err, err_size, "cannot rewrite '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	/* the header, then the rows of frames up to last_frame (a killed run may have one more) */
+	char line[4096];
+	for (bool header = true; fgets(line, sizeof line, in); header = false)
+		if (header || atoi(line) <= last_frame) fputs(line, out);
+	fclose(in);
+	if (fclose(out) != 0 || rename(tmp, path) != 0) {
+		core_fail(err, err_size, "cannot rewrite '%s': %s", path, strerror(errno));
+		remove(tmp);
+		return NULL;
+	}
+	FILE* f = fopen(path, "a");
+	if (!f) core_fail(err, err_size, "cannot write '%s': %s", path, strerror(errno));
 	return f;
 }
 

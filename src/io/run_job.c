@@ -6,10 +6,14 @@
 
 #include "core.h"
 #include "io/caches.h"
+#include "io/checkpoint.h"
+#include "io/embedded.h"
 #include "io/output.h"
 #include "io/scene.h"
 #include "io/scene_handle.h"
+#include "io/scene_set.h"
 #include "io/sewing.h"
+#include "world_state.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -79,9 +83,22 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 	if (fs->penetrating > t->penetrating) t->penetrating = fs->penetrating;
 }
 
-/* Steps s's world frame by frame into an output folder that is ready; fills r and totals. */
+/* checkpoint.bin after frame f: the run so far and the world's state (docs/reliability.md). */
+static bool save_checkpoint(checkpoint* ck, const char* dir, int f, const run_totals* t, drape_world* world, char* err,
+			    size_t err_size)
+{
+	ck->frame = f;
+	ck->frames_written = t->frames_written;
+	ck->wall_seconds = t->wall_seconds;
+	ck->totals = t->stats;
+	return checkpoint_write(dir, ck, world, err, err_size);
+}
+
+/* Steps s's world frame by frame into an output folder that is ready, from frame `first` (0: a
+ * fresh run; more: a resumed one, whose world, stats.csv and totals hold the frames before it);
+ * fills r and totals. With ck, a checkpoint follows every frame (io/checkpoint.h). */
 static void run_frames(const drape_run_def* def, const scene* s, drape_world* world, caches* cache, drape_run_result* r,
-		       run_totals* totals)
+		       run_totals* totals, int first, checkpoint* ck)
 {
 	char err[1024];
 	const char* dir = def->out_dir;
@@ -91,21 +108,28 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	drape_world_set_cancel(world, def->cancel);
 	sewing_state sew;
 	const bool sew_ok = sewing_begin(&sew, world);
-	FILE* stats = sew_ok ? output_open_stats(dir, err, sizeof err) : NULL;
+	const double wall_before = totals->wall_seconds;
+	FILE* stats = !sew_ok ? NULL : first > 0 ? output_reopen_stats(dir, first - 1, err, sizeof err) : output_open_stats(dir, err, sizeof err);
 	if (!sew_ok) {
 		snprintf(err, sizeof err, "out of memory");
 		st = DRAPE_ERROR_MEMORY;
-	} else if (!stats || !caches_add_frame(cache, 0, world, err, sizeof err)) {
+	} else if (!stats) {
+		st = DRAPE_ERROR_IO;
+	} else if (first > 0) {
+		drape_run_progress p = {first - 1, s->frames, drape_world_time(world), world};
+		if (def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
+	} else if (!caches_add_frame(cache, 0, world, err, sizeof err)) {
 		st = DRAPE_ERROR_IO;
 	} else {
 		drape_stats zero = {0};
 		zero.seam_gap = sewing_max_gap(world);
 		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
 		totals->frames_written = 1;
+		if (ck && !save_checkpoint(ck, dir, 0, totals, world, err, sizeof err)) st = DRAPE_ERROR_IO;
 		drape_run_progress p = {0, s->frames, 0.0, world};
-		if (def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
+		if (st == DRAPE_OK && def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
 	}
-	for (int f = 1; st == DRAPE_OK && f <= s->frames; ++f) {
+	for (int f = first > 0 ? first : 1; st == DRAPE_OK && f <= s->frames; ++f) {
 		if (def->cancel && *def->cancel) {
 			st = DRAPE_ERROR_INTERRUPTED;
 			break;
@@ -140,6 +164,11 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		}
 		output_stats_row(stats, f, drape_world_time(world), &fs, drape_world_kinetic_energy(world), ms);
 		totals->frames_written = f + 1;
+		totals->wall_seconds = wall_before + now_s() - start;
+		if (ck && !save_checkpoint(ck, dir, f, totals, world, err, sizeof err)) {
+			st = DRAPE_ERROR_IO;
+			break;
+		}
 		drape_run_progress p = {f, s->frames, drape_world_time(world), world};
 		if (def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
 	}
@@ -149,7 +178,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	totals->sewn_at = sew.sewn_at;
 	totals->motion_start = sew.motion_start;
 	totals->seam_merged_frame = sew.merged_frame;
-	totals->wall_seconds = now_s() - start;
+	totals->wall_seconds = wall_before + now_s() - start;
 	char serr[512];
 	if (!caches_finish(cache, serr, sizeof serr) && st == DRAPE_OK) {
 		st = DRAPE_ERROR_IO;
@@ -174,6 +203,29 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	r->totals = totals->stats;
 }
 
+/* drape resume: the checkpoint's scene, reloaded and checked against its hash, and the folder
+ * cut back to the checkpoint's frame (later frames of a killed run are rewritten identically). */
+static bool load_resumed(const drape_run_def* def, checkpoint* ck, scene* owned, char* err, size_t err_size)
+{
+	if (!checkpoint_read(def->out_dir, ck, err, err_size)) return false;
+	bool loaded = ck->scene_path[0] ? scene_load_file_set(ck->scene_path, (const char* const*)ck->sets, ck->set_count, owned, err, err_size)
+					: scene_load_default_set((const char* const*)ck->sets, ck->set_count, owned, err, err_size);
+	if (!loaded) return false;
+	uint64_t hash;
+	if (!checkpoint_scene_hash(owned, &hash) || hash != ck->scene_hash) {
+		core_fail(err, err_size, "%s: the scene changed since the run in '%s' started (its text or overrides differ); resume refuses",
+			  owned->path, def->out_dir);
+		scene_free(owned);
+		return false;
+	}
+	if (ck->frame >= ck->frames) {
+		core_fail(err, err_size, "the run in '%s' is complete (frame %d of %d)", def->out_dir, (int)ck->frame, (int)ck->frames);
+		scene_free(owned);
+		return false;
+	}
+	return true;
+}
+
 drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 {
 	memset(r, 0, sizeof *r);
@@ -182,17 +234,32 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 	if (!def->out_dir || !def->out_dir[0]) return early(r, DRAPE_ERROR_INVALID, "no output folder given");
 	char err[1024];
 	scene owned;
+	bool own = false;
 	const scene* s;
 	scene copy;
-	if (def->scene) {
-		copy = def->scene->s; /* shallow: only frames and threads change */
-	} else {
-		if (!def->scene_path) return early(r, DRAPE_ERROR_INVALID, "no scene given");
-		if (!scene_load_file_set(def->scene_path, def->overrides, def->override_count, &owned, err, sizeof err)) return early(r, DRAPE_ERROR_INVALID, err);
+	checkpoint ck;
+	memset(&ck, 0, sizeof ck);
+	if (def->resume) {
+		if (!load_resumed(def, &ck, &owned, err, sizeof err)) {
+			checkpoint_free(&ck);
+			return early(r, DRAPE_ERROR_INVALID, err);
+		}
+		own = true;
 		copy = owned;
+		copy.frames = ck.frames;
+		copy.world.threads = def->threads > 0 ? def->threads : ck.threads;
+	} else {
+		if (def->scene) {
+			copy = def->scene->s; /* shallow: only frames and threads change */
+		} else {
+			if (!def->scene_path) return early(r, DRAPE_ERROR_INVALID, "no scene given");
+			if (!scene_load_file_set(def->scene_path, def->overrides, def->override_count, &owned, err, sizeof err)) return early(r, DRAPE_ERROR_INVALID, err);
+			own = true;
+			copy = owned;
+		}
+		if (def->frames >= 0) copy.frames = def->frames;
+		if (def->threads > 0) copy.world.threads = def->threads;
 	}
-	if (def->frames >= 0) copy.frames = def->frames;
-	if (def->threads > 0) copy.world.threads = def->threads;
 	s = &copy;
 	drape_status st = DRAPE_OK;
 	drape_world* world = scene_build_world(s, err, sizeof err);
@@ -209,32 +276,69 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			def->warning(line, def->user);
 			p += len + (end ? 1 : 0);
 		}
-		unsigned formats = def->formats ? def->formats : DRAPE_FORMAT_OBJ;
+		unsigned formats = def->resume ? ck.formats : def->formats ? def->formats : DRAPE_FORMAT_OBJ;
+		/* Only OBJ frames can be continued: a point cache or a GLB would have to be rebuilt. */
+		char why[256] = "";
+		bool resumable = formats == DRAPE_FORMAT_OBJ && world_state_supported(world, why, sizeof why);
 		if (s->seam_count > 0 && (formats & ~(unsigned)DRAPE_FORMAT_OBJ)) {
 			/* merging seams changes the vertex count, which a point cache or morph targets cannot follow */
 			snprintf(err, sizeof err, "%s: garments with seams are written as OBJ frames only (--format obj)", s->path);
 			drape_world_destroy(world);
-			if (!def->scene) scene_free(&owned);
+			if (own) scene_free(&owned);
+			return early(r, DRAPE_ERROR_INVALID, err);
+		}
+		if (def->resume && !checkpoint_read_world(def->out_dir, world, err, sizeof err)) {
+			drape_world_destroy(world);
+			scene_free(&owned);
+			checkpoint_free(&ck);
 			return early(r, DRAPE_ERROR_INVALID, err);
 		}
 		cache = caches_begin(def->out_dir, formats, world, s->fps, s->frames, err, sizeof err);
-		if (!cache || !output_prepare_dir(def->out_dir, def->force, err, sizeof err)) {
+		bool ready = cache && (def->resume ? output_cut_back(def->out_dir, ck.frame, s->frames, err, sizeof err)
+						   : output_prepare_dir(def->out_dir, def->force, err, sizeof err));
+		if (!ready) {
 			st = early(r, DRAPE_ERROR_INVALID, err);
 			if (cache) caches_finish(cache, err, sizeof err);
 		} else {
 			run_totals totals = {.status = "ok", .formats = formats};
-			/* What is in the folder now is the user's: the manifest lists only what the run adds. */
-			output_list_dir(def->out_dir, &totals.before, &totals.before_count);
+			int first = 0;
+			if (def->resume) {
+				/* The folder's entries from before the original run stay the user's. */
+				totals.before = ck.before; /* borrowed: checkpoint_free frees them */
+				totals.before_count = ck.before_count;
+				totals.stats = ck.totals;
+				totals.frames_written = ck.frames_written;
+				totals.wall_seconds = ck.wall_seconds;
+				first = ck.frame + 1;
+			} else {
+				/* What is in the folder now is the user's: the manifest lists only what the run adds. */
+				output_list_dir(def->out_dir, &totals.before, &totals.before_count);
+				if (resumable) {
+					ck.frames = s->frames;
+					ck.threads = s->world.threads;
+					ck.formats = formats;
+					ck.scene_path = (char*)(strncmp(s->path, EMBEDDED_PREFIX, strlen(EMBEDDED_PREFIX)) == 0 ? "" : s->path);
+					ck.sets = s->sets;
+					ck.set_count = s->set_count;
+					ck.before = totals.before;
+					ck.before_count = totals.before_count;
+					resumable = checkpoint_scene_hash(s, &ck.scene_hash);
+				}
+			}
 			r->started = true;
-			run_frames(def, s, world, cache, r, &totals);
+			run_frames(def, s, world, cache, r, &totals, first, def->resume || resumable ? &ck : NULL);
 			st = r->status;
 			cJSON* root = output_summary_json(def->out_dir, s, world, &totals);
 			r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
 			cJSON_Delete(root);
-			output_free_list(totals.before, totals.before_count);
+			if (!def->resume) {
+				output_free_list(totals.before, totals.before_count);
+				memset(&ck, 0, sizeof ck); /* its strings were borrowed from s and totals */
+			}
 		}
 		drape_world_destroy(world);
 	}
-	if (!def->scene) scene_free(&owned);
+	checkpoint_free(&ck);
+	if (own) scene_free(&owned);
 	return st;
 }

@@ -5,7 +5,7 @@
 #include "scene.h"
 
 #include "core.h"
-#include "limits.h"
+#include "drape_limits.h"
 #include "world.h"
 #include "scene_internal.h"
 
@@ -496,7 +496,7 @@ void scene_free(scene* s)
 
 static double norm3(const double* a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
 
-/* limits.h: refused here, at the key, rather than by drape_world_create's general message. */
+/* drape_limits.h: refused here, at the key, rather than by drape_world_create's general message. */
 static bool check_world_limits(const json_ctx* c, const jnode* root, const scene* s)
 {
 	const drape_world_def* w = &s->world;

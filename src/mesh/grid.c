@@ -1,7 +1,7 @@
 /* Rectangular grid meshes with (u,v) rest coordinates in metres (paper sec. 2 and figure 2's
  * sheet), and drape_mesh_free for every mesh the library hands out. */
 #include "core.h"
-#include "limits.h"
+#include "drape_limits.h"
 #include "drape.h"
 
 #include <math.h>
@@ -95,7 +95,7 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size, "grid u_axis and v_axis are parallel");
 	for (int k = 0; k < 3; ++k) vh[k] /= lo;
 
-	/* limits.h: slivers and particle counts no run gets through (docs/reliability.md, "Limits") */
+	/* drape_limits.h: slivers and particle counts no run gets through (docs/reliability.md, "Limits") */
 	double cu = su / (nu - 1), cv = nv > 1 ? sv / (nv - 1) : cu;
 	if (cu / cv > LIMIT_GRID_ASPECT || cv / cu > LIMIT_GRID_ASPECT)
 		return grid_fail(DRAPE_ERROR_INVALID, err, err_size,

@@ -186,6 +186,22 @@ class RunAndWriters(Tmp):
         with self.assertRaisesRegex(drape.DrapeError, "format"):
             drape.run(SHEET, os.path.join(self.tmp, "never"), formats="obj,fbx")
 
+    def test_resume_after_a_stop(self):
+        # stopped after frame 2, resumed: every frame equals an uninterrupted run's, byte for byte
+        full, part = os.path.join(self.tmp, "full"), os.path.join(self.tmp, "part")
+        drape.run(SHEET, full, frames=6, threads=1)
+        with self.assertRaises(drape.DrapeError):
+            drape.run(SHEET, part, frames=6, threads=1, progress=lambda f, n, t: f < 2)
+        summary = drape.resume(part, threads=1)
+        self.assertEqual(summary["status"], "ok")
+        self.assertEqual(summary["frames_written"], 7)
+        for k in range(7):
+            name = "frame_%04d.obj" % k
+            with open(os.path.join(full, name), "rb") as a, open(os.path.join(part, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+        with self.assertRaisesRegex(drape.DrapeError, "is complete"):
+            drape.resume(part)
+
     def test_writer(self):
         w = drape.World(threads=1)
         w.add_grid_cloth(resolution=(3, 3), name="tiny")

@@ -1,5 +1,5 @@
-/* Checks of the limits in limits.h that need more than a comparison (docs/reliability.md). */
-#include "limits.h"
+/* Checks of the limits in drape_limits.h that need more than a comparison (docs/reliability.md). */
+#include "drape_limits.h"
 
 #include "core.h"
 

@@ -2,9 +2,9 @@
  * cloth does (a hundred times Earth's gravity, supersonic wind, a garment 10 km from the origin,
  * cells under 0.1 mm or a hundred times longer than wide, more particles than memory holds); runs
  * that accepted them only ground, so the library refuses them before allocating, with the numbers
- * in the message (limits.c). */
-#ifndef DRAPE_LIMITS_H
-#define DRAPE_LIMITS_H
+ * in the message (drape_limits.c). */
+#ifndef DRAPE_DRAPE_LIMITS_H
+#define DRAPE_DRAPE_LIMITS_H
 
 #include <stdbool.h>
 #include <stddef.h>
