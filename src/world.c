@@ -297,6 +297,7 @@ drape_status world_prepare(drape_world* w)
 			for (int32_t t = 0; ok && t < w->triangle_count; ++t)
 				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->triangles[t].v[c];
 			ok = ok && cloth_pairs_init(&w->pairs, tris, w->triangle_count, n);
+			w->pairs.cancel = w->cancel;
 			w->pairs_ready = ok;
 			ok = ok && cloth_contacts_init_rest(w) && seams_set_sewn(w);
 			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
@@ -306,6 +307,11 @@ drape_status world_prepare(drape_world* w)
 	}
 	if (!ok) {
 		free_solver(w);
+		if (w->cancel && *w->cancel) {
+			/* the rest neighbours' build looks at the flag (collide/rest_neighbours.h) */
+			world_fail(w, "interrupted while preparing the solver for %d particles", n);
+			return DRAPE_ERROR_INTERRUPTED;
+		}
 		world_fail(w, "out of memory preparing the solver for %d particles", n);
 		return DRAPE_ERROR_MEMORY;
 	}
@@ -480,7 +486,11 @@ drape_status drape_world_step(drape_world* w, double duration)
 
 double drape_world_time(const drape_world* w) { return w->time; }
 
-void drape_world_set_cancel(drape_world* w, const volatile int* flag) { w->cancel = flag; }
+void drape_world_set_cancel(drape_world* w, const volatile int* flag)
+{
+	w->cancel = flag;
+	w->pairs.cancel = flag;
+}
 
 drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
 {

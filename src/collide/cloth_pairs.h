@@ -112,6 +112,9 @@ typedef struct cloth_pairs {
 	/* Threads of proximity and crossing queries (1 after init), and the result arrays of threads
 	 * 1 .. threads - 1 (thread 0 uses the arrays above), kept between calls. */
 	int threads;
+	/* Looked at while building the rest neighbours (minutes on a million particles): non-zero
+	 * stops the build, which then fails (drape_world_set_cancel). */
+	const volatile int* cancel;
 	cloth_pairs_part* parts;
 	int32_t part_count;
 } cloth_pairs;

@@ -28,6 +28,7 @@ typedef struct walker {
 	const int32_t* triangle_edges; /* 3 per triangle: side k's index in edges */
 	int32_t *vt_start, *vt_list; /* triangles holding each vertex */
 	int32_t* stamp;		     /* per triangle: the last source that queued it, + 1 */
+	const volatile int* cancel;  /* stops the build when set and non-zero */
 	int32_t* queue;		     /* triangles, in visit order */
 	vec3* frame;		     /* 3 per queue slot: the triangle's corners in the source's frame */
 	int32_t queue_capacity;
@@ -201,6 +202,7 @@ static bool build_lists(rest_neighbours* r, walker* w, int32_t particle_count)
 	int32_t stamp = 0;
 	r->vf_start[0] = 0;
 	for (int32_t p = 0; p < particle_count; ++p) {
+		if ((p & 1023) == 0 && w->cancel && *w->cancel) return false;
 		/* Seeds: every triangle around p, each in its own (u, v) moved so that p is at the
 		 * origin. Distances from p do not depend on how the seeds are turned, so a seam through
 		 * p, where the triangles around it see it at different (u, v), needs nothing more. */
@@ -220,6 +222,7 @@ static bool build_lists(rest_neighbours* r, walker* w, int32_t particle_count)
 	}
 	r->ee_start[0] = 0;
 	for (int32_t e = 0; e < w->edge_count; ++e) {
+		if ((e & 1023) == 0 && w->cancel && *w->cancel) return false;
 		/* Seed: one triangle holding e, in its own (u, v); the others across e unfold from it. */
 		int32_t a = w->edges[2 * (size_t)e], b = w->edges[2 * (size_t)e + 1];
 		int32_t tail = 0;
@@ -246,7 +249,7 @@ static bool build_lists(rest_neighbours* r, walker* w, int32_t particle_count)
 
 bool rest_neighbours_build(rest_neighbours* r, const int32_t* triangles, const double* tri_uv, int32_t triangle_count,
 			   int32_t particle_count, const int32_t* edges, int32_t edge_count, const int32_t* triangle_edges,
-			   double radius)
+			   double radius, const volatile int* cancel)
 {
 	memset(r, 0, sizeof *r);
 	walker w = {.tri = triangles,
@@ -255,7 +258,8 @@ bool rest_neighbours_build(rest_neighbours* r, const int32_t* triangles, const d
 		    .edges = edges,
 		    .edge_count = edge_count,
 		    .triangle_edges = triangle_edges,
-		    .radius = radius};
+		    .radius = radius,
+		    .cancel = cancel};
 	size_t np = (size_t)particle_count + 1, nt = triangle_count > 0 ? (size_t)triangle_count : 1;
 	r->vf_start = malloc(np * sizeof *r->vf_start);
 	r->ee_start = malloc(((size_t)edge_count + 1) * sizeof *r->ee_start);
@@ -288,5 +292,5 @@ bool cloth_pairs_set_rest(cloth_pairs* d, const double* tri_uv, double radius)
 {
 	rest_neighbours_free(&d->rest);
 	return rest_neighbours_build(&d->rest, d->triangles, tri_uv, d->triangle_count, d->particle_count, d->edges,
-				     d->edge_count, d->triangle_edges, radius);
+				     d->edge_count, d->triangle_edges, radius, d->cancel);
 }

@@ -24,10 +24,11 @@ typedef struct rest_neighbours {
  * the edge list edges[0 .. 2 edge_count) (lower vertex first) and triangle_edges (3 per triangle:
  * the index of its side from corner k to k + 1). Two features are rest-near
  * when their distance on the rest mesh, unfolded triangle by triangle across shared edges, is
- * below radius. Returns false (r left empty, safe to free) on allocation failure. */
+ * below radius. Returns false (r left empty, safe to free) on allocation failure, or when cancel
+ * (may be NULL) becomes non-zero: the build takes minutes on a million particles. */
 bool rest_neighbours_build(rest_neighbours* r, const int32_t* triangles, const double* tri_uv, int32_t triangle_count,
 			   int32_t particle_count, const int32_t* edges, int32_t edge_count, const int32_t* triangle_edges,
-			   double radius);
+			   double radius, const volatile int* cancel);
 void rest_neighbours_free(rest_neighbours* r);
 
 static inline bool rest_sorted_has(const int32_t* list, int32_t lo, int32_t hi, int32_t x)
