@@ -55,6 +55,7 @@ for f in "$root"/tests/scenes/hangs/*.json; do
 	fi
 done
 
+elapsed() { $py -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$1" "$2"; }
 scene() { # scene NAME JSON: writes $tmp/NAME.json
 	printf '%s\n' "$2" >"$tmp/$1.json"
 	echo "$tmp/$1.json"
@@ -99,10 +100,28 @@ else
 	bad sigterm_mid_step "exit $rc after SIGTERM ($(cat "$tmp/longstep.err")); summary: $(head -c 300 "$tmp/longstep/summary.json" 2>/dev/null)"
 fi
 
+# SIGTERM while a large scene is being set up (90,601 particles: building the cloth/cloth rest
+# neighbourhoods alone takes about 30 s): the run ends within a second, exit 130.
+"$drape" run "$root/scenes/figure2_sheet.json" --set cloths.0.grid.resolution.0=301 --set cloths.0.grid.resolution.1=301 \
+	--frames 1 --out "$tmp/bigsetup" --quiet --threads 1 2>/dev/null &
+pid=$!
+sleep 3
+kill -TERM $pid
+t0=$(date +%s.%N)
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+if [ "$rc" -eq 130 ] && $py -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=='interrupted' and d['totals']['steps']==0" "$tmp/bigsetup/summary.json" &&
+	$py -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < 1.0 else 1)" "$t0" "$t1"; then
+	ok sigterm_during_setup
+else
+	bad sigterm_during_setup "exit $rc, $(elapsed "$t0" "$t1") s after SIGTERM"
+fi
+rm -rf "$tmp/bigsetup"
+
 # drape resume (docs/reliability.md, "Resume"): a run killed with SIGKILL at a random moment (and its
 # resumption killed again), then resumed, has the same files as an uninterrupted run and every
 # frame is byte-identical; stats.csv has the same rows.
-elapsed() { $py -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$1" "$2"; }
 for sc in flag tablecloth_pull; do
 	t0=$(date +%s.%N)
 	"$drape" run "$root/scenes/$sc.json" --frames 30 --out "$tmp/ref_$sc" --quiet --threads 1 2>/dev/null
