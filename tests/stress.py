@@ -120,6 +120,8 @@ def main():
                     with open(os.path.join(a.keep, "%s_%d.json" % (kind, i)), "w") as f:
                         json.dump(s, f)
             shutil.rmtree(out, ignore_errors=True)
+            if (i + 1) % 25 == 0:  # so that a stopped campaign still tells where it was
+                print(json.dumps(dict(counts, seconds=round(time.time() - start, 1))), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     counts["seconds"] = round(time.time() - start, 1)
