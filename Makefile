@@ -7,7 +7,7 @@ CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WE
 
 PREFIX ?= /usr/local
 
-.PHONY: install install-lib deps build demo test check asan-build test-asan test-blender bench bench-garments bench-integrators stability gallery validate clean
+.PHONY: install install-lib deps build demo test check asan-build test-asan test-blender bench bench-garments bench-integrators stability gallery validate fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -79,5 +79,14 @@ install-lib:
 	cmake --build $(BUILD)-lib -j $(JOBS)
 	cmake --install $(BUILD)-lib --prefix $(PREFIX)
 
+# libFuzzer campaign (docs/reliability.md, "Fuzzing"): the targets in fuzz/ built with clang into
+# build-fuzz, run one after another for FUZZ_SECONDS each (FUZZ_TARGETS: scene obj set sim), on
+# corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= scene obj set sim
+fuzz: deps
+	JOBS=$(JOBS) bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -145,15 +145,10 @@ static double segment_distance(const double* p, const double* a, const double* b
 	return hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
 }
 
-static bool inside_polygon(const double* p, const double* poly, int32_t n)
+static int compare_double(const void* a, const void* b)
 {
-	bool in = false;
-	for (int32_t i = 0, j = n - 1; i < n; j = i++) {
-		const double* a = &poly[2 * i];
-		const double* b = &poly[2 * j];
-		if ((a[1] > p[1]) != (b[1] > p[1]) && p[0] < (b[0] - a[0]) * (p[1] - a[1]) / (b[1] - a[1]) + a[0]) in = !in;
-	}
-	return in;
+	const double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
 }
 
 /* Flat placement: unit up (orthogonalised against the normal) and right = up x normal, so a
@@ -280,15 +275,48 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 	}
 	memcpy(pts, buv, 2 * (size_t)nb * sizeof *pts);
 	free(buv);
-	for (int64_t j = j0; j <= j1; ++j)
+	/* The grid is scanned row by row: where the outline crosses the row (the even-odd rule gives
+	 * inside or outside) and which outline edges come near it are found once per row, not once
+	 * per grid point. Testing every point against every edge was quadratic: a 1 mm triangle size
+	 * took 13 s to load (found by fuzz/fuzz_scene.c). The same expressions on the same numbers
+	 * decide, so the mesh is bit for bit what the plain tests give. */
+	double* cross = malloc((size_t)nb * sizeof *cross);
+	int32_t* near = malloc((size_t)nb * sizeof *near);
+	if (!cross || !near) {
+		free(cross);
+		free(near);
+		free(pts);
+		goto oom;
+	}
+	/* An edge whose box, grown by this, misses a point is farther from it than the margin. */
+	const double margin = GRID_MARGIN * h, reach = margin + h;
+	for (int64_t j = j0; j <= j1; ++j) {
+		const double y = (double)j * h;
+		int32_t nc = 0, nn = 0;
+		for (int32_t k = 0, l = nb - 1; k < nb; l = k++) {
+			const double* a = &pts[2 * k];
+			const double* b = &pts[2 * l];
+			if ((a[1] > y) != (b[1] > y)) cross[nc++] = (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1]) + a[0];
+			const double* e = &pts[2 * ((k + 1) % nb)]; /* edge k runs from point k to k + 1 */
+			if (y >= fmin(a[1], e[1]) - reach && y <= fmax(a[1], e[1]) + reach) near[nn++] = k;
+		}
+		qsort(cross, (size_t)nc, sizeof *cross, compare_double);
+		int32_t left = 0; /* crossings at or left of the point; an odd number right of it: inside */
 		for (int64_t i = i0; i <= i1; ++i) {
-			const double q[2] = {(double)i * h, (double)j * h};
-			if (!inside_polygon(q, pts, nb)) continue;
-			double dmin = 1e300;
-			for (int32_t k = 0; k < nb && dmin >= GRID_MARGIN * h; ++k)
-				dmin = fmin(dmin, segment_distance(q, &pts[2 * k], &pts[2 * ((k + 1) % nb)]));
-			if (dmin < GRID_MARGIN * h) continue;
+			const double q[2] = {(double)i * h, y};
+			while (left < nc && cross[left] <= q[0]) ++left;
+			if ((nc - left) % 2 == 0) continue;
+			bool close = false;
+			for (int32_t m = 0; m < nn && !close; ++m) {
+				const double* a = &pts[2 * near[m]];
+				const double* b = &pts[2 * ((near[m] + 1) % nb)];
+				close = q[0] >= fmin(a[0], b[0]) - reach && q[0] <= fmax(a[0], b[0]) + reach &&
+					segment_distance(q, a, b) < margin;
+			}
+			if (close) continue;
 			if (!core_reserve((void**)&pts, &cap, np + 1, 2 * sizeof *pts)) {
+				free(cross);
+				free(near);
 				free(pts);
 				goto oom;
 			}
@@ -296,6 +324,9 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 			pts[2 * np + 1] = q[1];
 			++np;
 		}
+	}
+	free(cross);
+	free(near);
 	int32_t* tris = NULL;
 	int32_t tc = 0;
 	if (!cdt_triangulate(pts, nb, np - nb, &tris, &tc) || tc == 0) {

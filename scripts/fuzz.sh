@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Builds drape's libFuzzer targets (fuzz/) with clang into BUILD and runs them one after another,
+# each on one core, seeded from the source tree at run time (docs/reliability.md, "Fuzzing").
+#   scripts/fuzz.sh BUILD SECONDS [NAME...]  campaign: each target SECONDS on BUILD/corpus/NAME
+#   scripts/fuzz.sh --smoke BUILD [NAME...]  the regression inputs, the seeds and a few thousand
+#                                            mutations each in a throw-away corpus (seconds)
+# NAME: scene, obj, set, sim (default all). Findings land in BUILD/findings/NAME/; exits 1 if
+# any target crashed, hung or failed a check.
+set -euo pipefail
+smoke=0
+if [ "${1:-}" = --smoke ]; then smoke=1; shift; fi
+build=${1:?usage: fuzz.sh [--smoke] BUILD [SECONDS] [NAME...]}
+shift
+seconds=0
+if ((!smoke)); then seconds=${1:?usage: fuzz.sh BUILD SECONDS [NAME...]}; shift; fi
+src=$(cd "$(dirname "$0")/.." && pwd)
+names=("$@")
+((${#names[@]})) || names=(scene obj set sim)
+
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+# Debug keeps drape's asserts, -O1 for speed; CGAL (C++) is built as in a release. Only the fuzz
+# targets are built.
+if ! cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O1 -DCMAKE_CXX_FLAGS="-O2 -DNDEBUG" -DDRAPE_BUILD_APP=OFF \
+	-DDRAPE_FUZZ=ON >"$build/configure.log" 2>&1; then
+	cat "$build/configure.log"
+	exit 1
+fi
+cmake --build "$build" -j "${JOBS:-2}" --target "${names[@]/#/fuzz_}" >"$build/build.log" 2>&1 ||
+	{ cat "$build/build.log"; exit 1; }
+
+# The steps run on one thread (fuzz_sim sets it too); passive waiting on a shared machine.
+export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
+export UBSAN_OPTIONS=print_stacktrace=1
+
+# Seed files, comma-separated for -seed_inputs: the scenes, and for `--set` the overrides that
+# the docs and tests use, one file each. A scene with a character solid is seeded without it
+# (written under BUILD): importing and skinning the body takes 2.5 s, a thousand times the rest
+# of a load, and would mostly fuzz assimp reading one fixed file.
+seeds() {
+	case $1 in
+	scene | sim)
+		mkdir -p "$build/seeds/scene"
+		python3 - "$build/seeds/scene" "$src"/scenes/*.json "$src"/tests/scenes/*.json <<-'PY'
+			import json, os, sys
+			for path in sys.argv[2:]:
+			    text = open(path).read()
+			    scene = json.loads(text)
+			    solids = scene.get("solids", [])
+			    kept = [s for s in solids if s.get("shape") != "character"]
+			    if len(kept) == len(solids):
+			        print(path)
+			        continue
+			    scene["solids"] = kept
+			    out = os.path.join(sys.argv[1], os.path.basename(path))
+			    with open(out, "w") as f:
+			        json.dump(scene, f, indent=1)
+			    print(out)
+		PY
+		;;
+	obj) ls "$src"/scenes/*.obj ;;
+	set)
+		mkdir -p "$build/seeds/set"
+		local i=0
+		grep -ohE -- "(--set|-s) [a-z_.0-9]+=[^ ]+" "$src"/docs/*.md "$src"/tests/*.sh | sort -u |
+			while read -r _ kv; do
+				i=$((i + 1))
+				printf '%s' "$kv" >"$build/seeds/set/$i"
+				echo "$build/seeds/set/$i"
+			done
+		# and all of them at once, one per line as the target reads them
+		awk 1 "$build"/seeds/set/[0-9]* >"$build/seeds/set/all"
+		echo "$build/seeds/set/all"
+		;;
+	esac | paste -sd, -
+}
+
+# The smoke steps only the cheapest scenes in fuzz_sim: each of the others takes a second or more
+# under the sanitizers.
+smoke_sim_seeds='/(render_tent|sewn_panels|mass_spring_sheet|tilted_plane|garment_skirt)\.json$'
+
+# Parsers must answer in well under a second; a step of a small world in a few.
+timeout_of() { case $1 in sim) echo 20 ;; *) echo 5 ;; esac; }
+
+status=0
+for name in "${names[@]}"; do
+	bin=$build/fuzz_$name
+	findings=$build/findings/$name
+	mkdir -p "$findings"
+	seed_list=$(seeds "$name")
+	if ((smoke)) && [ "$name" = sim ]; then
+		seed_list=$(tr , '\n' <<<"$seed_list" | grep -E "$smoke_sim_seeds" | paste -sd, -)
+	fi
+	flags=(-seed_inputs="$seed_list" -timeout="$(timeout_of "$name")" -artifact_prefix="$findings/"
+		-print_final_stats=1)
+	if ((smoke)); then
+		regressions=("$src/tests/fuzz_regressions/$name"/*)
+		if [ -e "${regressions[0]}" ]; then
+			echo "fuzz_$name: ${#regressions[@]} regression input(s)"
+			"$bin" -timeout="$(timeout_of "$name")" "${regressions[@]}" >"$build/smoke-$name-regressions.log" 2>&1 ||
+				{ tail -n 40 "$build/smoke-$name-regressions.log"; status=1; continue; }
+		fi
+		corpus=$(mktemp -d)
+		# The seeds, then mutations up to the run count (or the time limit, for the slow step).
+		runs=4000
+		[ "$name" = sim ] && runs=1000
+		if "$bin" "$corpus" "${flags[@]}" -seed=1 -runs=$runs -max_total_time=10 >"$build/smoke-$name.log" 2>&1; then
+			echo "fuzz_$name: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/smoke-$name.log" | grep -o '[0-9]*$') runs, no finding"
+		else
+			tail -n 40 "$build/smoke-$name.log"
+			status=1
+		fi
+		rm -rf "$corpus"
+	else
+		mkdir -p "$build/corpus/$name"
+		echo "fuzz_$name: $seconds s on $build/corpus/$name"
+		"$bin" "$build/corpus/$name" "${flags[@]}" -max_total_time="$seconds" 2>&1 | tee "$build/fuzz-$name.log" |
+			grep --line-buffered -E "^(INFO: Seed|#[0-9]+[[:space:]]+(INITED|DONE|pulse))|stat::|ERROR|SUMMARY|Test unit" || true
+		[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+	fi
+done
+exit $status
