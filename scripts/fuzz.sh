@@ -115,9 +115,11 @@ for name in "${names[@]}"; do
 	else
 		mkdir -p "$build/corpus/$name"
 		echo "fuzz_$name: $seconds s on $build/corpus/$name"
+		rc=0
 		"$bin" "$build/corpus/$name" "${flags[@]}" -max_total_time="$seconds" 2>&1 | tee "$build/fuzz-$name.log" |
-			grep --line-buffered -E "^(INFO: Seed|#[0-9]+[[:space:]]+(INITED|DONE|pulse))|stat::|ERROR|SUMMARY|Test unit" || true
-		[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+			grep --line-buffered -E "^(INFO: Seed|#[0-9]+[[:space:]]+(INITED|DONE|pulse))|stat::|ERROR|SUMMARY|Test unit" ||
+			rc=${PIPESTATUS[0]}
+		((rc == 0)) || status=1
 	fi
 done
 exit $status

@@ -17,6 +17,7 @@
 #define LIMIT_EDGE 1.0e-4	    /* m: a cloth's mean rest edge, at least */
 #define LIMIT_THICKNESS 0.05	    /* m: the cloth/cloth contact thickness, at most */
 #define LIMIT_REST_RATIO 100.0	    /* a cloth's mean edge over its mean rest edge, and back, at most */
+#define LIMIT_PANEL 10.0	    /* m: a garment panel's extent along and across its grain */
 #define LIMIT_GRID_ASPECT 100.0	    /* a grid cell's long side over its short side, at most */
 #define LIMIT_STEPS_PER_FRAME 1.0e5 /* an output frame's duration over max_dt, at most */
 /* Bytes a particle costs at least (measured: 4.35 KB on the figure-2 sheet at 10K and 40K

@@ -8,6 +8,7 @@
 
 #include "cdt.h"
 #include "core.h"
+#include "drape_limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -260,11 +261,21 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 		umin = fmin(umin, buv[2 * i]), umax = fmax(umax, buv[2 * i]);
 		vmin = fmin(vmin, buv[2 * i + 1]), vmax = fmax(vmax, buv[2 * i + 1]);
 	}
+	/* drape_limits.h (docs/reliability.md, "Limits"): a panel is cloth for a body, and its grid must
+	 * fit in memory; a 436 m sliver took 41 s to mesh before it was refused. */
+	if (umax - umin > LIMIT_PANEL || vmax - vmin > LIMIT_PANEL) {
+		free(buv);
+		snprintf(err, err_size, "panel '%s' spans %.3g m x %.3g m, beyond drape's limit of %g m", p->name, umax - umin,
+			 vmax - vmin, LIMIT_PANEL);
+		return false;
+	}
 	const int64_t i0 = (int64_t)floor(umin / h), i1 = (int64_t)ceil(umax / h);
 	const int64_t j0 = (int64_t)floor(vmin / h), j1 = (int64_t)ceil(vmax / h);
-	if ((i1 - i0 + 1) * (j1 - j0 + 1) > 50000000) {
+	char why[200] = "";
+	if ((i1 - i0 + 1) * (j1 - j0 + 1) > 50000000 || !limits_memory((i1 - i0 + 1) * (j1 - j0 + 1), 0, why, sizeof why)) {
 		free(buv);
-		snprintf(err, err_size, "panel '%s': triangle_size %g m would make more than 5e7 grid points", p->name, h);
+		snprintf(err, err_size, "panel '%s': triangle_size %g m would make %lld grid points (%s)", p->name, h,
+			 (long long)((i1 - i0 + 1) * (j1 - j0 + 1)), why[0] ? why : "more than 5e7");
 		return false;
 	}
 	int32_t cap = nb + 16, np = nb;
@@ -530,8 +541,9 @@ static int32_t side_vertices(const panel_work* w, const int32_t* edges, int32_t 
 bool garment_build(const garment_def* d, garment* g, char* err, size_t err_size)
 {
 	memset(g, 0, sizeof *g);
-	if (!(d->triangle_size > 0.0)) {
-		snprintf(err, err_size, "garment triangle_size must be > 0");
+	if (!(d->triangle_size >= LIMIT_EDGE)) {
+		snprintf(err, err_size, "garment triangle_size must be at least %g m (drape's smallest cell), got %g", LIMIT_EDGE,
+			 d->triangle_size);
 		return false;
 	}
 	for (int32_t i = 0; i < d->panel_count; ++i)
