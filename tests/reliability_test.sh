@@ -35,6 +35,7 @@ declare -A expect=(
 	[hang_ec7f599991]="9.22337e\+18 m from the origin along x"
 	[hang_fc47b913cf]="\|gravity\| = 2.14748e\+09 m/s\^2 is beyond"
 	[kind_thick_cloth]="cloth_contact.thickness: 1 m is beyond drape's range \(0.05 m\)"
+	[kind_long_panel]="panel 'front' spans 0.5 m x 436 m, beyond drape's limit of 10 m"
 	[kind_wind330]="= 330 m/s is beyond drape's range \(100 m/s"
 )
 for f in "$root"/tests/scenes/hangs/*.json; do
