@@ -3,6 +3,7 @@
  * time), each frame's cloth positions come from its OBJ, and draw.c draws it offscreen
  * (offscreen.c), with a camera from the scene's output.camera or one framing every frame. */
 #include "commands.h"
+#include "cli.h"
 #include "interrupt.h"
 #include "draw.h"
 #include "offscreen.h"
@@ -18,6 +19,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,9 @@
 
 static void render_usage(FILE* f)
 {
-	fprintf(f, "usage: drape render DIR [--out FOLDER] [--size WxH] [--video mp4|gif|none] [--fps F]\n"
-		   "                   [--frames A:B] [--eye X,Y,Z] [--target X,Y,Z] [--wireframe] [--quiet]\n"
+	fprintf(f, "usage: drape render DIR [-o|--out FOLDER] [--size WxH] [--video mp4|gif|none] [--fps F]\n"
+		   "                   [-n|--frames A:B] [--eye X,Y,Z] [--target X,Y,Z] [--wireframe] [-q|--quiet]\n"
+		   "                   [-h|--help]   (options take their value as --out DIR or --out=DIR)\n"
 		   "\n"
 		   "Draws the frames of a `drape run` output folder DIR (frame_NNNN.obj, summary.json) with\n"
 		   "OpenGL offscreen (no display or GPU needed) and writes:\n"
@@ -538,65 +541,82 @@ static bool parse_range(const char* s, long* first, long* last)
 int command_render(int argc, char** argv)
 {
 	render_options o = default_options();
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			render_usage(stdout);
-			return EXIT_OK;
-		} else if (strcmp(a, "--out") == 0 && has_value) {
-			o.out = argv[++i];
-		} else if (strcmp(a, "--size") == 0 && has_value) {
-			if (!parse_size(argv[++i], &o.width, &o.height)) {
-				fprintf(stderr, "drape render: --size needs WIDTHxHEIGHT, each from 16 to 8192 pixels, got '%s'\n", argv[i]);
+	enum { OPT_SIZE = 256, OPT_VIDEO, OPT_FPS, OPT_FRAMES, OPT_EYE, OPT_TARGET, OPT_WIREFRAME };
+	static const struct option options[] = {
+		{"out", required_argument, NULL, 'o'},	     {"size", required_argument, NULL, OPT_SIZE},
+		{"video", required_argument, NULL, OPT_VIDEO}, {"fps", required_argument, NULL, OPT_FPS},
+		{"frames", required_argument, NULL, 'n'},      {"eye", required_argument, NULL, OPT_EYE},
+		{"target", required_argument, NULL, OPT_TARGET}, {"wireframe", no_argument, NULL, OPT_WIREFRAME},
+		{"quiet", no_argument, NULL, 'q'},	     {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "o:n:qh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'h': render_usage(stdout); return EXIT_OK;
+		case 'o': o.out = optarg; break;
+		case OPT_SIZE:
+			if (!parse_size(optarg, &o.width, &o.height)) {
+				fprintf(stderr, "drape render: --size needs WIDTHxHEIGHT, each from 16 to 8192 pixels, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--video") == 0 && has_value) {
-			const char* v = argv[++i];
-			if (strcmp(v, "mp4") == 0) o.video = VIDEO_MP4;
-			else if (strcmp(v, "gif") == 0) o.video = VIDEO_GIF;
-			else if (strcmp(v, "none") == 0) o.video = VIDEO_NONE;
+			break;
+		case OPT_VIDEO:
+			if (strcmp(optarg, "mp4") == 0) o.video = VIDEO_MP4;
+			else if (strcmp(optarg, "gif") == 0) o.video = VIDEO_GIF;
+			else if (strcmp(optarg, "none") == 0) o.video = VIDEO_NONE;
 			else {
-				fprintf(stderr, "drape render: --video must be mp4, gif or none, got '%s'\n", v);
+				fprintf(stderr, "drape render: --video must be mp4, gif or none, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--fps") == 0 && has_value) {
+			break;
+		case OPT_FPS: {
 			char* end;
-			o.fps = strtod(argv[++i], &end);
-			if (*end || end == argv[i] || !(o.fps > 0.0 && o.fps <= 1000.0)) {
-				fprintf(stderr, "drape render: --fps needs a number above 0 and up to 1000, got '%s'\n", argv[i]);
+			o.fps = strtod(optarg, &end);
+			if (*end || end == optarg || !(o.fps > 0.0 && o.fps <= 1000.0)) {
+				fprintf(stderr, "drape render: --fps needs a number above 0 and up to 1000, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--frames") == 0 && has_value) {
-			if (!parse_range(argv[++i], &o.first, &o.last)) {
+			break;
+		}
+		case 'n':
+			if (!parse_range(optarg, &o.first, &o.last)) {
 				fprintf(stderr, "drape render: --frames needs A:B, A:, :B or N with whole numbers A <= B, got '%s'\n",
-					argv[i]);
+					optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if ((strcmp(a, "--eye") == 0 || strcmp(a, "--target") == 0) && has_value) {
-			const bool eye = a[2] == 'e';
+			break;
+		case OPT_EYE:
+		case OPT_TARGET: {
+			const bool eye = opt == OPT_EYE;
 			double* v = eye ? o.eye : o.target;
 			char tail;
-			if (sscanf(argv[++i], "%lf,%lf,%lf%c", &v[0], &v[1], &v[2], &tail) != 3 || !isfinite(v[0]) || !isfinite(v[1]) ||
+			if (sscanf(optarg, "%lf,%lf,%lf%c", &v[0], &v[1], &v[2], &tail) != 3 || !isfinite(v[0]) || !isfinite(v[1]) ||
 			    !isfinite(v[2])) {
-				fprintf(stderr, "drape render: %s needs three numbers X,Y,Z (metres), got '%s'\n", a, argv[i]);
+				fprintf(stderr, "drape render: --%s needs three numbers X,Y,Z (metres), got '%s'\n", eye ? "eye" : "target",
+					optarg);
 				return EXIT_BAD_INPUT;
 			}
 			if (eye) o.eye_set = true;
 			else o.target_set = true;
-		} else if (strcmp(a, "--wireframe") == 0) {
-			o.wireframe = true;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			o.quiet = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "drape render: unknown option or missing value: '%s' (see `drape render --help`)\n", a);
-			return EXIT_BAD_INPUT;
-		} else if (!o.dir) {
-			o.dir = a;
-		} else {
-			fprintf(stderr, "drape render: more than one folder given ('%s' and '%s')\n", o.dir, a);
+			break;
+		}
+		case OPT_WIREFRAME: o.wireframe = true; break;
+		case 'q': o.quiet = true; break;
+		default:
+			fprintf(stderr, "drape render: unknown option or missing value: '%s' (see `drape render --help`)\n",
+				cli_bad_option(argc, argv, optopt));
 			return EXIT_BAD_INPUT;
 		}
+	}
+	for (int i = optind; i < argc; ++i) {
+		if (o.dir) {
+			fprintf(stderr, "drape render: more than one folder given ('%s' and '%s')\n", o.dir, argv[i]);
+			return EXIT_BAD_INPUT;
+		}
+		o.dir = argv[i];
 	}
 	if (!o.dir) {
 		fprintf(stderr, "drape render: which folder? usage: drape render DIR (a `drape run` output; see --help)\n");

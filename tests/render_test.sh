@@ -88,6 +88,10 @@ else
 		bad render_range "images: $n"
 	elif [ "$(video_frames "$tmp/part.gif")" != "3" ]; then bad render_gif "part.gif: $(video_frames "$tmp/part.gif") frames, want 3"
 	else ok render_range_gif; fi
+	# GNU forms: --opt=VALUE and the short options -o, -n, -q
+	"$drape" render "$run" --size=96x64 -n 5 --video=none -o "$tmp/gnu" -q
+	[ "$(ls "$tmp"/gnu/ 2>/dev/null | tr '\n' ' ')" = "frame_0005.png " ] && ok render_gnu_options ||
+		bad render_gnu_options "images: $(ls "$tmp"/gnu/ 2>&1 | tr '\n' ' ')"
 
 	# ffmpeg missing: the PNGs are still made, then one sentence and exit 1; --video none is fine
 	rm -rf "$run/render" "$run/render.mp4"
