@@ -2,6 +2,7 @@
  * of the scene's fps per displayed frame, with an orbit camera, pause/step/reset, and the paper's
  * user-controlled force (sec. 4.4): dragging a particle pulls it with a spring whose gradient is
  * in the implicit system (sec. 3), so the pull stays stable however hard it is. */
+#include "cli.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "draw.h"
@@ -15,6 +16,7 @@
 #include "io/scene.h"
 
 #include <GLFW/glfw3.h>
+#include <getopt.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -101,7 +103,7 @@ static void view_usage(FILE* f)
 		"keys:   space pause   . or n single step   r reset   w wireframe   c contacts   esc or q quit\n"
 		"\n"
 		"options:\n"
-		"  --threads T          worker threads\n"
+		"  -j, --threads T      worker threads\n"
 		"  --size WxH           window size in screen coordinates (default 1024x720)\n"
 		"  --mouse-stiffness K  spring stiffness of the mouse force, N/m (default: the grabbed\n"
 		"                       cloth's weight over 5 cm)\n"
@@ -114,7 +116,8 @@ static void view_usage(FILE* f)
 		"                       tracked particle's window position as JSON\n"
 		"  --report PATH        on exit, write JSON: status, the tracked particle's position per\n"
 		"                       frame, and every drag's particle and target per frame\n"
-		"  --help               show this help\n");
+		"  -h, --help           show this help\n"
+		"a value may also be given as --option=VALUE\n");
 }
 
 static bool parse_double_arg(const char* s, double lo, double* out)
@@ -144,57 +147,76 @@ static int parse_options(int argc, char** argv, view_options* o)
 	o->height = 720;
 	o->exit_after = -1;
 	o->track_cloth = -1;
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			view_usage(stdout);
-			return -1;
-		} else if (strcmp(a, "--threads") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 1024, &o->threads)) {
-				fprintf(stderr, "drape view: --threads needs a whole number from 1 to 1024, got '%s'\n", argv[i]);
+	enum { OPT_SIZE = 256, OPT_MOUSE, OPT_EXIT_AFTER, OPT_TRACK, OPT_SCREENSHOT, OPT_READY, OPT_REPORT, OPT_PAUSED };
+	static const struct option options[] = {
+		{"threads", required_argument, NULL, 'j'},
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"mouse-stiffness", required_argument, NULL, OPT_MOUSE},
+		{"exit-after", required_argument, NULL, OPT_EXIT_AFTER},
+		{"track", required_argument, NULL, OPT_TRACK},
+		{"screenshot", required_argument, NULL, OPT_SCREENSHOT},
+		{"ready", required_argument, NULL, OPT_READY},
+		{"report", required_argument, NULL, OPT_REPORT},
+		{"paused", no_argument, NULL, OPT_PAUSED},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "j:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'h': view_usage(stdout); return -1;
+		case 'j':
+			if (!parse_int_arg(optarg, 1, 1024, &o->threads)) {
+				fprintf(stderr, "drape view: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--size") == 0 && has_value) {
-			if (!parse_pair(argv[++i], 'x', 64, 16384, &o->width, &o->height)) {
-				fprintf(stderr, "drape view: --size needs WIDTHxHEIGHT, each from 64 to 16384, got '%s'\n", argv[i]);
+			break;
+		case OPT_SIZE:
+			if (!parse_pair(optarg, 'x', 64, 16384, &o->width, &o->height)) {
+				fprintf(stderr, "drape view: --size needs WIDTHxHEIGHT, each from 64 to 16384, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--mouse-stiffness") == 0 && has_value) {
-			if (!parse_double_arg(argv[++i], 0.0, &o->mouse_stiffness) || o->mouse_stiffness <= 0.0) {
-				fprintf(stderr, "drape view: --mouse-stiffness needs a finite number > 0 (N/m), got '%s'\n", argv[i]);
+			break;
+		case OPT_MOUSE:
+			if (!parse_double_arg(optarg, 0.0, &o->mouse_stiffness) || o->mouse_stiffness <= 0.0) {
+				fprintf(stderr, "drape view: --mouse-stiffness needs a finite number > 0 (N/m), got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--exit-after") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 1000000000, &o->exit_after)) {
-				fprintf(stderr, "drape view: --exit-after needs a whole number >= 1, got '%s'\n", argv[i]);
+			break;
+		case OPT_EXIT_AFTER:
+			if (!parse_int_arg(optarg, 1, 1000000000, &o->exit_after)) {
+				fprintf(stderr, "drape view: --exit-after needs a whole number >= 1, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--track") == 0 && has_value) {
+			break;
+		case OPT_TRACK: {
 			long c, v;
-			if (!parse_pair(argv[++i], ':', 0, 2000000000, &c, &v)) {
-				fprintf(stderr, "drape view: --track needs CLOTH:VERTEX (0-based indices), got '%s'\n", argv[i]);
+			if (!parse_pair(optarg, ':', 0, 2000000000, &c, &v)) {
+				fprintf(stderr, "drape view: --track needs CLOTH:VERTEX (0-based indices), got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
 			o->track_cloth = (int32_t)c;
 			o->track_vertex = (int32_t)v;
-		} else if (strcmp(a, "--screenshot") == 0 && has_value) {
-			o->screenshot = argv[++i];
-		} else if (strcmp(a, "--ready") == 0 && has_value) {
-			o->ready = argv[++i];
-		} else if (strcmp(a, "--report") == 0 && has_value) {
-			o->report = argv[++i];
-		} else if (strcmp(a, "--paused") == 0) {
-			o->paused = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "drape view: unknown option or missing value: '%s' (see `drape view --help`)\n", a);
-			return EXIT_BAD_INPUT;
-		} else if (!o->scene_path) {
-			o->scene_path = a;
-		} else {
-			fprintf(stderr, "drape view: more than one scene given ('%s' and '%s')\n", o->scene_path, a);
+			break;
+		}
+		case OPT_SCREENSHOT: o->screenshot = optarg; break;
+		case OPT_READY: o->ready = optarg; break;
+		case OPT_REPORT: o->report = optarg; break;
+		case OPT_PAUSED: o->paused = true; break;
+		default:
+			fprintf(stderr, "drape view: unknown option or missing value: '%s' (see `drape view --help`)\n",
+				cli_bad_option(argc, argv, optopt));
 			return EXIT_BAD_INPUT;
 		}
+	}
+	for (int i = optind; i < argc; ++i) {
+		if (o->scene_path) {
+			fprintf(stderr, "drape view: more than one scene given ('%s' and '%s')\n", o->scene_path, argv[i]);
+			return EXIT_BAD_INPUT;
+		}
+		o->scene_path = argv[i];
 	}
 	return 0;
 }

@@ -45,6 +45,8 @@ if [ "${VIEW_TEST_INNER:-}" != 1 ]; then
 	bad_arg bad_exit_after "--exit-after needs" --exit-after 0
 	bad_arg bad_stiffness "--mouse-stiffness needs" --mouse-stiffness -3
 	bad_arg bad_size "--size needs" --size 10x10
+	bad_arg bad_size_gnu "--size needs WIDTHxHEIGHT.*got '10x10'" --size=10x10
+	bad_arg bad_threads_short "--threads needs a whole number from 1 to 1024, got '0'" -j 0
 	bad_arg bad_track "no such cloth vertex" --track 0:999999
 	bad_arg bad_track_syntax "--track needs" --track 7
 	bad_arg missing_scene "no_such_scene.json" "$tmp/no_such_scene.json"
