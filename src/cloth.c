@@ -81,10 +81,9 @@ static drape_status check_mesh_limits(drape_world* w, const drape_mesh* m)
 				const double* a = &m->uvs[2 * m->triangle_uvs[3 * t + k]];
 				const double* b = &m->uvs[2 * m->triangle_uvs[3 * t + (k + 1) % 3]];
 				sum += hypot(a[0] - b[0], a[1] - b[1]);
-				const double* p = &m->positions[3 * m->triangles[3 * t + k]];
-				const double* q = &m->positions[3 * m->triangles[3 * t + (k + 1) % 3]];
-				sum3 += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-					     (p[2] - q[2]) * (p[2] - q[2]));
+				vec3 p = v3_load(&m->positions[3 * m->triangles[3 * t + k]]);
+				vec3 q = v3_load(&m->positions[3 * m->triangles[3 * t + (k + 1) % 3]]);
+				sum3 += v3_len(v3_sub(p, q));
 			}
 		double mean = sum / (3.0 * m->triangle_count), mean3 = sum3 / (3.0 * m->triangle_count);
 		if (!(mean >= LIMIT_EDGE))

@@ -207,9 +207,8 @@ static int frame_of(const char* name)
 	return k < end && k > 0 && name[k - 1] == '_' ? atoi(name + k) : -1;
 }
 
-bool output_cut_back(const char* dir, int frame, int frames, char* err, size_t err_size)
+bool output_cut_back(const char* dir, int frame, char* err, size_t err_size)
 {
-	(void)frames;
 	char** names;
 	int32_t count;
 	if (!output_list_dir(dir, &names, &count)) return core_fail(err, err_size, "cannot read '%s': %s", dir, strerror(errno));

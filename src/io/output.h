@@ -23,7 +23,7 @@ FILE* output_reopen_stats(const char* dir, int last_frame, char* err, size_t err
 
 /* drape resume: removes the run's frame files after `frame` and its temporary files (a killed
  * run's); the user's files are left alone. */
-bool output_cut_back(const char* dir, int frame, int frames, char* err, size_t err_size);
+bool output_cut_back(const char* dir, int frame, char* err, size_t err_size);
 void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms);
 
 typedef struct run_totals {

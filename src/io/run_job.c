@@ -294,7 +294,7 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			return early(r, DRAPE_ERROR_INVALID, err);
 		}
 		cache = caches_begin(def->out_dir, formats, world, s->fps, s->frames, err, sizeof err);
-		bool ready = cache && (def->resume ? output_cut_back(def->out_dir, ck.frame, s->frames, err, sizeof err)
+		bool ready = cache && (def->resume ? output_cut_back(def->out_dir, ck.frame, err, sizeof err)
 						   : output_prepare_dir(def->out_dir, def->force, err, sizeof err));
 		if (!ready) {
 			st = early(r, DRAPE_ERROR_INVALID, err);

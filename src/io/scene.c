@@ -494,18 +494,16 @@ void scene_free(scene* s)
 	memset(s, 0, sizeof *s);
 }
 
-static double norm3(const double* a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
-
 /* drape_limits.h: refused here, at the key, rather than by drape_world_create's general message. */
 static bool check_world_limits(const json_ctx* c, const jnode* root, const scene* s)
 {
 	const drape_world_def* w = &s->world;
-	if (!(norm3(w->gravity) <= LIMIT_ACCELERATION)) {
+	if (!(v3_len(v3_load(w->gravity)) <= LIMIT_ACCELERATION)) {
 		jnode n = json_node(root, json_get(root, "gravity"));
 		return json_fail(c, &n, "|gravity| = %g m/s^2 is beyond drape's range (%g m/s^2, docs/reliability.md)",
-				 norm3(w->gravity), LIMIT_ACCELERATION);
+				 v3_len(v3_load(w->gravity)), LIMIT_ACCELERATION);
 	}
-	double air = norm3(w->air_velocity) + norm3(w->gust_amplitude);
+	double air = v3_len(v3_load(w->air_velocity)) + v3_len(v3_load(w->gust_amplitude));
 	if (!(air <= LIMIT_AIR_SPEED)) {
 		jnode n = json_node(root, json_get(root, "wind"));
 		return json_fail(c, &n,
