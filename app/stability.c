@@ -11,19 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double paper_limit(drape_integrator integrator, stab_setting s)
-{
-	bool one_d = s == STAB_WAVE1D || s == STAB_ROD1D;
-	switch (integrator) {
-	case DRAPE_INTEGRATOR_BACKWARD_EULER: return INFINITY;
-	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER: return one_d ? 1.0 : 0.63;
-	case DRAPE_INTEGRATOR_CN_ADI: return one_d ? 2.0 / 3.0 : NAN;
-	case DRAPE_INTEGRATOR_ONOFF_ADI: return one_d ? INFINITY : 1.2;
-	case DRAPE_INTEGRATOR_SPLIT: return one_d ? NAN : 2.3;
-	default: return NAN;
-	}
-}
-
 static void format_limit(const stab_limit* l, const stab_options* o, char* buf, size_t n)
 {
 	switch (l->kind) {
@@ -75,7 +62,7 @@ static bool write_csv(const stab_report* r, const char* path)
 			if (!c->wanted) continue;
 			const stab_limit* l = &c->limit;
 			double unit = stab_unit((stab_setting)s, r->options.grid);
-			double paper = paper_limit((drape_integrator)i, (stab_setting)s);
+			double paper = stab_paper_limit((drape_integrator)i, (stab_setting)s);
 			fprintf(f, "%s,%s,%s,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%g,%d,%g,%.4g\n", stab_setting_name((stab_setting)s),
 				drape_integrator_name((drape_integrator)i), kind_name(l->kind), l->k, l->k_unstable, l->non_monotone,
 				l->k_stable_again, unit, l->k * unit, l->trials, r->options.grid, r->options.time,
@@ -274,9 +261,9 @@ int command_stability(int argc, char** argv)
 			else snprintf(buf, sizeof buf, "-");
 			printf(" %9s", buf);
 		}
-		format_paper(paper_limit((drape_integrator)i, STAB_ROD1D), buf, sizeof buf);
+		format_paper(stab_paper_limit((drape_integrator)i, STAB_ROD1D), buf, sizeof buf);
 		printf(" %9s", buf);
-		format_paper(paper_limit((drape_integrator)i, STAB_SHEET2D), buf, sizeof buf);
+		format_paper(stab_paper_limit((drape_integrator)i, STAB_SHEET2D), buf, sizeof buf);
 		printf(" %9s\n", buf);
 	}
 	status = EXIT_OK;

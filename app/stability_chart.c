@@ -120,7 +120,7 @@ bool stability_chart_png(const stab_report* r, const char* path, char* err, size
 				cairo_restore(cr);
 			}
 			/* The paper's value. */
-			double p = paper_limit((drape_integrator)i, (stab_setting)s);
+			double p = stab_paper_limit((drape_integrator)i, (stab_setting)s);
 			if (!isnan(p)) {
 				double py = ypos(&ax, isinf(p) ? o->k_max : p);
 				cairo_set_source_rgb(cr, 0, 0, 0);

@@ -18,10 +18,6 @@ typedef struct stab_report {
 	stab_options options;
 } stab_report;
 
-/* The paper's limit for the scheme in 1D (settings wave1d, rod1d) or 2D/3D (sheet2d, sheet3d), in
- * units of sqrt(m / k_s): INFINITY for "unconditional", NAN where the paper gives none. */
-double paper_limit(drape_integrator integrator, stab_setting s);
-
 /* Draws the chart as PNG to path (written whole, or not at all); false with a message in err. */
 bool stability_chart_png(const stab_report* r, const char* path, char* err, size_t err_size);
 

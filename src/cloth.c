@@ -5,7 +5,11 @@
 #include "core.h"
 #include "drape_limits.h"
 #include "mesh/topology.h"
-#include "world.h"
+#include "cloth.h"
+#include "cloth_bend.h"
+#include "cloth_springs.h"
+#include "solver/integrators.h"
+#include "world_error.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,8 @@
 #include "core.h"
 #include "forces/bend_tensor.h"
 #include "mesh/topology.h"
-#include "world.h"
+#include "cloth_bend.h"
+#include "world_error.h"
 
 #include <stdlib.h>
 #include <string.h>

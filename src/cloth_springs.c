@@ -4,7 +4,8 @@
  * constants come from the SI material so that refining the grid changes nothing physical; the
  * derivations are in docs/mass-spring.md. */
 #include "core.h"
-#include "world.h"
+#include "cloth_springs.h"
+#include "world_error.h"
 
 #include <math.h>
 #include <stdlib.h>

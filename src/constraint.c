@@ -2,7 +2,7 @@
  * What they do inside a step is in solver/constraints.c and solver/implicit.c. */
 #include "core.h"
 #include "drape_limits.h"
-#include "world.h"
+#include "world_error.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -22,7 +22,7 @@ bool core_fail(char* err, size_t err_size, const char* fmt, ...) __attribute__((
 
 /* Union-find over parent[] (parent[i] == i at a root), with path halving: the class of i. Seams
  * merge particles by it (seam.c) and the cloth/cloth detector groups sewn particles
- * (collide/cloth_pairs.c); both join two classes by making the lower index the root. */
+ * (collide/cloth_pairs_setup.c); both join two classes by making the lower index the root. */
 static inline int32_t core_find_root(int32_t* parent, int32_t i)
 {
 	while (parent[i] != i) {

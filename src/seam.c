@@ -5,7 +5,9 @@
  * position and velocity (momentum conserved), hinges rebuilt across the seam, every particle
  * index in the world renumbered, and the solver rebuilt by world_prepare. */
 #include "core.h"
-#include "world.h"
+#include "cloth.h"
+#include "seam.h"
+#include "world_error.h"
 
 #include <math.h>
 #include <stdio.h>

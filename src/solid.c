@@ -4,7 +4,7 @@
 #include "collide/solid.h"
 #include "core.h"
 #include "drape_limits.h"
-#include "world.h"
+#include "world_error.h"
 
 #include <math.h>
 #include <stdio.h>

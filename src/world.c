@@ -1,6 +1,7 @@
 /* The world: creation, the buffers built per topology change, and the stepping loop with
  * adaptive step control (sec. 7) around the implicit step of solver/implicit.c. */
 #include "world.h"
+#include "seam.h"
 
 #include "core.h"
 #include "drape_limits.h"
@@ -9,6 +10,7 @@
 #include "solver/bdf2.h"
 #include "solver/bend_tensor_assemble.h"
 #include "solver/implicit.h"
+#include "solver/integrators.h"
 #include "solver/line_solve.h"
 #include "solver/reduce.h"
 #include "solver/thread_policy.h"
@@ -47,35 +49,6 @@ drape_world_def drape_default_world_def(void)
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
-
-drape_status world_fail(drape_world* w, const char* fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(w->error, sizeof w->error, fmt, ap);
-	va_end(ap);
-	return DRAPE_ERROR_INVALID;
-}
-
-const char* drape_world_error(const drape_world* w) { return w ? w->error : "no world"; }
-
-void world_warn(drape_world* w, const char* fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	size_t old = w->warnings ? strlen(w->warnings) : 0;
-	char* grown = realloc(w->warnings, old + strlen(line) + 2);
-	if (!grown) return; /* a lost warning is better than a failed call */
-	memcpy(grown + old, line, strlen(line));
-	grown[old + strlen(line)] = '\n';
-	grown[old + strlen(line) + 1] = '\0';
-	w->warnings = grown;
-}
-
-const char* drape_world_warnings(const drape_world* w) { return w && w->warnings ? w->warnings : ""; }
 
 static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
 
@@ -331,12 +304,6 @@ drape_status world_prepare(drape_world* w)
 	line_slots_build(w);
 	w->dirty = false;
 	return DRAPE_OK;
-}
-
-vec3 world_wind(const drape_world* w, double t)
-{
-	double s = sin(2.0 * 3.14159265358979323846 * w->def.gust_frequency * t);
-	return v3_madd(v3_load(w->def.air_velocity), s, v3_load(w->def.gust_amplitude));
 }
 
 static const char* outcome_text(step_outcome o)

@@ -13,7 +13,7 @@
  * Detection: collide/cloth_pairs*.c. docs/collide.md. */
 #include "cloth_contact.h"
 
-#include "../world.h"
+#include "../world_data.h"
 #include "cloth_pairs.h"
 
 #include <math.h>

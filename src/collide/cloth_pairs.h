@@ -156,7 +156,7 @@ static inline bool sewn_to_edge(const int32_t* sewn, const int32_t* e, const int
  * bit-identical for any thread count. */
 void cloth_pairs_set_threads(cloth_pairs* d, int threads);
 
-/* Internal (cloth_pairs.c, cloth_pairs_count.c): fits the tree to d->boxes, building it at the
+/* Internal (cloth_pairs_setup.c, cloth_pairs_count.c): fits the tree to d->boxes, building it at the
  * first call and refitting it after. Returns false on allocation failure. */
 bool cloth_pairs_fit_tree(cloth_pairs* d);
 

@@ -1,6 +1,6 @@
 /* Cloth/cloth intersections (sec. 2.1: "actual intersection of cloth with itself"): pairs of
  * triangles of all cloths that intersect, counted with the triangle/triangle predicate of
- * geometry.h, culled by the tree of cloth_pairs.c. docs/collide.md. */
+ * geometry.h, culled by the tree of cloth_pairs_setup.c. docs/collide.md. */
 #include "cloth_pairs.h"
 
 #include "geometry.h"

@@ -13,7 +13,7 @@ static double side_volume(vec3 p, vec3 a, vec3 b, vec3 c, double* tol)
 {
 	vec3 ab = v3_sub(b, a), ac = v3_sub(c, a), ap = v3_sub(p, a);
 	double l0 = v3_len(ab), l1 = v3_len(ac), l2 = v3_len(ap);
-	double M = max2(max2(maxabs(p), maxabs(a)), max2(maxabs(b), maxabs(c)));
+	double M = max2(max2(v3_max_abs(p), v3_max_abs(a)), max2(v3_max_abs(b), v3_max_abs(c)));
 	*tol = 32.0 * DBL_EPSILON * (l0 * l1 * l2 + M * (l0 * l1 + l1 * l2 + l2 * l0));
 	return v3_dot(v3_cross(ab, ac), ap);
 }
@@ -84,8 +84,8 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 	if (!ccd_point_triangle(x0[p], x1[p], x0[tv[0]], x1[tv[0]], x0[tv[1]], x1[tv[1]], x0[tv[2]], x1[tv[2]], eps,
 				&toi, w))
 		return;
-	vec3 xp = lerp(x0[p], x1[p], toi), a = lerp(x0[tv[0]], x1[tv[0]], toi), b = lerp(x0[tv[1]], x1[tv[1]], toi),
-	     c = lerp(x0[tv[2]], x1[tv[2]], toi);
+	vec3 xp = v3_lerp(x0[p], x1[p], toi), a = v3_lerp(x0[tv[0]], x1[tv[0]], toi), b = v3_lerp(x0[tv[1]], x1[tv[1]], toi),
+	     c = v3_lerp(x0[tv[2]], x1[tv[2]], toi);
 	vec3 closest = bary_point(a, b, c, w);
 	/* The normal at impact, on the side p started on (sec. 2.4: the spring pulls the particle
 	 * "back to the correct side of the triangle"). A motion that kept the four points coplanar
@@ -95,7 +95,7 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 		int side = start_side(x0[p], x0[tv[0]], x0[tv[1]], x0[tv[2]], x1[p], x1[tv[0]], x1[tv[1]], x1[tv[2]]);
 		if (side < 0) n = v3_neg(n);
 	} else {
-		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
+		double M = max2(v3_max_abs(xp), max2(v3_max_abs(a), max2(v3_max_abs(b), v3_max_abs(c))));
 		if (!direction(xp, closest, M, &n)) return;
 	}
 	cc_xvf* r = emit(q, 0, pair_key(p, t));
@@ -137,10 +137,10 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	if (never_coplanar(P[0], P[2], P[1], P[3], Q[0], Q[2], Q[1], Q[3])) return;
 	double toi, s, u;
 	if (!ccd_edge_edge(P[0], P[2], P[1], P[3], Q[0], Q[2], Q[1], Q[3], eps, &toi, &s, &u)) return;
-	vec3 p0 = lerp(P[0], P[2], toi), p1 = lerp(P[1], P[3], toi);
-	vec3 q0 = lerp(Q[0], Q[2], toi), q1 = lerp(Q[1], Q[3], toi);
-	vec3 cp = lerp(p0, p1, s), cq = lerp(q0, q1, u);
-	double M = max2(max2(maxabs(p0), maxabs(p1)), max2(maxabs(q0), maxabs(q1)));
+	vec3 p0 = v3_lerp(P[0], P[2], toi), p1 = v3_lerp(P[1], P[3], toi);
+	vec3 q0 = v3_lerp(Q[0], Q[2], toi), q1 = v3_lerp(Q[1], Q[3], toi);
+	vec3 cp = v3_lerp(p0, p1, s), cq = v3_lerp(q0, q1, u);
+	double M = max2(max2(v3_max_abs(p0), v3_max_abs(p1)), max2(v3_max_abs(q0), v3_max_abs(q1)));
 	/* The common normal e0 x e1 at impact, toward the side e0 started on: the sign of
 	 * det(e0, e1, e0[0] - e1[0]) at x0 (the same volume as the particle/triangle one with
 	 * a = e1[0], b = e1[1], c = a + e0, p = e0[0]). Parallel edges at impact, and motions that
@@ -191,11 +191,11 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
 			if (d->owns[t] & (1u << k)) {
 				int32_t v = d->triangles[3 * (size_t)t + k];
 				w = v3_add(w, v3_sub(x1[v], x0[v]));
-				M = max2(M, max2(maxabs(x0[v]), maxabs(x1[v])));
+				M = max2(M, max2(v3_max_abs(x0[v]), v3_max_abs(x1[v])));
 				++owned;
 			}
 	if (owned) w = v3_scale(w, 1.0 / (double)owned);
-	double pad = 4.0 * DBL_EPSILON * (M + maxabs(w));
+	double pad = 4.0 * DBL_EPSILON * (M + v3_max_abs(w));
 	for (int32_t t = 0; t < d->triangle_count; ++t) {
 		const int32_t* v = d->triangles + 3 * (size_t)t;
 		aabb b = aabb_add_point(aabb_of_segment(x0[v[0]], x0[v[1]]), x0[v[2]]);

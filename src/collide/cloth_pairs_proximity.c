@@ -25,7 +25,7 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 	if (face_normal(a, b, c, &n)) {
 		if (v3_dot(n, v3_sub(xp, a)) < 0.0) n = v3_neg(n);
 	} else {
-		double M = max2(maxabs(xp), max2(maxabs(a), max2(maxabs(b), maxabs(c))));
+		double M = max2(v3_max_abs(xp), max2(v3_max_abs(a), max2(v3_max_abs(b), v3_max_abs(c))));
 		if (!direction(xp, bary_point(a, b, c, w), M, &n)) return;
 	}
 	cc_vf* r = emit(q, 0, pair_key(p, t));
@@ -59,8 +59,8 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	 * topology, so the same pair gets the same orientation from call to call. Coincident
 	 * parallel edges have no normal and are skipped. */
 	vec3 n;
-	double M = max2(max2(maxabs(P[0]), maxabs(P[1])), max2(maxabs(Q[0]), maxabs(Q[1])));
-	if (!direction(lerp(P[0], P[1], s), lerp(Q[0], Q[1], u), M, &n) &&
+	double M = max2(max2(v3_max_abs(P[0]), v3_max_abs(P[1])), max2(v3_max_abs(Q[0]), v3_max_abs(Q[1])));
+	if (!direction(v3_lerp(P[0], P[1], s), v3_lerp(Q[0], Q[1], u), M, &n) &&
 	    !edges_normal(v3_sub(P[1], P[0]), v3_sub(Q[1], Q[0]), &n))
 		return;
 	cc_ee* r = emit(q, 1, pair_key(e, f));

@@ -1,14 +1,18 @@
-/* Internal to the cloth/cloth detector (cloth_pairs.c, cloth_pairs_proximity.c,
- * cloth_pairs_crossing.c): the query a tree traversal carries, the ownership rule that tests each
+/* Internal to the cloth/cloth detector (cloth_pairs_setup.c, cloth_pairs_query.c,
+ * cloth_pairs_proximity.c, cloth_pairs_crossing.c): the query a tree traversal carries, the ownership rule that tests each
  * feature pair once, result arrays and their sort, and the small geometric helpers the proximity
  * and crossing tests share. docs/collide.md, "Cloth/cloth detection". */
 #ifndef DRAPE_CLOTH_PAIRS_QUERY_H
 #define DRAPE_CLOTH_PAIRS_QUERY_H
 
 #include "cloth_pairs.h"
+#include "math/scalar.h"
 
 #include <float.h>
 #include <math.h>
+
+/* Result arrays start with this many entries and double as they fill. */
+#define INITIAL_CAPACITY 64
 
 /* Same threshold as point_triangle_closest: below this height / longest edge a triangle is its
  * three edges, and its plane has no trustworthy normal. */
@@ -19,12 +23,6 @@
 #define NOISE_ULPS 64.0
 
 /* ---- Small helpers ------------------------------------------------------------------------ */
-
-static inline vec3 lerp(vec3 a, vec3 b, double t) { return v3_add(v3_scale(a, 1.0 - t), v3_scale(b, t)); }
-
-/* fmax is a library call under strict IEEE semantics; these operands are never NaN. */
-static inline double max2(double a, double b) { return a > b ? a : b; }
-static inline double maxabs(vec3 a) { return max2(fabs(a.x), max2(fabs(a.y), fabs(a.z))); }
 
 static inline vec3 bary_point(vec3 a, vec3 b, vec3 c, const double w[3])
 {
@@ -103,7 +101,7 @@ static inline bool edges_normal(vec3 d1, vec3 d2, vec3* n)
 /* Result arrays (and their sort keys) grow by doubling and never shrink. */
 bool cloth_pairs_reserve(void** arr, uint64_t** keys, int32_t* capacity, int32_t count, size_t size);
 
-/* Sorts count results of `size` bytes in arr by their unique keys (cloth_pairs.c). */
+/* Sorts count results of `size` bytes in arr by their unique keys. */
 bool cloth_pairs_sort(cloth_pairs* d, void* arr, const uint64_t* keys, int32_t count, size_t size);
 
 static inline uint64_t pair_key(int32_t hi, int32_t lo) { return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo; }
@@ -177,7 +175,7 @@ static inline void visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* 
 }
 
 /* Runs the query's tree traversal against itself, filling the result arrays of proto's two kinds
- * (unsorted), on d->threads threads (cloth_pairs.c). */
+ * (unsorted), on d->threads threads. */
 bool cloth_pairs_traverse(cloth_pairs* d, const query* proto);
 
 #endif

@@ -8,7 +8,7 @@
 #include "contact.h"
 
 #include "../solver/constraints.h"
-#include "../world.h"
+#include "../world_data.h"
 #include "solid.h"
 
 #include <math.h>

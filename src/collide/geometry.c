@@ -1,6 +1,7 @@
 /* Geometric primitives of collision detection (sec. 6): closest points, the particle/triangle and
  * edge/edge crossing tests over a postulated linear motion, and triangle/triangle intersection. */
 #include "collide/geometry.h"
+#include "math/scalar.h"
 
 #include <float.h>
 #include <stddef.h>
@@ -23,9 +24,6 @@
 #define CCD_ADVANCE_MAX 1000
 
 static double clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
-
-/* (1 - t) x0 + t x1: exactly x0 at t = 0 and x1 at t = 1. */
-static vec3 lerp(vec3 x0, vec3 x1, double t) { return v3_add(v3_scale(x0, 1.0 - t), v3_scale(x1, t)); }
 
 static bool v3_is_zero(vec3 a) { return a.x == 0.0 && a.y == 0.0 && a.z == 0.0; }
 
@@ -271,13 +269,6 @@ static void triple_cubic(vec3 A0, vec3 dA, vec3 B0, vec3 dB, vec3 C0, vec3 dC, d
 	c[3] = v3_dot(dA, bc11);
 }
 
-/* fmax and fmin are library calls under strict IEEE semantics (they order NaN), too slow for the
- * bounds of the intersection predicates, whose operands are never NaN for finite input. */
-static double max2(double a, double b) { return a > b ? a : b; }
-static double min2(double a, double b) { return a < b ? a : b; }
-
-static double v3_maxabs(vec3 a) { return max2(fabs(a.x), max2(fabs(a.y), fabs(a.z))); }
-
 /* Four vertices moving linearly: a point and a triangle (x[0]; x[1..3]) or two edges (x[0..1];
  * x[2..3]). */
 typedef struct ccd_motion {
@@ -289,7 +280,7 @@ typedef struct ccd_motion {
 static double motion_dist2(const ccd_motion* m, double t, double out[3])
 {
 	vec3 x[4];
-	for (int i = 0; i < 4; ++i) x[i] = lerp(m->x0[i], m->x1[i], t);
+	for (int i = 0; i < 4; ++i) x[i] = v3_lerp(m->x0[i], m->x1[i], t);
 	if (m->edges) return segment_segment_closest(x[0], x[1], x[2], x[3], &out[0], &out[1]);
 	return point_triangle_closest(x[0], x[1], x[2], x[3], out);
 }
@@ -346,7 +337,7 @@ static bool ccd_solve(const ccd_motion* m, double eps, double* t, double out[3])
 	 * 1e-14 m off their plane. */
 	double L[3], M = 0.0;
 	for (int i = 0; i < 3; ++i) L[i] = v3_len(rel0[i]) + v3_len(drel[i]);
-	for (int i = 0; i < 4; ++i) M = fmax(M, fmax(v3_maxabs(m->x0[i]), v3_maxabs(m->x1[i])));
+	for (int i = 0; i < 4; ++i) M = fmax(M, fmax(v3_max_abs(m->x0[i]), v3_max_abs(m->x1[i])));
 	double scale = L[0] * L[1] * L[2] + M * (L[0] * L[1] + L[1] * L[2] + L[2] * L[0]);
 	double ztol = CCD_ZERO_ULPS * DBL_EPSILON * scale;
 	double cmax = fmax(fmax(fabs(c[0]), fabs(c[1])), fmax(fabs(c[2]), fabs(c[3])));
@@ -400,7 +391,7 @@ static double v3_norm1(vec3 a) { return fabs(a.x) + fabs(a.y) + fabs(a.z); }
  * longest of the three offsets, which costs less than visiting every point. */
 static double plane_tol(vec3 o, double l1, double l2, double r)
 {
-	double M = v3_maxabs(o) + max2(max2(l1, l2), r);
+	double M = v3_max_abs(o) + max2(max2(l1, l2), r);
 	return PLANE_ZERO_ULPS * DBL_EPSILON * (l1 * l2 * r + M * (l1 * l2 + l2 * r + r * l1));
 }
 

@@ -4,7 +4,7 @@
  * as sec. 2.1 suggests for high relative velocities). */
 #include "solid.h"
 
-#include "../world.h"
+#include "../world_data.h"
 #include "character/character.h"
 #include "geometry.h"
 

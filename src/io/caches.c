@@ -12,7 +12,7 @@
 
 #include "../collide/solid.h"
 #include "../core.h"
-#include "../world.h"
+#include "../world_data.h"
 
 #include <stdio.h>
 #include <stdlib.h>

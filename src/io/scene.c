@@ -6,7 +6,7 @@
 
 #include "core.h"
 #include "drape_limits.h"
-#include "world.h"
+#include "solver/integrators.h"
 #include "scene_internal.h"
 
 #include <errno.h>

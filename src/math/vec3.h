@@ -41,6 +41,14 @@ static inline vec3 v3_normalize(vec3 a)
 	double l = v3_len(a);
 	return l > 0.0 ? v3_scale(a, 1.0 / l) : v3_zero();
 }
+/* (1 - t) a + t b: exactly a at t = 0 and b at t = 1. */
+static inline vec3 v3_lerp(vec3 a, vec3 b, double t) { return v3_add(v3_scale(a, 1.0 - t), v3_scale(b, t)); }
+/* The largest |component|: the scale against which rounding in a coordinate is judged. */
+static inline double v3_max_abs(vec3 a)
+{
+	double x = fabs(a.x), y = fabs(a.y), z = fabs(a.z), yz = y > z ? y : z;
+	return x > yz ? x : yz;
+}
 static inline bool v3_isfinite(vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 static inline double v3_get(vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }
 

@@ -3,7 +3,7 @@
 #ifndef DRAPE_BDF2_H
 #define DRAPE_BDF2_H
 
-#include "../world.h"
+#include "../world_data.h"
 
 /* Before a step of size h: for BDF2 with a usable history, puts the extrapolated velocity in
  * w->v (v_n kept aside) and the position extrapolation's offset from x_n aside, and returns the

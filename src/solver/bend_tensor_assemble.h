@@ -3,7 +3,7 @@
 #ifndef DRAPE_BEND_TENSOR_ASSEMBLE_H
 #define DRAPE_BEND_TENSOR_ASSEMBLE_H
 
-#include "../world.h"
+#include "../world_data.h"
 
 /* Sums the elements into w->bq_* and finds each entry's slot in w->A (whose pattern holds the
  * elements). False without memory. */

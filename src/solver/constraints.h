@@ -3,7 +3,7 @@
 #ifndef DRAPE_CONSTRAINTS_H
 #define DRAPE_CONSTRAINTS_H
 
-#include "../world.h"
+#include "../world_data.h"
 
 /* For a step from t to t + h: fills w->S (the filter of eq. 13), w->constrained, w->z (the
  * velocity change along constrained directions) and w->y (the position correction of eq. 17),

@@ -19,6 +19,13 @@
 #include <string.h>
 #include <time.h>
 
+/* The air velocity at time t: a steady wind plus a sinusoidal gust (docs/scene-format.md). */
+static vec3 world_wind(const drape_world* w, double t)
+{
+	double s = sin(2.0 * 3.14159265358979323846 * w->def.gust_frequency * t);
+	return v3_madd(v3_load(w->def.air_velocity), s, v3_load(w->def.gust_amplitude));
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;

@@ -3,7 +3,7 @@
 #ifndef DRAPE_IMPLICIT_H
 #define DRAPE_IMPLICIT_H
 
-#include "../world.h"
+#include "../world_data.h"
 
 typedef enum step_outcome {
 	STEP_ACCEPTED = 0,

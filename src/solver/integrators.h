@@ -5,7 +5,7 @@
 #ifndef DRAPE_INTEGRATORS_H
 #define DRAPE_INTEGRATORS_H
 
-#include "../world.h"
+#include "../world_data.h"
 
 typedef enum solve_kind {
 	SOLVE_PCG = 0, /* backward Euler and IMEX: the whole system, modified PCG (sec. 5.3) */
@@ -20,6 +20,11 @@ typedef struct step_scheme {
 	assembly_plan pass[2]; /* pass[1] only for SOLVE_SPLIT (its matrix, no right-hand side) */
 	bool old_velocity_positions; /* forward Euler: x1 = x0 + h v0 in free directions */
 } step_scheme;
+
+/* Whether the integrator needs a grid (the ADI and split line schemes) and whether it can
+ * handle cloth/cloth contact. */
+bool integrator_needs_grid(drape_integrator integrator);
+bool integrator_supports_cloth_contact(drape_integrator integrator);
 
 /* The scheme of the world's integrator for its next step (ADI alternates with w->adi_phase). */
 void integrator_scheme(const drape_world* w, step_scheme* out);

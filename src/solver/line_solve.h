@@ -4,7 +4,7 @@
 #ifndef DRAPE_LINE_SOLVE_H
 #define DRAPE_LINE_SOLVE_H
 
-#include "../world.h"
+#include "../world_data.h"
 
 /* Fills w->line_slots for every mass-spring cloth (after the matrix pattern is built). */
 void line_slots_build(drape_world* w);

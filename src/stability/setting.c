@@ -34,6 +34,19 @@ bool stab_setting_from_name(const char* name, stab_setting* out)
 	return false;
 }
 
+double stab_paper_limit(drape_integrator integrator, stab_setting s)
+{
+	bool one_d = s == STAB_WAVE1D || s == STAB_ROD1D;
+	switch (integrator) {
+	case DRAPE_INTEGRATOR_BACKWARD_EULER: return INFINITY;
+	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER: return one_d ? 1.0 : 0.63;
+	case DRAPE_INTEGRATOR_CN_ADI: return one_d ? 2.0 / 3.0 : NAN;
+	case DRAPE_INTEGRATOR_ONOFF_ADI: return one_d ? INFINITY : 1.2;
+	case DRAPE_INTEGRATOR_SPLIT: return one_d ? NAN : 2.3;
+	default: return NAN;
+	}
+}
+
 /* The PDE counterpart of an integrator (sec. 3.2: eq. 7 is symplectic Euler, eq. 13 backward
  * Euler), or -1. */
 static int pde_scheme(drape_integrator integrator)

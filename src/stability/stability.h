@@ -25,6 +25,11 @@ bool stab_setting_from_name(const char* name, stab_setting* out);
 /* Whether the setting can run the integrator (the PDE has only the paper's four schemes). */
 bool stab_applicable(stab_setting s, drape_integrator integrator);
 
+/* The paper's limit for the scheme in 1D (settings wave1d, rod1d) or 2D/3D (sheet2d, sheet3d), in
+ * units of sqrt(m / k_s): INFINITY for "unconditional", NAN where the paper gives none (Boxerman
+ * 2003, sec. 6.3-6.5). */
+double stab_paper_limit(drape_integrator integrator, stab_setting s);
+
 typedef struct stab_options {
 	int32_t grid;        /* particles along the rod / along each side of the sheet (h = 1 m / (grid - 1)) */
 	double time;         /* simulated seconds per trial (at least min_steps steps are taken) */

@@ -1,0 +1,255 @@
+/* The world's data: all particles of all cloths in global arrays, the force elements with their
+ * per-element coefficients, constraints, user springs, and the solver's buffers (sized when the
+ * topology changes, reused by every step). Types only, so that the files that fill and read it
+ * (cloth.c, seam.c, solid.c, the solver) need not depend on world.c, which drives them. */
+#ifndef DRAPE_WORLD_DATA_H
+#define DRAPE_WORLD_DATA_H
+
+#include "drape.h"
+#include "collide/cloth_contact.h"
+#include "collide/cloth_pairs.h"
+#include "collide/contact.h"
+#include "forces/forces.h"
+#include "mesh/topology.h"
+#include "mesh/colouring.h"
+#include "solver/bsr.h"
+#include "solver/pcg.h"
+#include "solver/step_control.h"
+
+/* A triangle: stretch, shear and drag act on it (sec. 4.2-4.4). Coefficients are per element,
+ * derived from the SI material (docs/model.md). v must stay the first member (bsr builder). */
+typedef struct triangle_elem {
+	int32_t v[3];
+	tri_rest rest;
+	double bu, bv;
+	double k_stretch, kd_stretch;
+	double k_shear, kd_shear;
+	double drag;
+	bool springs_only; /* a mass-spring cloth's triangle: drag only (stretch, shear are springs) */
+	int32_t slot[9]; /* block (a, b) of the element lives at A->blocks[slot[3a + b]] */
+} triangle_elem;
+
+/* A hinge: bend acts on the two triangles sharing edge v0-v1 (v2, v3 opposite; sec. 4.3). */
+typedef struct hinge_elem {
+	int32_t v[4];
+	double k, kd;
+	int32_t slot[16];
+} hinge_elem;
+
+/* A tensor-bending element (forces/bend_tensor.h): a triangle's corners v[0..2] and the flaps
+ * across its edges v[3..5] (a missing flap repeats v[0] with zero weights); the Hessian weights
+ * alpha, the uv area and the stiffness against curvature along u and v. v must stay first. */
+typedef struct bend_tensor_elem {
+	int32_t v[6];
+	double alpha[3][6];
+	double area;
+	double c_uu, c_vv, damping;
+} bend_tensor_elem;
+
+/* Force families (ADI Cloth sec. 2.3, 5): which terms an integrator treats implicitly, explicitly
+ * or not at all. OTHER is drag, contacts and user springs. */
+typedef enum force_family {
+	FAMILY_STRETCH_U = 0, /* warp */
+	FAMILY_STRETCH_V,     /* weft */
+	FAMILY_SHEAR,
+	FAMILY_BEND,
+	FAMILY_OTHER,
+	FAMILY_COUNT
+} force_family;
+
+/* How one assembly pass treats a family: left out, force on the right-hand side only, or
+ * linearised (its K (v0 + y/h) on the right-hand side) with or without its Jacobians in A. */
+typedef enum family_role {
+	ROLE_OFF = 0,
+	ROLE_EXPLICIT,
+	ROLE_IMPLICIT_RHS, /* f + h K yv on the right; Jacobians not in A (split's second family) */
+	ROLE_IMPLICIT,     /* ... and -h df/dv - h^2 df/dx in A */
+} family_role;
+
+/* One assembly pass: a role and a stiffness factor (On-Off's c1) per family. */
+typedef struct assembly_plan {
+	uint8_t role[FAMILY_COUNT];
+	double scale[FAMILY_COUNT];
+	bool rhs;        /* fill b (false: the matrix only, split's second sweep) */
+	bool full_matrix; /* zero all of A first; false: only its diagonal is used */
+} assembly_plan;
+
+/* A mass-spring stretch or shear spring (ADI Cloth sec. 2.1): C = |x1 - x0| - rest. */
+typedef struct ms_spring {
+	int32_t v[2];
+	int32_t family;
+	double rest, k, kd;
+	int32_t slot[4];
+} ms_spring;
+
+/* A mass-spring bend spring over three consecutive particles of a grid line (the two-away
+ * neighbours v[0], v[2] and the one between): C = x1 - (wt[0] x0 + wt[2] x2), zero-rest-length
+ * (docs/mass-spring.md). s > 0 makes it stiffen: energy k (|C|^2 / 2 + |C|^4 / (4 s^2)). */
+typedef struct ms_bend {
+	int32_t v[3];
+	int32_t family;
+	double wt[3]; /* (-a, 1, -b): dC/dx_m = wt[m] I */
+	double k, kd, s;
+	int32_t slot[9];
+} ms_bend;
+
+typedef struct solid_data solid_data; /* collide/solid.h */
+typedef struct seam_data seam_data;   /* seam.c */
+
+typedef struct cloth_data {
+	char* name;
+	int32_t first_vertex;
+	int32_t first_triangle;
+	drape_mesh mesh; /* a copy of what was given */
+	drape_material material; /* kept to rebuild hinges when seams merge (seam.c) */
+	drape_cloth_model model;
+	int32_t nu, nv; /* MASS_SPRING grid */
+} cloth_data;
+
+typedef struct constraint_data {
+	bool alive;
+	bool active;
+	int32_t particle;
+	drape_constraint_kind kind;
+	vec3 axis; /* unit */
+	drape_motion motion;
+	bool use_position;
+	vec3 position;
+	vec3 velocity;
+	drape_keyframe* keyframes;
+	int32_t keyframe_count;
+	double start_time, end_time;
+	vec3 origin;         /* p at activation (FIXED, VELOCITY) */
+	double origin_time;
+	vec3 force;          /* last step's constraint force, N */
+} constraint_data;
+
+typedef struct spring_data {
+	bool alive;
+	int32_t particle;
+	vec3 target;
+	double stiffness, damping;
+	vec3 force;
+} spring_data;
+
+struct drape_world {
+	drape_world_def def;
+	int threads;
+	/* threads: the count of this step; threads_max: the most it may be (scratch is sized for it).
+	 * An automatic world (def.threads = 0) sets threads before each drape_world_step to the
+	 * cores other processes leave free (solver/thread_policy.h). */
+	int threads_max;
+	const volatile int* cancel; /* drape_world_set_cancel: stop between steps while non-zero */
+	char error[512];
+	char* warnings; /* accumulated, newline-separated */
+	double time;
+
+	int32_t particle_count, particle_capacity;
+	vec3* x;
+	vec3* v;
+	double* mass;
+
+	triangle_elem* triangles;
+	int32_t triangle_count, triangle_capacity;
+	hinge_elem* hinges;
+	int32_t hinge_count, hinge_capacity;
+	/* Mass-spring cloths; a mass-spring cloth's triangles (if any) carry drag only. */
+	ms_spring* ms_springs;
+	int32_t ms_spring_count, ms_spring_capacity;
+	ms_bend* ms_bends;
+	int32_t ms_bend_count, ms_bend_capacity;
+
+	cloth_data* cloths;
+	int32_t cloth_count, cloth_capacity;
+	constraint_data* constraints;
+	int32_t constraint_count, constraint_capacity;
+	spring_data* springs;
+	int32_t spring_count, spring_capacity;
+	solid_data* solids;
+	int32_t solid_count, solid_capacity;
+	seam_data* seams; /* seam.c */
+	int32_t seam_count, seam_capacity;
+
+	/* Cloth/solid contact state per particle (kept from step to step), and BVH query scratch. */
+	contact* contacts;
+	/* Cloth/cloth contact: the detector over all cloth triangles, this step's repulsions. */
+	cloth_pairs pairs;
+	bool pairs_ready;
+	repulsion* repulsions;
+	int32_t repulsion_count, repulsion_capacity;
+	int32_t proximity_count;    /* of which found by proximity at the step's start */
+	int32_t intersections;      /* intersecting triangle pairs at the current state */
+	int32_t* query_hits;
+	int32_t query_capacity;
+	int32_t* query_stack;
+	int32_t query_stack_size;
+
+	/* Built from the topology by world_prepare; valid while !dirty. */
+	bool dirty;
+	colouring triangle_colours, hinge_colours, ms_spring_colours, ms_bend_colours;
+	/* Line solves (solver/line_solve.c): per particle, the slots of blocks (p, p-1), (p, p+1),
+	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; and per-line scratch. */
+	int32_t* line_slots;
+	int32_t line_capacity;
+	mat3* line_m;  /* 4 * line_capacity: lower, diag, upper, scratch */
+	vec3* line_v;  /* 3 * line_capacity: rhs, solution, scratch */
+	vec3* w_mid;   /* split's intermediate w */
+	vec3* e_mid;   /* split's first-sweep residual */
+	/* Re-solve passes of one step reuse the element part of the system (solver/implicit.c). */
+	mat3* reuse_A;        /* A.nnz: A after the mass and element terms of the step's first pass */
+	vec3* reuse_r;        /* each element's right-hand-side terms, per vertex: triangles (3 each),
+			       * hinges (4), ms springs (2), ms bends (3) */
+	uint8_t* reuse_used;  /* per element, in the same order: whether it added terms */
+	vec3* reuse_y;        /* the y those terms were formed with */
+	uint8_t* reuse_dirty; /* per particle: y differs from reuse_y */
+	double reuse_t, reuse_h;
+	int reuse_mode;      /* what element assembly does with its terms (implicit.c) */
+	bool reuse_step;     /* inside implicit_step's passes */
+	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
+	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
+	int64_t reuse_passes; /* passes that reused the element terms (tests) */
+	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
+	bsr A;
+	pcg_workspace pcg;
+	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
+	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
+	double cholesky_h;          /* the step size its factor was made for */
+	int cholesky_last_iterations; /* of the last solve with it */
+	vec3* b;
+	vec3* dv;
+	vec3* dv_last; /* the last accepted step's dv: the PCG's warm start */
+	double h_last;  /* its step size; 0 when there is none */
+	vec3* z;
+	vec3* y;
+	vec3* e;
+	vec3* x1;
+	vec3* v1;
+	mat3* S;
+	uint8_t* constrained;
+	double* partial; /* reduction scratch, 2 per chunk */
+
+	step_control control;
+	drape_stats stats;
+	/* Test hook: reject this many upcoming steps as if they had blown up. */
+	int32_t fail_next_steps;
+
+	/* Tensor bending (solver/bend_tensor_assemble.c): the elements, and their summed constant
+	 * stiffness and damping as a scalar CSR matrix (E = 1/2 sum q_ij x_i.x_j) with each entry's
+	 * slot in A; built by world_prepare. */
+	bend_tensor_elem* btens;
+	int32_t btens_count, btens_capacity;
+	int32_t* bq_start;
+	int32_t* bq_col;
+	int32_t* bq_slot;
+	double* bq_k;
+	double* bq_d;
+	/* BDF2 (solver/bdf2.c): the state one accepted step back and that step's size (0: none). */
+	vec3* x_prev;
+	vec3* v_prev;
+	double h_prev;
+	vec3* x_keep; /* during a BDF2 step: x_n and v_n while x, v hold the extrapolated state */
+	vec3* v_keep;
+	bool bdf2_active;
+};
+
+#endif

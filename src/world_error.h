@@ -1,0 +1,14 @@
+/* The world's error message and warnings, set by every file that builds or checks part of a world
+ * and read through drape_world_error / drape_world_warnings (include/drape.h). */
+#ifndef DRAPE_WORLD_ERROR_H
+#define DRAPE_WORLD_ERROR_H
+
+#include "world_data.h"
+
+/* Sets the world's error message (printf-style) and returns DRAPE_ERROR_INVALID. */
+drape_status world_fail(drape_world* w, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends a line to the world's warnings (printf-style). */
+void world_warn(drape_world* w, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
