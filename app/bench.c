@@ -8,6 +8,7 @@
 #include "io/scene.h"
 
 #include <cjson/cJSON.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,67 +125,110 @@ static void print_row(FILE* csv, const char* kind, double factor, int runs, int 
 	fflush(stdout);
 }
 
+static void bench_usage(FILE* f)
+{
+	fprintf(f, "usage: drape bench [options]\n"
+		   "       drape bench --integrators ...   (the ADI Cloth integrators; see --integrators --help)\n"
+		   "       drape bench --scaling ...       (the sheet at 2.6K ... 160K particles; see --scaling --help)\n"
+		   "       drape bench --character ...     (the moving body's cost per step; see --character --help)\n"
+		   "       drape bench --garments ...      (Table 1 for the garment scenes; see --garments --help)\n"
+		   "\n"
+		   "The paper's Table 1 and sec. 8 experiments, R times each:\n"
+		   "  fig1   the figure 1 drape (the default scene) for 90 frames, on 1 and 2 threads\n"
+		   "  size   the figure 2 sheet at about 500, 900, 2,600 and 7,400 particles for N frames\n"
+		   "         on T threads\n"
+		   "  bend   a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet\n"
+		   "Prints a table and writes CSV: ms per 1/30 s frame (median, min, max), steps per frame,\n"
+		   "mean CG iterations per step, the EVAL / CG / C-C / C-S shares of the time, the step size\n"
+		   "range in ms and the rejected steps.\n"
+		   "\n"
+		   "options (a value may also be given as --option=VALUE):\n"
+		   "  --runs R            runs of each case, 1 to 64 (default 3); the median is reported\n"
+		   "  -n, --frames N      frames of the size and bend cases, 1 to 100000 (default 60: 2 s)\n"
+		   "  -j, --threads T     threads of the size and bend cases, 1 to 1024 (default 1)\n"
+		   "  --csv FILE          also write the rows as CSV\n"
+		   "  --no-sweep          skip the bend sweep\n"
+		   "  --only fig1|size|bend  run that part alone\n"
+		   "  -h, --help          show this help\n");
+}
+
+/* The mode a `drape bench` command line asks for (--integrators, ...), or NULL: each mode parses
+ * its own options and accepts its flag among them. Stops at "--", after which nothing is an option. */
+typedef int (*bench_mode)(int argc, char** argv);
+static bench_mode find_mode(int argc, char** argv)
+{
+	static const struct {
+		const char* flag;
+		bench_mode run;
+	} modes[] = {
+		{"--integrators", command_bench_integrators},
+		{"--scaling", command_bench_scaling},
+		{"--character", command_bench_character},
+		{"--garments", command_bench_garments},
+	};
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i)
+		for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m)
+			if (strcmp(argv[i], modes[m].flag) == 0) return modes[m].run;
+	return NULL;
+}
+
 int command_bench(int argc, char** argv)
 {
+	bench_mode mode = find_mode(argc, argv);
+	if (mode) return mode(argc, argv);
 	long runs = 3, frames = 60, threads = 1;
 	const char* csv_path = NULL;
 	bool sweep = true;
 	const char* only = NULL; /* fig1, size or bend: that part alone */
-	for (int i = 1; i < argc; ++i)
-		if (strcmp(argv[i], "--integrators") == 0) return command_bench_integrators(argc, argv);
-		else if (strcmp(argv[i], "--scaling") == 0) return command_bench_scaling(argc, argv);
-		else if (strcmp(argv[i], "--character") == 0) return command_bench_character(argc, argv);
-		else if (strcmp(argv[i], "--garments") == 0) return command_bench_garments(argc, argv);
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			printf("usage: drape bench [--runs R] [--frames N] [--threads T] [--csv FILE] [--no-sweep]\n"
-			       "                   [--only fig1|size|bend]\n"
-			       "       drape bench --integrators ...   (the ADI Cloth integrators; see --integrators --help)\n"
-			       "       drape bench --scaling ...       (the sheet at 2.6K ... 160K particles; see --scaling --help)\n"
-			       "       drape bench --character [--frames N]   (the moving body's cost per step)\n"
-			       "       drape bench --garments [--frames N] [--only SCENE]   (Table 1 for the garment scenes)\n"
-			       "\n"
-			       "The paper's Table 1 and sec. 8 experiments, R times each (default 3):\n"
-			       "  fig1   the figure 1 drape (the default scene) for 90 frames, on 1 and 2 threads\n"
-			       "  size   the figure 2 sheet at about 500, 900, 2,600 and 7,400 particles for N frames\n"
-			       "         (default 60: 2 s at 30 fps) on T threads (default 1)\n"
-			       "  bend   a bend-stiffness sweep x0.1 ... x1000 on the 2,600 sheet (skipped by --no-sweep)\n"
-			       "--only runs one of the three.\n"
-			       "Prints a table and writes CSV: ms per 1/30 s frame (median, min, max), steps per frame,\n"
-			       "mean CG iterations per step, the EVAL / CG / C-C / C-S shares of the time, the step size\n"
-			       "range in ms and the rejected steps.\n");
-			return EXIT_OK;
-		} else if (strcmp(a, "--runs") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 64, &runs)) {
-				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 64\n");
+	enum { OPT_RUNS = 256, OPT_CSV, OPT_NO_SWEEP, OPT_ONLY };
+	static const struct option options[] = {
+		{"runs", required_argument, NULL, OPT_RUNS},   {"frames", required_argument, NULL, 'n'},
+		{"threads", required_argument, NULL, 'j'},     {"csv", required_argument, NULL, OPT_CSV},
+		{"no-sweep", no_argument, NULL, OPT_NO_SWEEP}, {"only", required_argument, NULL, OPT_ONLY},
+		{"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "n:j:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'h': bench_usage(stdout); return EXIT_OK;
+		case OPT_RUNS:
+			if (!parse_int_arg(optarg, 1, 64, &runs)) {
+				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 64, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--frames") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 100000, &frames)) {
-				fprintf(stderr, "drape bench: --frames needs a whole number >= 1\n");
+			break;
+		case 'n':
+			if (!parse_int_arg(optarg, 1, 100000, &frames)) {
+				fprintf(stderr, "drape bench: --frames needs a whole number from 1 to 100000, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--threads") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 1024, &threads)) {
-				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024\n");
+			break;
+		case 'j':
+			if (!parse_int_arg(optarg, 1, 1024, &threads)) {
+				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--csv") == 0 && has_value) {
-			csv_path = argv[++i];
-		} else if (strcmp(a, "--no-sweep") == 0) {
-			sweep = false;
-		} else if (strcmp(a, "--only") == 0 && has_value) {
-			only = argv[++i];
+			break;
+		case OPT_CSV: csv_path = optarg; break;
+		case OPT_NO_SWEEP: sweep = false; break;
+		case OPT_ONLY:
+			only = optarg;
 			if (strcmp(only, "fig1") != 0 && strcmp(only, "size") != 0 && strcmp(only, "bend") != 0) {
-				fprintf(stderr, "drape bench: --only needs fig1, size or bend, not '%s'\n", only);
+				fprintf(stderr, "drape bench: --only needs fig1, size or bend, got '%s'\n", only);
 				return EXIT_BAD_INPUT;
 			}
-		} else {
-			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
+			break;
+		default:
+			fprintf(stderr, "drape bench: unknown option or missing value: '%s' (see `drape bench --help`)\n",
+				cli_bad_option(argc, argv, optopt));
 			return EXIT_BAD_INPUT;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drape bench: unexpected argument '%s' (see `drape bench --help`)\n", argv[optind]);
+		return EXIT_BAD_INPUT;
 	}
 	FILE* csv = NULL;
 	if (csv_path) {

@@ -9,6 +9,7 @@
 #include "io/scene.h"
 #include "world.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,44 @@
 int command_bench_character(int argc, char** argv)
 {
 	long frames = 60;
-	for (int i = 1; i < argc; ++i) {
-		if (strcmp(argv[i], "--character") == 0) continue;
-		if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && parse_int_arg(argv[i + 1], 1, 100000, &frames)) {
-			++i;
-			continue;
+	/* --character itself is in the table: command_bench passes the whole command line. */
+	enum { OPT_CHARACTER = 256 };
+	static const struct option options[] = {
+		{"character", no_argument, NULL, OPT_CHARACTER},
+		{"frames", required_argument, NULL, 'n'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "n:h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_CHARACTER: break;
+		case 'h':
+			printf("usage: drape bench --character [options]\n"
+			       "\n"
+			       "What a moving body costs: posing, skinning and refitting the body of scenes/character.json\n"
+			       "once per step, timed alone, and its share of that scene's steps on one thread.\n"
+			       "\n"
+			       "options (a value may also be given as --option=VALUE):\n"
+			       "  -n, --frames N    frames of the scene, 1 to 100000 (default 60)\n"
+			       "  -h, --help        show this help\n");
+			return EXIT_OK;
+		case 'n':
+			if (!parse_int_arg(optarg, 1, 100000, &frames)) {
+				fprintf(stderr, "drape bench: --frames needs a whole number from 1 to 100000, got '%s'\n", optarg);
+				return EXIT_BAD_INPUT;
+			}
+			break;
+		default:
+			fprintf(stderr, "drape bench --character: unknown option or missing value: '%s' (see `drape bench --character --help`)\n",
+				cli_bad_option(argc, argv, optopt));
+			return EXIT_BAD_INPUT;
 		}
-		fprintf(stderr, "drape bench --character: unknown option or missing value: '%s' (only --frames N)\n", argv[i]);
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drape bench --character: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_BAD_INPUT;
 	}
 	scene s;

@@ -12,6 +12,7 @@
 #include "io/sewing.h"
 #include "world.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,17 +95,60 @@ int command_bench_garments(int argc, char** argv)
 {
 	long frames = 0;
 	const char* only = NULL;
-	for (int i = 1; i < argc; ++i) {
-		if (strcmp(argv[i], "--garments") == 0) continue;
-		if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc && parse_int_arg(argv[i + 1], 1, 100000, &frames)) {
-			++i;
-			continue;
+	/* --garments itself is in the table: command_bench passes the whole command line. */
+	enum { OPT_GARMENTS = 256, OPT_ONLY };
+	static const struct option options[] = {
+		{"garments", no_argument, NULL, OPT_GARMENTS},
+		{"frames", required_argument, NULL, 'n'},
+		{"only", required_argument, NULL, OPT_ONLY},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "n:h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_GARMENTS: break;
+		case 'h':
+			printf("usage: drape bench --garments [options]\n"
+			       "\n"
+			       "The paper's Table 1 rows 3-6 for the garment scenes (scenes/garment_*.json), sewn, settled\n"
+			       "and moved on the character on one thread: vertex and triangle counts, CPU s per frame,\n"
+			       "step size range, frames and steps, the EVAL / CG / C-C / C-S shares, as a Markdown table\n"
+			       "next to the paper's rows.\n"
+			       "\n"
+			       "options (a value may also be given as --option=VALUE):\n"
+			       "  -n, --frames N    frames per scene, 1 to 100000 (default: the scene's own)\n"
+			       "  --only SCENE      that scene alone: garment_shirt, garment_pants, garment_skirt or\n"
+			       "                    garment_blouse\n"
+			       "  -h, --help        show this help\n");
+			return EXIT_OK;
+		case 'n':
+			if (!parse_int_arg(optarg, 1, 100000, &frames)) {
+				fprintf(stderr, "drape bench: --frames needs a whole number from 1 to 100000, got '%s'\n", optarg);
+				return EXIT_BAD_INPUT;
+			}
+			break;
+		case OPT_ONLY: {
+			only = optarg;
+			bool known = false;
+			for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) known = known || strcmp(only, rows[k].scene) == 0;
+			if (!known) {
+				fprintf(stderr, "drape bench: --only needs garment_shirt, garment_pants, garment_skirt or garment_blouse, got '%s'\n",
+					only);
+				return EXIT_BAD_INPUT;
+			}
+			break;
 		}
-		if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
-			only = argv[++i];
-			continue;
+		default:
+			fprintf(stderr, "drape bench --garments: unknown option or missing value: '%s' (see `drape bench --garments --help`)\n",
+				cli_bad_option(argc, argv, optopt));
+			return EXIT_BAD_INPUT;
 		}
-		fprintf(stderr, "drape bench --garments: unknown option or missing value: '%s' (--frames N, --only SCENE)\n", argv[i]);
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drape bench --garments: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_BAD_INPUT;
 	}
 	printf("| scene | cloth v/t | body v/t | CPU s/frame | step min/max (ms) | frames/steps | EVAL/CG/C-C/C-S %% | the paper (Table 1) |\n");

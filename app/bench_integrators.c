@@ -9,6 +9,7 @@
 #include "stability/stability.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,52 +82,83 @@ int command_bench_integrators(int argc, char** argv)
 	long runs = 3, threads = 1, max_grid = 500, steps = 10;
 	const char* csv_path = NULL;
 	bool quiet = false;
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--integrators") == 0) {
-			continue;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			printf("usage: drape bench --integrators [--runs R] [--threads T] [--max-grid N] [--steps S] [--csv FILE]\n"
+	/* --integrators itself is in the table: command_bench passes the whole command line. */
+	enum { OPT_INTEGRATORS = 256, OPT_RUNS, OPT_MAX_GRID, OPT_STEPS, OPT_CSV };
+	static const struct option options[] = {
+		{"integrators", no_argument, NULL, OPT_INTEGRATORS},
+		{"runs", required_argument, NULL, OPT_RUNS},
+		{"threads", required_argument, NULL, 'j'},
+		{"max-grid", required_argument, NULL, OPT_MAX_GRID},
+		{"steps", required_argument, NULL, OPT_STEPS},
+		{"csv", required_argument, NULL, OPT_CSV},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "j:qh", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_INTEGRATORS: break;
+		case 'h':
+			printf("usage: drape bench --integrators [options]\n"
 			       "\n"
 			       "Cost of each integrator on the 3D sheet of `drape stability` (left edge pinned, gravity\n"
 			       "and a corner force out of plane, no shear or bend) with 50^2, 100^2, 200^2 and 500^2\n"
-			       "particles (up to N^2, default 500), each at 0.9x its largest stable step measured on\n"
+			       "particles (up to N^2), each at 0.9x its largest stable step measured on\n"
 			       "the 26^2 sheet and rescaled by sqrt(m/k_s); unconditionally stable schemes at\n"
 			       "20 sqrt(m/k_s) or one 1/30 s frame, whichever is smaller. Each case takes one untimed\n"
-			       "and S timed steps from rest (default 10), R times (default 3); the table gives the\n"
+			       "and S timed steps from rest, R times; the table gives the\n"
 			       "median ms per step, ns per step and particle, CG iterations per step and ms per\n"
 			       "simulated second. A last row, backward@frame, runs backward Euler at one 1/30 s\n"
-			       "frame on every grid.\n");
+			       "frame on every grid.\n"
+			       "\n"
+			       "options (a value may also be given as --option=VALUE):\n"
+			       "  --runs R          runs of each case, 1 to 15 (default 3); the median is reported\n"
+			       "  -j, --threads T   threads, 1 to 1024 (default 1)\n"
+			       "  --max-grid N      the largest grid, 50 to 2000 (default 500)\n"
+			       "  --steps S         timed steps per case, 1 to 100000 (default 10)\n"
+			       "  --csv FILE        also write the rows as CSV\n"
+			       "  -q, --quiet       no progress bar\n"
+			       "  -h, --help        show this help\n");
 			return EXIT_OK;
-		} else if (strcmp(a, "--runs") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 15, &runs)) {
-				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 15\n");
+		case OPT_RUNS:
+			if (!parse_int_arg(optarg, 1, 15, &runs)) {
+				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 15, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--threads") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 1024, &threads)) {
-				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024\n");
+			break;
+		case 'j':
+			if (!parse_int_arg(optarg, 1, 1024, &threads)) {
+				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--max-grid") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 50, 2000, &max_grid)) {
-				fprintf(stderr, "drape bench: --max-grid needs a whole number from 50 to 2000\n");
+			break;
+		case OPT_MAX_GRID:
+			if (!parse_int_arg(optarg, 50, 2000, &max_grid)) {
+				fprintf(stderr, "drape bench: --max-grid needs a whole number from 50 to 2000, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--steps") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 100000, &steps)) {
-				fprintf(stderr, "drape bench: --steps needs a whole number from 1 to 100000\n");
+			break;
+		case OPT_STEPS:
+			if (!parse_int_arg(optarg, 1, 100000, &steps)) {
+				fprintf(stderr, "drape bench: --steps needs a whole number from 1 to 100000, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--csv") == 0 && has_value) {
-			csv_path = argv[++i];
-		} else if (strcmp(a, "--quiet") == 0) {
-			quiet = true;
-		} else {
-			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
+			break;
+		case OPT_CSV: csv_path = optarg; break;
+		case 'q': quiet = true; break;
+		default:
+			fprintf(stderr,
+				"drape bench --integrators: unknown option or missing value: '%s' (see `drape bench --integrators --help`)\n",
+				cli_bad_option(argc, argv, optopt));
 			return EXIT_BAD_INPUT;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drape bench --integrators: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_BAD_INPUT;
 	}
 	FILE* csv = NULL;
 	if (csv_path) {

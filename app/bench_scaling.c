@@ -12,6 +12,7 @@
 #include "world.h"
 
 #include <cjson/cJSON.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,44 +145,72 @@ int command_bench_scaling(int argc, char** argv)
 {
 	long frames = 10, largest = 401;
 	const char* preconditioner = NULL;
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
-		if (strcmp(a, "--scaling") == 0) continue;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			printf("usage: drape bench --scaling [--frames N] [--largest RES] [--preconditioner NAME]\n"
+	/* --scaling itself is in the table: command_bench passes the whole command line. */
+	enum { OPT_SCALING = 256, OPT_LARGEST, OPT_PRECONDITIONER };
+	static const struct option options[] = {
+		{"scaling", no_argument, NULL, OPT_SCALING},
+		{"frames", required_argument, NULL, 'n'},
+		{"largest", required_argument, NULL, OPT_LARGEST},
+		{"preconditioner", required_argument, NULL, OPT_PRECONDITIONER},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "n:h", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SCALING: break;
+		case 'h':
+			printf("usage: drape bench --scaling [options]\n"
 			       "\n"
 			       "The figure 2 sheet (cloth/cloth contact off) at 51^2, 101^2, 201^2, 401^2 particles and, with\n"
-			       "--largest 501, 501^2, for N frames (default 10) on one thread. Prints a Markdown table: CPU ms per\n"
+			       "--largest 501, 501^2, for N frames on one thread. Prints a Markdown table: CPU ms per\n"
 			       "frame, steps per frame, CG iterations per step, the largest warp/weft strain over the frames,\n"
 			       "peak memory (getrusage, so far), and the sparse matrix-vector product's bandwidth as a share of\n"
-			       "memcpy's; then the exponent p of time ~ particles^p fitted from 51^2 to 401^2.\n");
+			       "memcpy's; then the exponent p of time ~ particles^p fitted from 51^2 to 401^2.\n"
+			       "\n"
+			       "options (a value may also be given as --option=VALUE):\n"
+			       "  -n, --frames N            frames per size, 1 to 100000 (default 10)\n"
+			       "  --largest RES             the largest grid, 51 to 1001 (default 401; 501 adds 501^2)\n"
+			       "  --preconditioner NAME     block_jacobi, cholesky or two_level (default: the solver's)\n"
+			       "  -h, --help                show this help\n");
 			return EXIT_OK;
-		} else if (strcmp(a, "--frames") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 100000, &frames)) {
-				fprintf(stderr, "drape bench: --frames needs a whole number >= 1\n");
+		case 'n':
+			if (!parse_int_arg(optarg, 1, 100000, &frames)) {
+				fprintf(stderr, "drape bench: --frames needs a whole number from 1 to 100000, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--largest") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 51, 1001, &largest)) {
-				fprintf(stderr, "drape bench: --largest needs a grid resolution from 51 to 1001\n");
+			break;
+		case OPT_LARGEST:
+			if (!parse_int_arg(optarg, 51, 1001, &largest)) {
+				fprintf(stderr, "drape bench: --largest needs a grid resolution from 51 to 1001, got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}
-		} else if (strcmp(a, "--preconditioner") == 0 && has_value) {
-			preconditioner = argv[++i];
+			break;
+		case OPT_PRECONDITIONER: {
+			preconditioner = optarg;
 			drape_preconditioner p;
 			if (!drape_preconditioner_from_name(preconditioner, &p)) {
-				fprintf(stderr, "drape bench: unknown preconditioner '%s' (block_jacobi, cholesky, two_level)\n", preconditioner);
+				fprintf(stderr, "drape bench: --preconditioner: unknown preconditioner '%s' (block_jacobi, cholesky, two_level)\n",
+					preconditioner);
 				return EXIT_BAD_INPUT;
 			}
 			if (!drape_preconditioner_available(p)) {
 				fprintf(stderr, "drape bench: preconditioner '%s' needs CHOLMOD, which this build lacks\n", preconditioner);
 				return EXIT_BAD_INPUT;
 			}
-		} else {
-			fprintf(stderr, "drape bench: unknown option or missing value: '%s'\n", a);
+			break;
+		}
+		default:
+			fprintf(stderr, "drape bench --scaling: unknown option or missing value: '%s' (see `drape bench --scaling --help`)\n",
+				cli_bad_option(argc, argv, optopt));
 			return EXIT_BAD_INPUT;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drape bench --scaling: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_BAD_INPUT;
 	}
 	const int sizes[] = {51, 101, 201, 401, 501};
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;

@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool parse_int_arg(const char* s, long lo, long hi, long* out)
 {
@@ -17,9 +19,22 @@ bool parse_int_arg(const char* s, long lo, long hi, long* out)
 	return true;
 }
 
+bool parse_double_arg(const char* s, double lo, double hi, double* out)
+{
+	char* end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi) return false;
+	*out = v;
+	return true;
+}
+
 const char* cli_bad_option(int argc, char** argv, int optopt_seen)
 {
 	static char shortopt[3];
+	/* A long option whose value is missing (necessarily the last argument) reports its short
+	 * form's letter in optopt, or none: name it as written. */
+	if (optind == argc && argc >= 2 && strncmp(argv[argc - 1], "--", 2) == 0) return argv[argc - 1];
 	if (optopt_seen > 0 && optopt_seen < 128) {
 		snprintf(shortopt, sizeof shortopt, "-%c", optopt_seen);
 		return shortopt;

@@ -6,6 +6,7 @@
 #include "stability_report.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,13 +97,16 @@ static void usage(FILE* f)
 		"  --grid N         particles along the 1 m rod / each side of the 1 m sheet (default 26:\n"
 		"                   h = 0.04 m, m = 0.01 kg, k_s = 50 N/m as in the paper's Table 2)\n"
 		"  --time T         simulated seconds per trial (default 1; at least 400 steps are taken)\n"
-		"  --range LO HI    search range in units of sqrt(m/k_s) (default 0.05 20)\n"
+		"  --range LO:HI    search range in units of sqrt(m/k_s), 0 < LO < HI (default 0.05:20);\n"
+		"                   also --range=LO:HI; the old --range LO HI still works but is deprecated\n"
 		"  --csv PATH       write the results as CSV\n"
 		"  --png PATH       draw the chart as PNG\n"
-		"  --threads N      threads for the implicit solves (default 1)\n"
+		"  -j, --threads N  threads for the implicit solves (default 1)\n"
 		"  --c1 C           On-Off's stiffness factor c1 (default 2, the consistent value; the\n"
 		"                   paper's analysis gives 3)\n"
-		"  --quiet          no progress bar\n"
+		"  -q, --quiet      no progress bar\n"
+		"  -h, --help       show this help\n"
+		"a value may also be given as --option=VALUE\n"
 		"\n"
 		"A trial is stable when every step succeeds, the rod does not tangle and the kinetic + elastic\n"
 		"energy stays below 10x the peak of a symplectic Euler run at 0.2 sqrt(m/k_s), judging each\n"
@@ -110,13 +114,29 @@ static void usage(FILE* f)
 		"'< LO': unstable at LO; '*': stable again at some larger scanned step (see the CSV).\n");
 }
 
-static bool parse_double(const char* s, double* out)
+/* --range's value LO:HI: two finite numbers, 0 < LO < HI. The deprecated two-argument form gives
+ * LO alone (no colon) and HI in `next`, taken when it is a number, and then *used_next is set. */
+static bool parse_range(const char* value, const char* next, double* lo, double* hi, bool* used_next)
 {
-	char* end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end != '\0' || !isfinite(v)) return false;
-	*out = v;
+	*used_next = false;
+	const char* colon = strchr(value, ':');
+	char lo_text[64];
+	double a, b;
+	if (colon) {
+		size_t n = (size_t)(colon - value);
+		if (n >= sizeof lo_text) return false;
+		memcpy(lo_text, value, n);
+		lo_text[n] = '\0';
+		if (!parse_double_arg(lo_text, -INFINITY, INFINITY, &a) || !parse_double_arg(colon + 1, -INFINITY, INFINITY, &b))
+			return false;
+	} else {
+		if (!parse_double_arg(value, -INFINITY, INFINITY, &a) || !next || !parse_double_arg(next, -INFINITY, INFINITY, &b))
+			return false;
+		*used_next = true;
+	}
+	if (!(a > 0.0 && a < b)) return false;
+	*lo = a;
+	*hi = b;
 	return true;
 }
 
@@ -133,68 +153,98 @@ int command_stability(int argc, char** argv)
 	bool want_setting[STAB_SETTING_COUNT] = {false}, any_setting = false;
 	const char *csv_path = NULL, *png_path = NULL;
 	int status = EXIT_BAD_INPUT;
-	for (int i = 1; i < argc; ++i) {
-		const char* a = argv[i];
-		bool has_value = i + 1 < argc;
+	enum { OPT_ALL = 256, OPT_SCHEME, OPT_SETTING, OPT_GRID, OPT_TIME, OPT_RANGE, OPT_C1, OPT_CSV, OPT_PNG };
+	static const struct option options[] = {
+		{"all", no_argument, NULL, OPT_ALL},		{"scheme", required_argument, NULL, OPT_SCHEME},
+		{"setting", required_argument, NULL, OPT_SETTING}, {"grid", required_argument, NULL, OPT_GRID},
+		{"time", required_argument, NULL, OPT_TIME},	{"range", required_argument, NULL, OPT_RANGE},
+		{"threads", required_argument, NULL, 'j'},	{"c1", required_argument, NULL, OPT_C1},
+		{"csv", required_argument, NULL, OPT_CSV},	{"png", required_argument, NULL, OPT_PNG},
+		{"quiet", no_argument, NULL, 'q'},		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "j:qh", options, NULL)) != -1) {
 		long v;
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		switch (opt) {
+		case 'h':
 			usage(stdout);
 			free(r);
 			return EXIT_OK;
-		} else if (strcmp(a, "--all") == 0) {
-			all = true;
-		} else if (strcmp(a, "--quiet") == 0) {
-			quiet = true;
-		} else if (strcmp(a, "--scheme") == 0 && has_value) {
+		case OPT_ALL: all = true; break;
+		case 'q': quiet = true; break;
+		case OPT_SCHEME: {
 			drape_integrator it;
-			if (!drape_integrator_from_name(argv[++i], &it)) {
-				fprintf(stderr, "drape stability: unknown scheme '%s' (see `drape stability --help`)\n", argv[i]);
+			if (!drape_integrator_from_name(optarg, &it)) {
+				fprintf(stderr, "drape stability: unknown scheme '%s' (see `drape stability --help`)\n", optarg);
 				goto done;
 			}
 			want_scheme[it] = any_scheme = true;
-		} else if (strcmp(a, "--setting") == 0 && has_value) {
+			break;
+		}
+		case OPT_SETTING: {
 			stab_setting st;
-			if (!stab_setting_from_name(argv[++i], &st)) {
-				fprintf(stderr, "drape stability: unknown setting '%s' (wave1d, rod1d, sheet2d or sheet3d)\n", argv[i]);
+			if (!stab_setting_from_name(optarg, &st)) {
+				fprintf(stderr, "drape stability: unknown setting '%s' (wave1d, rod1d, sheet2d or sheet3d)\n", optarg);
 				goto done;
 			}
 			want_setting[st] = any_setting = true;
-		} else if (strcmp(a, "--grid") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 3, 2000, &v)) {
-				fprintf(stderr, "drape stability: --grid needs a whole number from 3 to 2000\n");
+			break;
+		}
+		case OPT_GRID:
+			if (!parse_int_arg(optarg, 3, 2000, &v)) {
+				fprintf(stderr, "drape stability: --grid needs a whole number from 3 to 2000, got '%s'\n", optarg);
 				goto done;
 			}
 			r->options.grid = (int32_t)v;
-		} else if (strcmp(a, "--time") == 0 && has_value) {
-			if (!parse_double(argv[++i], &r->options.time)) {
-				fprintf(stderr, "drape stability: --time needs a number of seconds\n");
+			break;
+		case OPT_TIME:
+			if (!parse_double_arg(optarg, -INFINITY, INFINITY, &r->options.time)) {
+				fprintf(stderr, "drape stability: --time needs a number of seconds, got '%s'\n", optarg);
 				goto done;
 			}
-		} else if (strcmp(a, "--range") == 0 && i + 2 < argc) {
-			if (!parse_double(argv[i + 1], &r->options.k_min) || !parse_double(argv[i + 2], &r->options.k_max)) {
-				fprintf(stderr, "drape stability: --range needs two numbers\n");
+			break;
+		case OPT_RANGE: {
+			/* The deprecated `--range LO HI` only where LO came as its own argument (not
+			 * --range=LO), so that HI is the argument after it. */
+			bool separate = optarg == argv[optind - 1], used_next;
+			const char* next = separate && optind < argc ? argv[optind] : NULL;
+			if (!parse_range(optarg, next, &r->options.k_min, &r->options.k_max, &used_next)) {
+				fprintf(stderr, "drape stability: --range needs LO:HI, two numbers with 0 < LO < HI, got '%s%s%s'\n",
+					optarg, used_next ? " " : "", used_next ? next : "");
 				goto done;
 			}
-			i += 2;
-		} else if (strcmp(a, "--threads") == 0 && has_value) {
-			if (!parse_int_arg(argv[++i], 1, 1024, &v)) {
-				fprintf(stderr, "drape stability: --threads needs a whole number from 1 to 1024\n");
+			if (used_next)
+				fprintf(stderr, "drape stability: `--range LO HI` is deprecated; write --range %s:%s\n", optarg, next);
+			if (used_next) ++optind; /* getopt_long counts HI among the options it has seen */
+			break;
+		}
+		case 'j':
+			if (!parse_int_arg(optarg, 1, 1024, &v)) {
+				fprintf(stderr, "drape stability: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
 				goto done;
 			}
 			r->options.threads = (int32_t)v;
-		} else if (strcmp(a, "--c1") == 0 && has_value) {
-			if (!parse_double(argv[++i], &r->options.onoff_c1) || !(r->options.onoff_c1 > 0.0)) {
-				fprintf(stderr, "drape stability: --c1 needs a number > 0\n");
+			break;
+		case OPT_C1:
+			if (!parse_double_arg(optarg, -INFINITY, INFINITY, &r->options.onoff_c1) || !(r->options.onoff_c1 > 0.0)) {
+				fprintf(stderr, "drape stability: --c1 needs a number > 0, got '%s'\n", optarg);
 				goto done;
 			}
-		} else if (strcmp(a, "--csv") == 0 && has_value) {
-			csv_path = argv[++i];
-		} else if (strcmp(a, "--png") == 0 && has_value) {
-			png_path = argv[++i];
-		} else {
-			fprintf(stderr, "drape stability: unknown option or missing value: '%s' (see `drape stability --help`)\n", a);
+			break;
+		case OPT_CSV: csv_path = optarg; break;
+		case OPT_PNG: png_path = optarg; break;
+		default:
+			fprintf(stderr, "drape stability: unknown option or missing value: '%s' (see `drape stability --help`)\n",
+				cli_bad_option(argc, argv, optopt));
 			goto done;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "drape stability: unexpected argument '%s' (see `drape stability --help`)\n", argv[optind]);
+		goto done;
 	}
 	const char* bad = stab_check_options(&r->options);
 	if (bad) {

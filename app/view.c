@@ -120,15 +120,6 @@ static void view_usage(FILE* f)
 		"a value may also be given as --option=VALUE\n");
 }
 
-static bool parse_double_arg(const char* s, double lo, double* out)
-{
-	char* end;
-	double v = strtod(s, &end);
-	if (end == s || *end != '\0' || !isfinite(v) || v < lo) return false;
-	*out = v;
-	return true;
-}
-
 static bool parse_pair(const char* s, char sep, long lo, long hi, long* a, long* b)
 {
 	const char* mid = strchr(s, sep);
@@ -180,7 +171,7 @@ static int parse_options(int argc, char** argv, view_options* o)
 			}
 			break;
 		case OPT_MOUSE:
-			if (!parse_double_arg(optarg, 0.0, &o->mouse_stiffness) || o->mouse_stiffness <= 0.0) {
+			if (!parse_double_arg(optarg, 0.0, INFINITY, &o->mouse_stiffness) || o->mouse_stiffness <= 0.0) {
 				fprintf(stderr, "drape view: --mouse-stiffness needs a finite number > 0 (N/m), got '%s'\n", optarg);
 				return EXIT_BAD_INPUT;
 			}

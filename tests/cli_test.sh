@@ -424,6 +424,40 @@ if "$drape" stability --scheme symplectic_euler --setting wave1d --grid 11 --csv
 else
 	bad stability_small_run "$(cat "$tmp/stdout" "$tmp/stderr")"
 fi
+# getopt_long: unknown options and bad values named, exit 2; --range LO:HI in both GNU forms
+stab_fail stability_unknown_option "unknown option or missing value: '--bogus'" --all --bogus
+stab_fail stability_missing_value "unknown option or missing value: '--grid'" --all --grid
+stab_fail stability_bad_threads_gnu "--threads needs a whole number from 1 to 1024, got '0'" --all --threads=0
+stab_fail stability_bad_threads_short "--threads needs a whole number from 1 to 1024, got 'x'" --all -j x
+stab_fail stability_range_reversed "--range needs LO:HI, .* got '2:1'" --all --range 2:1
+stab_fail stability_range_zero "--range needs LO:HI, .* got '0:2'" --all --range=0:2
+stab_fail stability_range_not_number "--range needs LO:HI, .* got '0.5:x'" --all --range=0.5:x
+stab_fail stability_range_lone "--range needs LO:HI, .* got '0.5'" --all --range 0.5 --grid 11
+stab_fail stability_range_old_reversed "--range needs LO:HI, .* got '2 1'" --all --range 2 1
+stab_fail stability_stray_argument "unexpected argument 'extra'" --all extra
+stab_small() { # stab_small NAME ARGS...: the 11-particle rod, symplectic Euler, CSV to $tmp/NAME.csv
+	local name=$1
+	shift
+	"$drape" stability --scheme symplectic_euler --setting wave1d --grid 11 --csv "$tmp/$name.csv" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err"
+}
+if stab_small range_eq --range=0.5:2 -q && stab_small range_sep --range 0.5:2 --quiet &&
+	stab_small range_old --range 0.5 2 -q &&
+	cmp -s "$tmp/range_eq.csv" "$tmp/range_sep.csv" && cmp -s "$tmp/range_eq.csv" "$tmp/range_old.csv" && [ ! -s "$tmp/range_eq.err" ] && [ ! -s "$tmp/range_sep.err" ] &&
+	grep -q "deprecated; write --range 0.5:2" "$tmp/range_old.err"; then
+	ok stability_range_forms
+else
+	bad stability_range_forms "the three --range forms differ, or a warning is missing or extra: $(cat "$tmp"/range_*.err)"
+fi
+# the range is used: symplectic Euler's limit 1 lies below 1.5
+stab_small range_high --range=1.5:3 --quiet && grep -Eq '^symplectic_euler +< 1.5 ' "$tmp/range_high.out" &&
+	ok stability_range_used || bad stability_range_used "$(cat "$tmp/range_high.out" "$tmp/range_high.err")"
+help=$("$drape" stability --help)
+for o in --all --scheme --setting --grid --time --range --csv --png -j --threads --c1 -q --quiet -h --help; do
+	echo "$help" | grep -q -- " $o[ ,]" || bad "stability_usage_$o" "stability --help does not list $o"
+done
+ok stability_usage_lists_options
+
 "$drape" stability --scheme symplectic_euler --setting wave1d --grid 11 --csv "$tmp/no/such/dir/x.csv" --quiet \
 	>/dev/null 2>"$tmp/stderr"
 status=$?
@@ -432,6 +466,64 @@ if [ $status -eq 1 ] && grep -q "cannot write" "$tmp/stderr" && [ ! -e "$tmp/no"
 else
 	bad stability_unwritable_csv "exit $status: $(cat "$tmp/stderr")"
 fi
+
+# --- drape bench (getopt_long in each mode): GNU forms accepted, bad options refused with exit 2
+bench_fail() { # bench_fail NAME PATTERN ARGS...: exit 2, one line naming the option, no CSV written
+	local name=$1 pattern=$2
+	shift 2
+	"$drape" bench "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	local got=$?
+	if [ "$got" -ne 2 ]; then
+		bad "$name" "exit $got, want 2"
+	elif [ "$(wc -l <"$tmp/stderr")" -ne 1 ] || ! grep -Eq -- "$pattern" "$tmp/stderr"; then
+		bad "$name" "stderr is not one line matching /$pattern/: $(cat "$tmp/stderr")"
+	elif [ -e "$tmp/bench_bad.csv" ] || [ -s "$tmp/stdout" ]; then
+		bad "$name" "wrote output"
+	else
+		ok "$name"
+	fi
+}
+bench_fail bench_unknown_option "unknown option or missing value: '--bogus'" --bogus --csv "$tmp/bench_bad.csv"
+bench_fail bench_unknown_short "unknown option or missing value: '-x'" -x --csv "$tmp/bench_bad.csv"
+bench_fail bench_missing_value "unknown option or missing value: '--frames'" --csv "$tmp/bench_bad.csv" --frames
+bench_fail bench_bad_runs "--runs needs a whole number from 1 to 64, got '0'" --runs=0 --csv "$tmp/bench_bad.csv"
+bench_fail bench_bad_frames "--frames needs a whole number from 1 to 100000, got 'x'" -n x --csv="$tmp/bench_bad.csv"
+bench_fail bench_bad_threads "--threads needs a whole number from 1 to 1024, got '2000'" --threads 2000
+bench_fail bench_bad_only "--only needs fig1, size or bend, got 'nope'" --only=nope
+bench_fail bench_stray_argument "unexpected argument 'extra'" extra
+bench_fail bench_scaling_bad_frames "--frames needs a whole number from 1 to 100000, got 'abc'" --scaling --frames=abc
+bench_fail bench_scaling_bad_largest "--largest needs a grid resolution from 51 to 1001, got '50'" --largest 50 --scaling
+bench_fail bench_scaling_unknown "bench --scaling: unknown option or missing value: '--runs'" --scaling --runs 2
+bench_fail bench_integrators_bad_runs "--runs needs a whole number from 1 to 15, got '16'" --integrators --runs=16
+bench_fail bench_integrators_bad_threads "--threads needs a whole number from 1 to 1024, got '0'" --integrators -j 0
+bench_fail bench_character_bad_frames "--frames needs a whole number from 1 to 100000, got '0'" --character --frames 0
+bench_fail bench_character_two_modes "bench --character: unknown option or missing value: '--garments'" --character --garments
+bench_fail bench_garments_bad_only "--only needs garment_shirt, .* got 'nope'" --garments --only=nope
+# the main mode, both forms: 1 frame of the four sheet sizes, 1 run, the same rows and CSV columns
+if "$drape" bench --only=size --frames=1 --runs=1 --threads=1 --csv="$tmp/bench_eq.csv" >"$tmp/bench_eq.out" &&
+	"$drape" bench --only size -n 1 --runs 1 -j 1 --csv "$tmp/bench_sep.csv" >"$tmp/bench_sep.out" &&
+	[ "$(grep -c '^size ' "$tmp/bench_eq.out")" -eq 4 ] && [ "$(grep -c '^size ' "$tmp/bench_sep.out")" -eq 4 ] &&
+	[ "$(cut -d, -f1-5 "$tmp/bench_eq.csv")" = "$(cut -d, -f1-5 "$tmp/bench_sep.csv")" ] &&
+	[ "$(wc -l <"$tmp/bench_eq.csv")" -eq 5 ]; then
+	ok bench_gnu_options
+else
+	bad bench_gnu_options "$(cat "$tmp/bench_eq.out" "$tmp/bench_sep.out")"
+fi
+# the modes: their flag anywhere among their options, values in either form
+"$drape" bench --largest=51 --scaling -n 1 >"$tmp/scaling.out" && grep -q '^| 2601 |' "$tmp/scaling.out" &&
+	[ "$(grep -c '^| [0-9]' "$tmp/scaling.out")" -eq 1 ] && ok bench_scaling_gnu_options ||
+	bad bench_scaling_gnu_options "$(cat "$tmp/scaling.out")"
+"$drape" bench --frames=1 --character >"$tmp/character.out" && grep -q '^character.json, 1 frames' "$tmp/character.out" &&
+	"$drape" bench --character -n 2 >"$tmp/character.out" && grep -q '^character.json, 2 frames' "$tmp/character.out" &&
+	ok bench_character_gnu_options || bad bench_character_gnu_options "$(cat "$tmp/character.out")"
+"$drape" bench --garments --only=garment_skirt -n 1 >"$tmp/garments.out" &&
+	grep -q '^| garment_skirt | .* | 1/[0-9]* |' "$tmp/garments.out" && [ "$(grep -c '^| garment' "$tmp/garments.out")" -eq 1 ] &&
+	ok bench_garments_gnu_options || bad bench_garments_gnu_options "$(cat "$tmp/garments.out")"
+for mode in "" --scaling --integrators --character --garments; do
+	help=$("$drape" bench $mode --help) && echo "$help" | grep -q -- "-h, --help" && echo "$help" | grep -q -- "--frames\|--steps" ||
+		bad "bench_help$mode" "bench $mode --help lists no options"
+done
+ok bench_help_lists_options
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
