@@ -111,6 +111,14 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 
 int32_t drape_seam_count(const drape_world* w) { return w->seam_count; }
 
+int32_t* seam_pairs(drape_world* w, int32_t s, int32_t* pair_count)
+{
+	*pair_count = w->seams[s].pair_count;
+	return w->seams[s].pairs;
+}
+
+void seam_set_merged(drape_world* w, int32_t s, bool merged) { w->seams[s].merged = merged; }
+
 static const seam_data* seam_get(const drape_world* w, drape_seam_id id)
 {
 	return id.index >= 0 && id.index < w->seam_count ? &w->seams[id.index] : NULL;

@@ -12,5 +12,9 @@ double seams_max_gap(const drape_world* w);
 /* Tells the cloth/cloth detector which particles the open seams will merge (cloth_pairs.sewn), so
  * that a seam's two sides are never held apart as contacts. False on allocation failure. */
 bool seams_set_sewn(drape_world* w);
+/* Seam s's pairs: 2 * pair_count cloth-local vertex indices, renumbered by every merge of its
+ * cloth; and its merged flag. For saving and restoring a sewn garment (world_state.c). */
+int32_t* seam_pairs(drape_world* w, int32_t s, int32_t* pair_count);
+void seam_set_merged(drape_world* w, int32_t s, bool merged);
 
 #endif

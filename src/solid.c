@@ -302,6 +302,10 @@ drape_status drape_solid_set_hold(drape_world* w, drape_solid_id id, double hold
 	if (id.index < 0 || id.index >= w->solid_count || !w->solids[id.index].character)
 		return world_fail(w, "solid %d is not a character", id.index);
 	if (!(isfinite(hold) && hold >= 0.0)) return world_fail(w, "hold must be finite and >= 0 s, got %g", hold);
-	drape_character_set_hold(w->solids[id.index].character, hold);
+	solid_data* sd = &w->solids[id.index];
+	drape_character_set_hold(sd->character, hold);
+	/* poses skinned with the old hold are stale: a step after this call, and a resumed run that
+	 * restores the hold (world_state.c), skin both ends afresh */
+	sd->posed0 = sd->posed1 = NAN;
 	return DRAPE_OK;
 }

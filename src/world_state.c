@@ -3,27 +3,112 @@
  * same machine, which is what resuming a killed run needs. */
 #include "world_state.h"
 
+#include "character/character.h"
 #include "collide/contact.h"
 #include "collide/solid.h"
 #include "core.h"
+#include "seam.h"
 #include "world.h"
 
 #include <string.h>
 
-#define STATE_MAGIC "DRWSTAT1"
+#define STATE_MAGIC "DRWSTAT2"
 
 static bool put(FILE* f, const void* p, size_t size, size_t count) { return count == 0 || fwrite(p, size, count, f) == count; }
 static bool get(FILE* f, void* p, size_t size, size_t count) { return count == 0 || fread(p, size, count, f) == count; }
 
 bool world_state_supported(const drape_world* w, char* why, size_t why_size)
 {
-	if (w->seam_count > 0) return core_fail(why, why_size, "garments with seams cannot be resumed yet");
-	for (int32_t s = 0; s < w->solid_count; ++s)
-		if (w->solids[s].character) return core_fail(why, why_size, "scenes with an animated character cannot be resumed yet");
 	if (w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY)
 		return core_fail(why, why_size, "the cholesky preconditioner keeps a factor across steps that is not saved");
 	for (int32_t i = 0; i < w->spring_count; ++i)
 		if (w->springs[i].alive) return core_fail(why, why_size, "user springs are not saved");
+	return true;
+}
+
+/* A world with seams changes its topology as they merge (seam.c): fewer particles, renumbered
+ * triangles, hinges rebuilt across the seam, a closed seam's springs gone, and b_u/b_v regions that
+ * may apply once sewn. All of it is saved as it stands rather than replayed, since hinges built at
+ * a merge depend on the positions then. Written only for worlds with seams. */
+static bool topology_write(drape_world* w, FILE* f)
+{
+	bool ok = put(f, &w->seam_count, sizeof w->seam_count, 1);
+	for (int32_t s = 0; ok && s < w->seam_count; ++s) {
+		int32_t pair_count;
+		const int32_t* pairs = seam_pairs(w, s, &pair_count);
+		const bool merged = drape_seam_merged(w, (drape_seam_id){s});
+		ok = put(f, &merged, sizeof merged, 1) && put(f, &pair_count, sizeof pair_count, 1) &&
+		     put(f, pairs, sizeof *pairs, 2 * (size_t)pair_count);
+	}
+	ok = ok && put(f, w->mass, sizeof *w->mass, (size_t)w->particle_count);
+	for (int32_t c = 0; ok && c < w->cloth_count; ++c) {
+		const cloth_data* cd = &w->cloths[c];
+		ok = put(f, &cd->first_vertex, sizeof cd->first_vertex, 1) &&
+		     put(f, &cd->mesh.vertex_count, sizeof cd->mesh.vertex_count, 1) &&
+		     put(f, cd->mesh.positions, sizeof *cd->mesh.positions, 3 * (size_t)cd->mesh.vertex_count) &&
+		     put(f, cd->mesh.triangles, sizeof *cd->mesh.triangles, 3 * (size_t)cd->mesh.triangle_count);
+	}
+	ok = ok && put(f, w->triangles, sizeof *w->triangles, (size_t)w->triangle_count) &&
+	     put(f, &w->hinge_count, sizeof w->hinge_count, 1) && put(f, w->hinges, sizeof *w->hinges, (size_t)w->hinge_count) &&
+	     put(f, &w->ms_spring_count, sizeof w->ms_spring_count, 1) &&
+	     put(f, w->ms_springs, sizeof *w->ms_springs, (size_t)w->ms_spring_count) &&
+	     put(f, w->ms_bends, sizeof *w->ms_bends, (size_t)w->ms_bend_count);
+	for (int32_t i = 0; ok && i < w->constraint_count; ++i)
+		ok = put(f, &w->constraints[i].particle, sizeof w->constraints[i].particle, 1);
+	return ok;
+}
+
+/* Into a world built from the scene (its seams all open): the sewn topology of the state, whose
+ * particle count is `particles`. */
+static bool topology_read(drape_world* w, FILE* f, int32_t particles, char* err, size_t err_size)
+{
+	int32_t seam_count;
+	if (!get(f, &seam_count, sizeof seam_count, 1)) return core_fail(err, err_size, "the world state is cut short");
+	if (seam_count != w->seam_count)
+		return core_fail(err, err_size, "the state holds %d seams, the scene %d", seam_count, w->seam_count);
+	if (particles > w->particle_count)
+		return core_fail(err, err_size, "the state holds %d particles, more than the scene's %d", particles, w->particle_count);
+	bool ok = true;
+	for (int32_t s = 0; ok && s < seam_count; ++s) {
+		int32_t pair_count, saved_count;
+		int32_t* pairs = seam_pairs(w, s, &pair_count);
+		bool merged;
+		ok = get(f, &merged, sizeof merged, 1) && get(f, &saved_count, sizeof saved_count, 1);
+		if (ok && saved_count != pair_count)
+			return core_fail(err, err_size, "seam %d has %d pairs in the state, %d in the scene", s, saved_count, pair_count);
+		ok = ok && get(f, pairs, sizeof *pairs, 2 * (size_t)pair_count);
+		if (ok) seam_set_merged(w, s, merged);
+	}
+	ok = ok && get(f, w->mass, sizeof *w->mass, (size_t)particles);
+	for (int32_t c = 0; ok && c < w->cloth_count; ++c) {
+		cloth_data* cd = &w->cloths[c];
+		int32_t vertex_count;
+		ok = get(f, &cd->first_vertex, sizeof cd->first_vertex, 1) && get(f, &vertex_count, sizeof vertex_count, 1);
+		if (ok && (vertex_count < 1 || vertex_count > cd->mesh.vertex_count))
+			return core_fail(err, err_size, "cloth '%s' has %d vertices in the state, at most %d in the scene", cd->name,
+					 vertex_count, cd->mesh.vertex_count);
+		cd->mesh.vertex_count = ok ? vertex_count : cd->mesh.vertex_count;
+		ok = ok && get(f, cd->mesh.positions, sizeof *cd->mesh.positions, 3 * (size_t)vertex_count) &&
+		     get(f, cd->mesh.triangles, sizeof *cd->mesh.triangles, 3 * (size_t)cd->mesh.triangle_count);
+	}
+	int32_t hinge_count = 0, ms_spring_count = 0;
+	ok = ok && get(f, w->triangles, sizeof *w->triangles, (size_t)w->triangle_count) &&
+	     get(f, &hinge_count, sizeof hinge_count, 1);
+	if (ok && (hinge_count < 0 || !core_reserve((void**)&w->hinges, &w->hinge_capacity, hinge_count, sizeof *w->hinges)))
+		return core_fail(err, err_size, "the state's %d hinges cannot be held", hinge_count);
+	ok = ok && get(f, w->hinges, sizeof *w->hinges, (size_t)hinge_count) && get(f, &ms_spring_count, sizeof ms_spring_count, 1);
+	if (ok && (ms_spring_count < 0 || ms_spring_count > w->ms_spring_count))
+		return core_fail(err, err_size, "the state holds %d springs, more than the scene's %d", ms_spring_count,
+				 w->ms_spring_count);
+	ok = ok && get(f, w->ms_springs, sizeof *w->ms_springs, (size_t)ms_spring_count) &&
+	     get(f, w->ms_bends, sizeof *w->ms_bends, (size_t)w->ms_bend_count);
+	for (int32_t i = 0; ok && i < w->constraint_count; ++i)
+		ok = get(f, &w->constraints[i].particle, sizeof w->constraints[i].particle, 1);
+	if (!ok) return core_fail(err, err_size, "the world state is cut short");
+	w->hinge_count = hinge_count;
+	w->ms_spring_count = ms_spring_count;
+	w->particle_count = particles;
+	w->dirty = true;
 	return true;
 }
 
@@ -32,7 +117,11 @@ bool world_state_write(drape_world* w, FILE* f)
 	const size_t n = (size_t)w->particle_count;
 	const bool prepared = !w->dirty;
 	int32_t counts[3] = {w->particle_count, w->constraint_count, prepared};
-	bool ok = put(f, STATE_MAGIC, 1, 8) && put(f, counts, sizeof counts[0], 3) && put(f, &w->time, sizeof w->time, 1) &&
+	bool ok = put(f, STATE_MAGIC, 1, 8) && put(f, counts, sizeof counts[0], 3) && (w->seam_count == 0 || topology_write(w, f));
+	/* an animated character's hold, which a run may set when the garment has relaxed */
+	for (int32_t s = 0; ok && s < w->solid_count; ++s)
+		if (w->solids[s].character) ok = put(f, &w->solids[s].character->hold, sizeof(double), 1);
+	ok = ok && put(f, &w->time, sizeof w->time, 1) &&
 		  put(f, w->x, sizeof *w->x, n) && put(f, w->v, sizeof *w->v, n) && put(f, &w->control, sizeof w->control, 1) &&
 		  put(f, &w->adi_phase, sizeof w->adi_phase, 1);
 	for (int32_t i = 0; ok && i < w->constraint_count; ++i) {
@@ -56,6 +145,13 @@ bool world_state_read(drape_world* w, FILE* f, char* err, size_t err_size)
 	int32_t counts[3];
 	if (!get(f, magic, 1, 8) || memcmp(magic, STATE_MAGIC, 8) != 0 || !get(f, counts, sizeof counts[0], 3))
 		return core_fail(err, err_size, "not a world state of this drape version");
+	if (w->seam_count > 0 && !topology_read(w, f, counts[0], err, err_size)) return false;
+	for (int32_t s = 0; s < w->solid_count; ++s) {
+		double hold;
+		if (!w->solids[s].character) continue;
+		if (!get(f, &hold, sizeof hold, 1)) return core_fail(err, err_size, "the world state is cut short");
+		if (drape_solid_set_hold(w, (drape_solid_id){s}, hold) != DRAPE_OK) return core_fail(err, err_size, "%s", w->error);
+	}
 	if (counts[0] != w->particle_count || counts[1] != w->constraint_count)
 		return core_fail(err, err_size, "the state holds %d particles and %d constraints, the scene %d and %d", counts[0],
 				 counts[1], w->particle_count, w->constraint_count);

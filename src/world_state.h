@@ -10,12 +10,13 @@
 
 typedef struct drape_world drape_world;
 
-/* False with the reason when a world holds state this file cannot carry (merged seams, an
- * animated character's hold, a Cholesky factor kept across steps, user springs). */
+/* False with the reason when a world holds state this file cannot carry (a Cholesky factor kept
+ * across steps, user springs). */
 bool world_state_supported(const drape_world* w, char* why, size_t why_size);
 
 /* Time, positions, velocities, the step controller, the warm start, BDF2's history, the solid
- * contacts, the constraints' activation and forces, the intersection count. */
+ * contacts, the constraints' activation and forces, the intersection count; with seams, the sewn
+ * topology (merged seams, masses, elements); animated characters' holds. */
 bool world_state_write(drape_world* w, FILE* f);
 
 /* Into a world built from the same scene and not yet stepped: prepares it as its first step

@@ -73,6 +73,41 @@ static void skin_step(solid_data* s, double t, double h)
 	}
 }
 
+/* The tree is built once, from the mesh's placement at time 0 whatever step first needs it, and
+ * refitted at every step after (sec. 6 builds the tree by recursive splitting along coordinate
+ * axes). Its shape decides the order queries list faces in, which breaks exact ties between faces
+ * sharing a vertex or edge; a resumed run (docs/reliability.md, "Resume") must get the same shape
+ * as the run it continues, so the shape cannot depend on the pose when the tree is first needed. */
+static void build_tree(drape_world* w, solid_data* s)
+{
+	double* at0 = malloc(3 * (size_t)(s->vertex_count > 0 ? s->vertex_count : 1) * sizeof *at0);
+	if (!at0) return;
+	if (s->character) {
+		character_pose(s->character, 0.0, at0);
+	} else {
+		const xform x = pose_at(s, 0.0);
+		for (int32_t v = 0; v < s->vertex_count; ++v) v3_store(xform_apply_point(x, mesh_local(s, v, 0.0)), &at0[3 * v]);
+	}
+	for (int32_t f = 0; f < s->triangle_count; ++f) {
+		aabb b = aabb_empty();
+		for (int c = 0; c < 3; ++c) b = aabb_add_point(b, v3_load(&at0[3 * s->triangles[3 * f + c]]));
+		s->boxes[f] = aabb_grow(b, s->thickness);
+	}
+	free(at0);
+	s->tree_built = bvh_build(&s->tree, s->boxes, s->triangle_count);
+	int32_t need = s->tree_built ? bvh_query_stack_size(&s->tree) : 0;
+	if (need > w->query_stack_size) {
+		int32_t* stack = realloc(w->query_stack, (size_t)need * sizeof *stack);
+		if (stack) {
+			w->query_stack = stack;
+			w->query_stack_size = need;
+		} else {
+			bvh_free(&s->tree);
+			s->tree_built = false;
+		}
+	}
+}
+
 void solids_begin_step(drape_world* w, double t, double h)
 {
 	for (int32_t k = 0; k < w->solid_count; ++k) {
@@ -94,6 +129,7 @@ void solids_begin_step(drape_world* w, double t, double h)
 				s->v1[v] = xform_apply_point(s->x1, mesh_local(s, v, t + h));
 			}
 		}
+		if (!s->tree_built) build_tree(w, s);
 		for (int32_t f = 0; f < s->triangle_count; ++f) {
 			aabb b = aabb_empty();
 			for (int c = 0; c < 3; ++c) {
@@ -102,24 +138,7 @@ void solids_begin_step(drape_world* w, double t, double h)
 			}
 			s->boxes[f] = aabb_grow(b, s->thickness);
 		}
-		if (!s->tree_built) {
-			/* Built once; deforming and moving meshes only refit (sec. 6 builds the tree by
-			 * recursive splitting along coordinate axes). */
-			s->tree_built = bvh_build(&s->tree, s->boxes, s->triangle_count);
-			int32_t need = s->tree_built ? bvh_query_stack_size(&s->tree) : 0;
-			if (need > w->query_stack_size) {
-				int32_t* stack = realloc(w->query_stack, (size_t)need * sizeof *stack);
-				if (stack) {
-					w->query_stack = stack;
-					w->query_stack_size = need;
-				} else {
-					bvh_free(&s->tree);
-					s->tree_built = false;
-				}
-			}
-		} else {
-			bvh_refit(&s->tree, s->boxes);
-		}
+		if (s->tree_built) bvh_refit(&s->tree, s->boxes);
 	}
 }
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECKPOINT_MAGIC "DRAPECK1"
+#define CHECKPOINT_MAGIC "DRAPECK2"
 
 static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
 {
@@ -95,7 +95,12 @@ static bool write_header(FILE* f, const checkpoint* c)
 	       fwrite(&c->frames_written, sizeof c->frames_written, 1, f) == 1 &&
 	       fwrite(&c->wall_seconds, sizeof c->wall_seconds, 1, f) == 1 && fwrite(&c->totals, sizeof c->totals, 1, f) == 1 &&
 	       put_string(f, c->scene_path) && put_strings(f, c->sets, c->set_count) &&
-	       put_strings(f, c->before, c->before_count);
+	       put_strings(f, c->before, c->before_count) && fwrite(&c->sew_open, sizeof c->sew_open, 1, f) == 1 &&
+	       fwrite(&c->sew_frame, sizeof c->sew_frame, 1, f) == 1 && fwrite(&c->sew_sewn_at, sizeof c->sew_sewn_at, 1, f) == 1 &&
+	       fwrite(&c->sew_motion_start, sizeof c->sew_motion_start, 1, f) == 1 &&
+	       fwrite(&c->seam_count, sizeof c->seam_count, 1, f) == 1 &&
+	       (c->seam_count == 0 ||
+		fwrite(c->seam_merged_frame, sizeof *c->seam_merged_frame, (size_t)c->seam_count, f) == (size_t)c->seam_count);
 }
 
 bool checkpoint_write(const char* dir, const checkpoint* c, drape_world* world, char* err, size_t err_size)
@@ -123,7 +128,7 @@ static FILE* open_checkpoint(const char* dir, checkpoint* c, char* err, size_t e
 	snprintf(path, sizeof path, "%s/%s", dir, CHECKPOINT_FILE);
 	FILE* f = fopen(path, "rb");
 	if (!f) {
-		core_fail(err, err_size, "'%s': %s (only runs of this drape version, without seams or an animated character, leave one)",
+		core_fail(err, err_size, "'%s': %s (runs of this drape version leave one, unless they write PC2 or glTF or use the cholesky preconditioner)",
 			  path, strerror(errno));
 		return NULL;
 	}
@@ -135,7 +140,15 @@ static FILE* open_checkpoint(const char* dir, checkpoint* c, char* err, size_t e
 		  fread(&c->frames_written, sizeof c->frames_written, 1, f) == 1 &&
 		  fread(&c->wall_seconds, sizeof c->wall_seconds, 1, f) == 1 && fread(&c->totals, sizeof c->totals, 1, f) == 1 &&
 		  (c->scene_path = get_string(f)) != NULL && get_strings(f, &c->sets, &c->set_count) &&
-		  get_strings(f, &c->before, &c->before_count);
+		  get_strings(f, &c->before, &c->before_count) && fread(&c->sew_open, sizeof c->sew_open, 1, f) == 1 &&
+		  fread(&c->sew_frame, sizeof c->sew_frame, 1, f) == 1 && fread(&c->sew_sewn_at, sizeof c->sew_sewn_at, 1, f) == 1 &&
+		  fread(&c->sew_motion_start, sizeof c->sew_motion_start, 1, f) == 1 &&
+		  fread(&c->seam_count, sizeof c->seam_count, 1, f) == 1 && c->seam_count >= 0 && c->seam_count <= 1 << 24;
+	if (ok && c->seam_count > 0) {
+		c->seam_merged_frame = malloc((size_t)c->seam_count * sizeof *c->seam_merged_frame);
+		ok = c->seam_merged_frame &&
+		     fread(c->seam_merged_frame, sizeof *c->seam_merged_frame, (size_t)c->seam_count, f) == (size_t)c->seam_count;
+	}
 	if (!ok) {
 		fclose(f);
 		checkpoint_free(c);
@@ -176,5 +189,6 @@ void checkpoint_free(checkpoint* c)
 	free(c->scene_path);
 	free_strings(c->sets, c->set_count);
 	free_strings(c->before, c->before_count);
+	free(c->seam_merged_frame);
 	memset(c, 0, sizeof *c);
 }

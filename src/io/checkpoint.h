@@ -1,7 +1,7 @@
 /* checkpoint.bin beside a run's frames: what `drape resume DIR` needs to continue a killed run
  * bit-identically (docs/reliability.md, "Resume"): the scene's identity (path, overrides, a hash of
- * its text), the run's settings, the totals so far, the folder's entries from before the run, and
- * the world's stepping state (world_state.h). Written after every frame, atomically. */
+ * its text), the run's settings, the totals so far, the folder's entries from before the run, the
+ * sewing state, and the world's stepping state (world_state.h). Written after every frame, atomically. */
 #ifndef DRAPE_CHECKPOINT_H
 #define DRAPE_CHECKPOINT_H
 
@@ -29,6 +29,11 @@ typedef struct checkpoint {
 	int32_t set_count;
 	char** before; /* the folder's entries before the run */
 	int32_t before_count;
+	/* the sewing state after `frame` (io/sewing.h); seam_merged_frame is owned */
+	int32_t sew_open, sew_frame;
+	double sew_sewn_at, sew_motion_start;
+	int32_t seam_count;
+	int32_t* seam_merged_frame;
 } checkpoint;
 
 /* FNV-1a of the scene's text (its file, or the built-in one) and its overrides; false when the

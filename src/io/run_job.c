@@ -84,9 +84,20 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 }
 
 /* checkpoint.bin after frame f: the run so far and the world's state (docs/reliability.md). */
-static bool save_checkpoint(checkpoint* ck, const char* dir, int f, const run_totals* t, drape_world* world, char* err,
-			    size_t err_size)
+static bool save_checkpoint(checkpoint* ck, const char* dir, int f, const run_totals* t, const sewing_state* sew,
+			    drape_world* world, char* err, size_t err_size)
 {
+	if (ck->seam_count != sew->seam_count) {
+		int32_t* grown = realloc(ck->seam_merged_frame, (size_t)(sew->seam_count > 0 ? sew->seam_count : 1) * sizeof *grown);
+		if (!grown) return core_fail(err, err_size, "out of memory writing the checkpoint");
+		ck->seam_merged_frame = grown;
+		ck->seam_count = sew->seam_count;
+	}
+	if (sew->seam_count > 0) memcpy(ck->seam_merged_frame, sew->merged_frame, (size_t)sew->seam_count * sizeof *sew->merged_frame);
+	ck->sew_open = sew->open;
+	ck->sew_frame = sew->frame;
+	ck->sew_sewn_at = sew->sewn_at;
+	ck->sew_motion_start = sew->motion_start;
 	ck->frame = f;
 	ck->frames_written = t->frames_written;
 	ck->wall_seconds = t->wall_seconds;
@@ -116,6 +127,9 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	} else if (!stats) {
 		st = DRAPE_ERROR_IO;
 	} else if (first > 0) {
+		/* where the killed run's sewing stood (its world, seams merged, came from the checkpoint) */
+		sewing_restore(&sew, ck->sew_open, ck->sew_frame, ck->sew_sewn_at, ck->sew_motion_start, ck->seam_merged_frame,
+			       ck->seam_count);
 		drape_run_progress p = {first - 1, s->frames, drape_world_time(world), world};
 		if (def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
 	} else if (!caches_add_frame(cache, 0, world, err, sizeof err)) {
@@ -125,7 +139,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		zero.seam_gap = sewing_max_gap(world);
 		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
 		totals->frames_written = 1;
-		if (ck && !save_checkpoint(ck, dir, 0, totals, world, err, sizeof err)) st = DRAPE_ERROR_IO;
+		if (ck && !save_checkpoint(ck, dir, 0, totals, &sew, world, err, sizeof err)) st = DRAPE_ERROR_IO;
 		drape_run_progress p = {0, s->frames, 0.0, world};
 		if (st == DRAPE_OK && def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
 	}
@@ -165,7 +179,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		output_stats_row(stats, f, drape_world_time(world), &fs, drape_world_kinetic_energy(world), ms);
 		totals->frames_written = f + 1;
 		totals->wall_seconds = wall_before + now_s() - start;
-		if (ck && !save_checkpoint(ck, dir, f, totals, world, err, sizeof err)) {
+		if (ck && !save_checkpoint(ck, dir, f, totals, &sew, world, err, sizeof err)) {
 			st = DRAPE_ERROR_IO;
 			break;
 		}

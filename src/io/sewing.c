@@ -8,7 +8,8 @@
 
 bool sewing_begin(sewing_state* st, const drape_world* world)
 {
-	st->open = drape_seam_count(world);
+	st->seam_count = drape_seam_count(world);
+	st->open = st->seam_count;
 	st->sewn_at = st->open > 0 ? -1.0 : 0.0;
 	st->motion_start = -1.0;
 	st->frame = 0;
@@ -25,6 +26,16 @@ void sewing_end(sewing_state* st)
 {
 	free(st->merged_frame);
 	st->merged_frame = NULL;
+}
+
+void sewing_restore(sewing_state* st, int32_t open, int32_t frame, double sewn_at, double motion_start,
+		    const int32_t* merged_frame, int32_t seam_count)
+{
+	st->open = open;
+	st->frame = frame;
+	st->sewn_at = sewn_at;
+	st->motion_start = motion_start;
+	for (int32_t k = 0; k < seam_count && k < st->seam_count; ++k) st->merged_frame[k] = merged_frame[k];
 }
 
 void sewing_set_gravity(const sewing_state* st, drape_world* world, const scene* s)

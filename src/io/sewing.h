@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 typedef struct sewing_state {
+	int32_t seam_count;
 	int32_t open;        /* seams not yet merged */
 	double sewn_at;      /* s: when the last seam merged; < 0 while some are open */
 	double motion_start; /* s: when the garment had relaxed after sewing; < 0 until then */
@@ -20,6 +21,10 @@ typedef struct sewing_state {
 /* False when out of memory. */
 bool sewing_begin(sewing_state* st, const drape_world* world);
 void sewing_end(sewing_state* st);
+/* A resumed run's state, as saved after its last frame (io/checkpoint.h); merged_frame holds
+ * seam_count entries, which must be the world's seam count. */
+void sewing_restore(sewing_state* st, int32_t open, int32_t frame, double sewn_at, double motion_start,
+		    const int32_t* merged_frame, int32_t seam_count);
 /* Before each frame: gravity as the scene has it, scaled by sewing.gravity while a seam is open. */
 void sewing_set_gravity(const sewing_state* st, drape_world* world, const scene* s);
 /* The largest gap of the open seams now, m (frame 0's seam_gap). */
