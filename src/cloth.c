@@ -69,6 +69,16 @@ static drape_status check_material(drape_world* w, const drape_material* m)
 		if (f[i].value < 0.0) return world_fail(w, "material %s must be >= 0, got %g", f[i].name, f[i].value);
 	}
 	if (!(m->density > 0.0)) return world_fail(w, "material density must be > 0, got %g", m->density);
+	/* drape_limits.h: stiffer than this, CG cannot follow the system at any step size the
+	 * step control reaches, and a run crawls or crushes the cloth */
+	if (!(m->stretch <= LIMIT_STIFFNESS && m->shear <= LIMIT_STIFFNESS))
+		return world_fail(w, "material stretch %g N/m and shear %g N/m: at most %g N/m each is within drape's range "
+				  "(docs/reliability.md)",
+				  m->stretch, m->shear, LIMIT_STIFFNESS);
+	if (!(m->stretch_damping <= LIMIT_DAMPING && m->shear_damping <= LIMIT_DAMPING))
+		return world_fail(w, "material stretch_damping %g and shear_damping %g N*s/m: at most %g each is within "
+				  "drape's range (docs/reliability.md)",
+				  m->stretch_damping, m->shear_damping, LIMIT_DAMPING);
 	return DRAPE_OK;
 }
 

@@ -78,6 +78,8 @@ drape_world* drape_world_create(const drape_world_def* def)
 		   def->cloth_repulsion_damping >= 0.0 && isfinite(def->cloth_friction_damping) &&
 		   def->cloth_friction_damping >= 0.0))
 		why = "cloth repulsion stiffness and dampings must be finite and >= 0";
+	else if (!(def->cloth_repulsion <= LIMIT_REPULSION))
+		why = "cloth repulsion stiffness is beyond drape's range (1e6 N/m, docs/reliability.md)";
 	else if ((int)def->integrator < 0 || def->integrator >= DRAPE_INTEGRATOR_COUNT) why = "unknown integrator";
 	else if (!(isfinite(def->onoff_c1) && def->onoff_c1 > 0.0)) why = "onoff_c1 must be finite and > 0";
 	else if (def->self_collision && !integrator_supports_cloth_contact(def->integrator))
@@ -276,6 +278,9 @@ drape_status world_prepare(drape_world* w)
 			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
+			/* over the search's budget (a cloth crushed onto itself): the first step's
+			 * proximity search finds the same and rejects the step (STEP_CROWDED) */
+			if (w->intersections < 0) w->intersections = 0;
 		}
 	}
 	if (!ok) {
@@ -325,6 +330,10 @@ static const char* outcome_text(step_outcome o)
 		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
 	case STEP_CANCELLED:
 		return "interrupted";
+	case STEP_CROWDED:
+		return "the cloth is crushed onto or flung through itself: its contact search found more than "
+		       "100 overlapping triangle pairs per triangle (a stiffness the solver cannot follow at any "
+		       "step, or a pin or solid crushing the cloth)";
 	default:
 		return "accepted";
 	}

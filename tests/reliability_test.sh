@@ -21,7 +21,7 @@ py=/usr/bin/python3
 
 # NAME -> what the refusal (or stop) must say; exit 2 for a refusal.
 declare -A expect=(
-	[hang_1ab0ba9cb7]="moves at 200.* beyond drape's range of 100 m/s"
+	[hang_1ab0ba9cb7]="moves at 200.* beyond drape's range of 20 m/s"
 	[hang_2fa724db8c]="gravity: \|gravity\| = 1e\+10 m/s\^2 is beyond"
 	[hang_41d1f7924c]="grid u_axis and v_axis are parallel"
 	[hang_7017384f75]="wind: \|velocity\| \+ \|gust_amplitude\| = 1e\+19 m/s is beyond"
@@ -38,6 +38,9 @@ declare -A expect=(
 	[kind_thick_cloth]="cloth_contact.thickness: 1 m is beyond drape's range \(0.05 m\)"
 	[kind_long_panel]="panel 'front' spans 0.5 m x 436 m, beyond drape's limit of 10 m"
 	[kind_wind330]="= 330 m/s is beyond drape's range \(100 m/s"
+	[kind_shear_1e12]="material.shear: 1e\+12 N/m is beyond drape's range \(1e\+06 N/m"
+	[kind_damping_1e5]="material.shear_damping: 100000 N\*s/m is beyond drape's range \(1000 N\*s/m"
+	[kind_contact_1e9]="cloth_contact.stiffness: 1e\+09 N/m is beyond drape's range \(1e\+06 N/m"
 )
 for f in "$root"/tests/scenes/hangs/*.json; do
 	name=$(basename "$f" .json)

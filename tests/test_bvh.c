@@ -135,12 +135,13 @@ static void test_bvh_empty_and_single(void)
 }
 
 static int32_t pair_calls;
-static void count_pair(void* ctx, int32_t a, int32_t b)
+static bool count_pair(void* ctx, int32_t a, int32_t b)
 {
 	(void)ctx;
 	(void)a;
 	(void)b;
 	++pair_calls;
+	return true;
 }
 
 static void test_bvh_pairs_of_tiny_trees(void)
@@ -342,17 +343,28 @@ typedef struct pair_grid {
 	int bad_order;
 } pair_grid;
 
-static void grid_pair(void* ctx, int32_t a, int32_t b)
+static bool grid_pair(void* ctx, int32_t a, int32_t b)
 {
 	pair_grid* g = ctx;
 	g->hits[(size_t)a * (size_t)g->nb + (size_t)b]++;
+	return true;
 }
 
-static void grid_pair_self(void* ctx, int32_t a, int32_t b)
+static bool grid_pair_self(void* ctx, int32_t a, int32_t b)
 {
 	pair_grid* g = ctx;
 	if (a >= b) g->bad_order++;
 	grid_pair(ctx, a, b);
+	return true;
+}
+
+/* A visit that stops the traversal after `left` more pairs. */
+static bool pair_until(void* ctx, int32_t a, int32_t b)
+{
+	(void)a;
+	(void)b;
+	int32_t* left = ctx;
+	return --*left > 0;
 }
 
 static void test_bvh_self_pairs_match_brute_force(void)
@@ -381,6 +393,10 @@ static void test_bvh_self_pairs_match_brute_force(void)
 		}
 	CHECK(bad == 0);
 	CHECK(pairs > N); /* the test is not vacuous */
+	/* a visit that says stop ends the traversal there (a caller's work budget) */
+	int32_t left = 10;
+	CHECK(bvh_pairs_cb(&t, &t, pair_until, &left, stack, size));
+	CHECK(left == 0);
 	/* a stack one pair too small is refused, not overrun */
 	CHECK(!bvh_pairs_cb(&t, &t, grid_pair_self, &g, stack, size - 2));
 	free(stack);

@@ -782,7 +782,42 @@ static void test_cloth_pairs_timing_51(void)
 	mesh_free(&m);
 }
 
+/* The work budget (CLOTH_PAIRS_BUDGET pairs per triangle): a folded two-layer sheet stays well
+ * under it on every query; the same sheet crushed into a ball a tenth of its thickness across,
+ * where every box overlaps every other, stops each query (proximity, crossings, intersections)
+ * with -1 and `overloaded`, on one thread and on two; an interrupt stops a query too, without
+ * `overloaded`. */
+static void test_cloth_pairs_budget(void)
+{
+	uint64_t seed = 31;
+	mesh m = folded_mesh(21, 2, 0.05, &seed);
+	const double h = 0.75 / 20.0;
+	cloth_pairs d;
+	CHECK(cloth_pairs_init(&d, m.tri, m.nt, m.nv));
+	CHECK(cloth_pairs_proximity(&d, m.x, h) >= 0 && !d.overloaded);
+	CHECK(d.candidate_pairs < 20 * (int64_t)m.nt); /* far from the budget */
+	CHECK(cloth_pairs_crossings(&d, m.x, m.x, 1e-9) >= 0 && !d.overloaded);
+	CHECK(cloth_pairs_intersections(&d, m.x, NULL, 0) >= 0 && !d.overloaded);
+	vec3* ball = malloc((size_t)m.nv * sizeof *ball);
+	for (int32_t i = 0; i < m.nv; ++i) ball[i] = vrand(&seed, 0.05 * h);
+	for (int threads = 1; threads <= 2; ++threads) {
+		cloth_pairs_set_threads(&d, threads);
+		CHECK(cloth_pairs_proximity(&d, ball, h) == -1 && d.overloaded && d.vf_count == 0 && d.ee_count == 0);
+		CHECK(cloth_pairs_crossings(&d, m.x, ball, 1e-9) == -1 && d.overloaded);
+		CHECK(cloth_pairs_intersections(&d, ball, NULL, 0) == -1 && d.overloaded);
+	}
+	volatile int cancel = 1;
+	d.cancel = &cancel;
+	CHECK(cloth_pairs_proximity(&d, m.x, h) == -1 && !d.overloaded);
+	d.cancel = NULL;
+	CHECK(cloth_pairs_proximity(&d, m.x, h) >= 0 && !d.overloaded);
+	free(ball);
+	cloth_pairs_free(&d);
+	mesh_free(&m);
+}
+
 const test_case cloth_pairs_tests[] = {
+	{"cloth_pairs_budget", test_cloth_pairs_budget},
 	{"cloth_pairs_topology", test_cloth_pairs_topology},
 	{"cloth_pairs_proximity_matches_brute_force", test_cloth_pairs_proximity_matches_brute_force},
 	{"cloth_pairs_history_independent", test_cloth_pairs_history_independent},

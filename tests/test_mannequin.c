@@ -57,10 +57,11 @@ typedef struct pair_ctx {
 	int64_t hits;
 } pair_ctx;
 
-static void count_pair(void* ctx, int32_t a, int32_t b)
+static bool count_pair(void* ctx, int32_t a, int32_t b)
 {
 	pair_ctx* c = ctx;
 	if (mesh_triangles_intersect(c->x, c->tri + 3 * a, c->tri + 3 * b)) ++c->hits;
+	return true;
 }
 
 /* Pairs of triangles that intersect (neighbours only where they fold onto each other). */

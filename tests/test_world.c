@@ -335,11 +335,30 @@ static void test_limits_are_enforced(void)
 	drape_constraint_def k = drape_default_constraint_def();
 	k.cloth = id;
 	k.motion = DRAPE_MOTION_VELOCITY;
-	k.velocity[2] = 101.0;
+	k.velocity[2] = 21.0;
 	CHECK(drape_constraint_add(w, &k).index < 0);
-	CHECK(strstr(drape_world_error(w), "moves at 101 m/s"));
-	k.velocity[2] = 99.0;
+	CHECK(strstr(drape_world_error(w), "moves at 21 m/s"));
+	k.velocity[2] = 19.0;
 	CHECK(drape_constraint_add(w, &k).index >= 0);
+	drape_world_destroy(w);
+
+	/* materials a thousand times stiffer than the default, and contact springs 5,000 times */
+	w = drape_world_create(&wd);
+	cd.material.stretch = 1.1e6;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "stretch 1.1e+06 N/m"));
+	cd.material.stretch = 1e6;
+	cd.material.shear_damping = 2e3;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "shear_damping 2000"));
+	cd.material.shear_damping = 1e3;
+	CHECK(drape_cloth_add(w, &cd).index == 0);
+	drape_world_destroy(w);
+	wd.cloth_repulsion = 2e6;
+	CHECK(drape_world_create(&wd) == NULL);
+	wd.cloth_repulsion = 1e6;
+	w = drape_world_create(&wd);
+	CHECK(w != NULL);
 	drape_world_destroy(w);
 
 	drape_grid_def gd = drape_default_grid_def();
@@ -357,6 +376,33 @@ static void test_limits_are_enforced(void)
 	CHECK(drape_mesh_make_grid(&gd, &m, err, sizeof err) == DRAPE_OK); /* no overflow in the axis' norm */
 	CHECK(fabs(m.positions[3] - m.positions[0] - sqrt(0.5) * 0.1) < 1e-12);
 	drape_mesh_free(&m);
+}
+
+/* A sheet crushed into a ball (every triangle's box overlapping most others) is not ground through
+ * pair by pair: the contact search stops at its budget, the step is rejected and halved down to
+ * min_dt, and the call ends with DRAPE_ERROR_DIVERGED naming the cause (docs/reliability.md,
+ * "Bounded work"). */
+static void test_crushed_cloth_stops(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	drape_world* w = drape_world_create(&wd);
+	drape_grid_def gd = drape_default_grid_def();
+	gd.resolution[0] = gd.resolution[1] = 31;
+	drape_mesh m;
+	char err[256];
+	CHECK(drape_mesh_make_grid(&gd, &m, err, sizeof err) == DRAPE_OK);
+	uint64_t seed = 5;
+	for (int32_t i = 0; i < 3 * m.vertex_count; ++i) m.positions[i] = 0.01 * fixture_rand(&seed); /* a 2 cm ball */
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	CHECK(drape_cloth_add(w, &cd).index == 0);
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_ERROR_DIVERGED);
+	CHECK(strstr(drape_world_error(w), "crushed onto or flung through itself"));
+	drape_stats st = drape_world_get_stats(w);
+	CHECK(st.steps == 0 && st.cg_iterations == 0); /* stopped before any solve */
+	drape_mesh_free(&m);
+	drape_world_destroy(w);
 }
 
 static void test_non_manifold_mesh_is_refused(void)
@@ -464,6 +510,7 @@ const test_case world_tests[] = {
 	{"invalid_input_is_named", test_invalid_input_is_named},
 	{"non_manifold_mesh_is_refused", test_non_manifold_mesh_is_refused},
 	{"limits_are_enforced", test_limits_are_enforced},
+	{"crushed_cloth_stops", test_crushed_cloth_stops},
 	{"two_cloths_one_world", test_two_cloths_one_world},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},
 	{NULL, NULL},

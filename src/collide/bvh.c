@@ -207,13 +207,12 @@ int32_t bvh_query(const bvh* t, aabb box, int32_t* out, int32_t max_out, int32_t
 }
 
 /* Reports pa, pb; within one tree as the ordered pair (min, max). */
-static inline void report(bool self, int32_t pa, int32_t pb, void (*visit)(void*, int32_t, int32_t), void* ctx)
+static inline bool report(bool self, int32_t pa, int32_t pb, bool (*visit)(void*, int32_t, int32_t), void* ctx)
 {
-	if (self && pb < pa) visit(ctx, pb, pa);
-	else visit(ctx, pa, pb);
+	return self && pb < pa ? visit(ctx, pb, pa) : visit(ctx, pa, pb);
 }
 
-bool bvh_pairs_cb(const bvh* a, const bvh* b, void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx,
+bool bvh_pairs_cb(const bvh* a, const bvh* b, bool (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx,
 		  int32_t* stack, int32_t stack_size)
 {
 	return bvh_pairs_from_cb(a, b, 0, 0, visit, ctx, stack, stack_size);
@@ -285,7 +284,7 @@ int32_t bvh_self_pairs_split(const bvh* t, int32_t target, int32_t* pairs, int32
 }
 
 bool bvh_pairs_from_cb(const bvh* a, const bvh* b, int32_t ia0, int32_t ib0,
-		       void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx, int32_t* stack, int32_t stack_size)
+		       bool (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx, int32_t* stack, int32_t stack_size)
 {
 	if (a->node_count == 0 || b->node_count == 0) return true;
 	int32_t cap = stack_size / 2; /* in pairs */
@@ -306,7 +305,7 @@ bool bvh_pairs_from_cb(const bvh* a, const bvh* b, int32_t ia0, int32_t ib0,
 				for (int32_t i = na->first; i < na->first + na->count; ++i)
 					for (int32_t j = i + 1; j < na->first + na->count; ++j)
 						if (aabb_overlap(a->prim_boxes[i], a->prim_boxes[j]))
-							report(true, a->prims[i], a->prims[j], visit, ctx);
+							if (!report(true, a->prims[i], a->prims[j], visit, ctx)) return true;
 				continue;
 			}
 			int32_t l = na->first, r = na->first + 1;
@@ -329,7 +328,7 @@ bool bvh_pairs_from_cb(const bvh* a, const bvh* b, int32_t ia0, int32_t ib0,
 			for (int32_t i = na->first; i < na->first + na->count; ++i)
 				for (int32_t j = nb->first; j < nb->first + nb->count; ++j)
 					if (aabb_overlap(a->prim_boxes[i], b->prim_boxes[j]))
-						report(self, a->prims[i], b->prims[j], visit, ctx);
+						if (!report(self, a->prims[i], b->prims[j], visit, ctx)) return true;
 			continue;
 		}
 		/* Descend the larger node (the leaf never), so that both sides shrink together. */

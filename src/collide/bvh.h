@@ -74,14 +74,15 @@ bool bvh_query_cb(const bvh* t, aabb box, bool (*visit)(void* ctx, int32_t prim)
 
 /* Calls visit(ctx, pa, pb) for every primitive pa of a and pb of b whose boxes overlap. When
  * a == b (self-collision), each unordered pair of distinct primitives is reported exactly once,
- * with pa < pb, and (i, i) never. Returns false only if stack_size is too small. */
-bool bvh_pairs_cb(const bvh* a, const bvh* b, void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx,
+ * with pa < pb, and (i, i) never; until visit returns false (a caller's work budget). Returns false
+ * only if stack_size is too small. */
+bool bvh_pairs_cb(const bvh* a, const bvh* b, bool (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx,
 		  int32_t* stack, int32_t stack_size);
 
 /* bvh_pairs_cb starting from the node pair (ia, ib) instead of the roots: the pairs under it
  * only. Same stack requirement. */
 bool bvh_pairs_from_cb(const bvh* a, const bvh* b, int32_t ia, int32_t ib,
-		       void (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx, int32_t* stack, int32_t stack_size);
+		       bool (*visit)(void* ctx, int32_t pa, int32_t pb), void* ctx, int32_t* stack, int32_t stack_size);
 
 /* Splits the self traversal bvh_pairs_cb(t, t, ...) into independent node pairs, by expanding the
  * traversal breadth-first until there are at least target of them (or no pair can be expanded, or

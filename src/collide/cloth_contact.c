@@ -74,15 +74,17 @@ bool cloth_contacts_init_rest(drape_world* w)
 	return ok;
 }
 
-void cloth_contacts_prepare(drape_world* w)
+bool cloth_contacts_prepare(drape_world* w)
 {
 	w->repulsion_count = 0;
-	if (!w->def.self_collision || !w->pairs_ready) return;
+	if (!w->def.self_collision || !w->pairs_ready) return true;
 	cloth_pairs* d = &w->pairs;
-	cloth_pairs_proximity(d, w->x, w->def.cloth_thickness);
+	if (cloth_pairs_proximity(d, w->x, w->def.cloth_thickness) < 0 && (d->overloaded || (w->cancel && *w->cancel)))
+		return false;
 	for (int32_t k = 0; k < d->vf_count; ++k) push_vf(w, d->vf[k].p, d->vf[k].t, d->vf[k].bary, d->vf[k].normal);
 	for (int32_t k = 0; k < d->ee_count; ++k) push_ee(w, d->ee[k].e0, d->ee[k].e1, d->ee[k].s, d->ee[k].u, d->ee[k].normal);
 	w->proximity_count = w->repulsion_count;
+	return true;
 }
 
 /* Position alteration for a pair caught crossing (sec. 6.2: "we can also add correction terms to
@@ -111,7 +113,7 @@ int32_t cloth_contacts_catch_crossings(drape_world* w, double h)
 {
 	if (!w->def.self_collision || !w->pairs_ready) return 0;
 	cloth_pairs* d = &w->pairs;
-	cloth_pairs_crossings(d, w->x, w->x1, 1e-9);
+	if (cloth_pairs_crossings(d, w->x, w->x1, 1e-9) < 0 && (d->overloaded || (w->cancel && *w->cancel))) return -1;
 	int32_t before = w->repulsion_count;
 	for (int32_t k = 0; k < d->xvf_count; ++k) push_vf(w, d->xvf[k].p, d->xvf[k].t, d->xvf[k].bary, d->xvf[k].normal);
 	for (int32_t k = 0; k < d->xee_count; ++k) push_ee(w, d->xee[k].e0, d->xee[k].e1, d->xee[k].s, d->xee[k].u, d->xee[k].normal);

@@ -29,17 +29,19 @@ typedef struct drape_world drape_world;
  * proximity skips rest neighbours. Returns false on allocation failure. */
 bool cloth_contacts_init_rest(drape_world* w);
 
-/* Before a step: the pairs within the cloth thickness at the step's start. */
-void cloth_contacts_prepare(drape_world* w);
+/* Before a step: the pairs within the cloth thickness at the step's start. False when the search
+ * went over its budget (cloth_pairs.overloaded) or was interrupted. */
+bool cloth_contacts_prepare(drape_world* w);
 
 /* Adds the repulsions' forces and derivatives to A and b (called by the assembly). */
 void cloth_contacts_assemble(drape_world* w, double h);
 
 /* After a solve: pairs whose motion x -> x1 crosses get a repulsion too, and their free particles
- * a position correction y for the next solve (sec. 6.2). Returns how many. */
+ * a position correction y for the next solve (sec. 6.2). Returns how many, or -1 when the search
+ * went over its budget or was interrupted. */
 int32_t cloth_contacts_catch_crossings(drape_world* w, double h);
 
-/* Intersecting triangle pairs at positions x (exact test). */
+/* Intersecting triangle pairs at positions x (exact test); -1 as above. */
 int32_t cloth_contacts_intersections(drape_world* w, const vec3* x);
 
 #endif

@@ -14,6 +14,11 @@
 /* Vertex p near triangle t (its vertices are triangles[3 t .. 3 t + 2]). bary: the closest point
  * of t to p in barycentric coordinates of t's vertices in that order. normal: unit, from the
  * triangle toward p's side. distance >= 0. */
+/* The most triangle pairs per triangle a query may examine. A cloth in contact with itself, folded
+ * or piled, gives 7-12 (shipped scenes and garments); a proposal that crushed or flung the cloth
+ * gives hundreds to thousands, and its pass would compare nearly all pairs. */
+#define CLOTH_PAIRS_BUDGET 100
+
 typedef struct cc_vf {
 	int32_t p;
 	int32_t t;
@@ -108,12 +113,16 @@ typedef struct cloth_pairs {
 
 	/* Triangle pairs the tree reported in the last call (culling statistics). */
 	int64_t candidate_pairs;
+	/* Set by a call that stopped because the tree reported more than CLOTH_PAIRS_BUDGET triangle
+	 * pairs per triangle (the call then returns -1 with no results): cloth collapsed onto itself
+	 * or flung through itself, where every box overlaps most others (docs/reliability.md). */
+	bool overloaded;
 
 	/* Threads of proximity and crossing queries (1 after init), and the result arrays of threads
 	 * 1 .. threads - 1 (thread 0 uses the arrays above), kept between calls. */
 	int threads;
-	/* Looked at while building the rest neighbours (minutes on a million particles): non-zero
-	 * stops the build, which then fails (drape_world_set_cancel). */
+	/* Looked at while building the rest neighbours (minutes on a million particles) and during
+	 * every query: non-zero stops it, which then fails (drape_world_set_cancel). */
 	const volatile int* cancel;
 	cloth_pairs_part* parts;
 	int32_t part_count;
@@ -171,20 +180,21 @@ bool cloth_pairs_fit_tree(cloth_pairs* d);
  * positions x, except pairs sharing a vertex and rest neighbours (cloth_pairs_set_rest). Results in d->vf[0 .. vf_count) sorted by (p, t)
  * and d->ee[0 .. ee_count) sorted by (e0, e1). Pairs that cannot be oriented (p touching a
  * zero-area triangle, coincident parallel edges) are skipped. Returns vf_count + ee_count, or -1
- * (counts 0) on allocation failure. */
+ * (counts 0) on allocation failure, over the budget (d->overloaded) or when interrupted. */
 int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness);
 
 /* Pairs (not sharing a vertex) whose straight-line motion from x0 to x1 brings them coplanar and
  * within eps (ccd_point_triangle, ccd_edge_edge; eps > 0), at their earliest such time. Results in
  * d->xvf (sorted by (p, t)) and d->xee (sorted by (e0, e1)). Returns xvf_count + xee_count, or -1
- * on allocation failure. */
+ * on allocation failure, over the budget (d->overloaded) or when interrupted. */
 int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps);
 
 /* Pairs of triangles not sharing an edge that intersect at x (touching included; triangles
  * sharing one vertex are tested for contact away from it): mesh_triangles_intersect behind a
  * separating-axis guard against its false positives on (nearly) coplanar pairs. Writes the k
  * lexicographically smallest pairs (ta < tb) to first_pairs[0 .. 2 min(k, count)) (may be NULL).
- * Returns the count, or -1 on allocation failure. */
+ * Returns the count, or -1 on allocation failure, over the budget (d->overloaded) or when
+ * interrupted. */
 int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k);
 
 #endif

@@ -13,7 +13,8 @@ typedef struct count_query {
 	int32_t hits;
 	int32_t* first;
 	int32_t first_max, first_count;
-	int64_t candidates;
+	int64_t candidates, budget;
+	bool stopped;
 } count_query;
 
 /* Keeps the first_max smallest pairs, sorted, by insertion: allocation-free, and independent of
@@ -39,27 +40,32 @@ static void keep_smallest(count_query* q, int32_t A, int32_t B)
 	q->first_count = n + 1;
 }
 
-static void visit_intersection(void* ctx, int32_t A, int32_t B)
+static bool visit_intersection(void* ctx, int32_t A, int32_t B)
 {
 	count_query* q = ctx;
 	const cloth_pairs* d = q->d;
-	++q->candidates;
+	if (++q->candidates > q->budget || ((q->candidates & 1023) == 0 && d->cancel && *d->cancel)) {
+		q->stopped = true;
+		return false;
+	}
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	int shared = has_vertex(tb, ta[0]) + has_vertex(tb, ta[1]) + has_vertex(tb, ta[2]);
-	if (shared >= 2) return; /* neighbours across an edge */
+	if (shared >= 2) return true; /* neighbours across an edge */
 	/* Triangles meeting across an open seam (a corner of one sewn to a corner of the other,
 	 * cloth_pairs.sewn) are neighbours about to share that vertex, not an intersection. */
 	for (int k = 0; d->sewn && k < 3; ++k)
-		if (!has_vertex(tb, ta[k]) && sewn_to_triangle(d->sewn, ta[k], tb)) return;
-	if (!mesh_triangles_intersect(q->x, ta, tb)) return;
+		if (!has_vertex(tb, ta[k]) && sewn_to_triangle(d->sewn, ta[k], tb)) return true;
+	if (!mesh_triangles_intersect(q->x, ta, tb)) return true;
 	++q->hits;
 	keep_smallest(q, A, B);
+	return true;
 }
 
 int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k)
 {
 	d->candidate_pairs = 0;
+	d->overloaded = false;
 	if (d->triangle_count == 0) return 0;
 	/* Exact boxes: the predicate counts touching, and closed boxes of touching triangles
 	 * overlap. */
@@ -68,9 +74,14 @@ int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_
 		d->boxes[t] = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
 	}
 	if (!cloth_pairs_fit_tree(d)) return -1;
-	count_query q = {.d = d, .x = x, .first = first_pairs, .first_max = k};
+	count_query q = {.d = d, .x = x, .first = first_pairs, .first_max = k,
+			 .budget = (int64_t)CLOTH_PAIRS_BUDGET * d->triangle_count};
 	int32_t stack[BVH_PAIRS_STACK];
 	bvh_pairs_cb(&d->tree, &d->tree, visit_intersection, &q, stack, BVH_PAIRS_STACK);
 	d->candidate_pairs = q.candidates;
+	if (q.stopped) {
+		d->overloaded = !(d->cancel && *d->cancel);
+		return -1;
+	}
 	return q.hits;
 }

@@ -172,7 +172,7 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	r->toi = toi;
 }
 
-static void visit_crossing(void* q, int32_t A, int32_t B) { visit_pair(q, A, B, crossing_vf, crossing_ee); }
+static bool visit_crossing(void* q, int32_t A, int32_t B) { return visit_pair(q, A, B, crossing_vf, crossing_ee); }
 
 int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps)
 {

@@ -75,7 +75,7 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	r->distance = sqrt(d2);
 }
 
-static void visit_proximity(void* q, int32_t A, int32_t B) { visit_pair(q, A, B, proximity_vf, proximity_ee); }
+static bool visit_proximity(void* q, int32_t A, int32_t B) { return visit_pair(q, A, B, proximity_vf, proximity_ee); }
 
 int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 {

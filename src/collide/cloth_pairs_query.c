@@ -166,9 +166,18 @@ static bool merge_results(cloth_pairs* d, int kind, int used)
  * arrays, and these are concatenated. Each primitive pair is tested exactly once whatever the
  * split, by the same function of its inputs, and the results are then sorted by their unique
  * keys: the output is bit-identical for any thread count. */
+/* False when the traversal failed, was interrupted, or went over its budget (d->overloaded). */
+static bool traversal_verdict(cloth_pairs* d, bool failed, bool stopped, int64_t candidates, int64_t budget)
+{
+	const bool interrupted = d->cancel && *d->cancel;
+	d->overloaded = !interrupted && (stopped || candidates > budget);
+	return !failed && !stopped && !d->overloaded && !interrupted;
+}
+
 bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 {
 	d->candidate_pairs = 0;
+	d->overloaded = false;
 	for (int w = 0; w < 2; ++w) *main_results(d, proto->kind[w]).count = 0;
 	if (d->triangle_count == 0) return true;
 	if (!cloth_pairs_fit_tree(d)) return false;
@@ -187,23 +196,28 @@ bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 	int32_t tasks[2 * SPLIT_MAX];
 	int32_t task_count = threads > 1 ? bvh_self_pairs_split(&d->tree, SPLIT_TARGET, tasks, SPLIT_MAX) : 0;
 	if (task_count < 2) threads = 1;
+	/* Each thread may use the whole budget; the verdict is taken on the total, and a thread that
+	 * ran out alone means the total is over too, so it does not depend on the thread count. */
+	const int64_t budget = (int64_t)CLOTH_PAIRS_BUDGET * d->triangle_count;
 	if (threads == 1) {
 		query q = *proto;
+		q.budget = budget;
 		bind_results(d, &q, 0);
 		int32_t stack[BVH_PAIRS_STACK];
 		bvh_pairs_cb(&d->tree, &d->tree, q.visit, &q, stack, BVH_PAIRS_STACK);
 		unbind_results(d, &q, 0);
 		d->candidate_pairs = q.candidates;
-		return !q.failed;
+		return traversal_verdict(d, q.failed, q.stopped, q.candidates, budget);
 	}
 	int64_t candidates = 0;
-	bool failed = false;
+	bool failed = false, stopped = false;
 	int used = 1;
-#pragma omp parallel num_threads(threads) reduction(+ : candidates) reduction(|| : failed)
+#pragma omp parallel num_threads(threads) reduction(+ : candidates) reduction(|| : failed, stopped)
 	{
 		const int id = omp_get_thread_num();
 		if (id == 0) used = omp_get_num_threads();
 		query q = *proto;
+		q.budget = budget;
 		bind_results(d, &q, id);
 		int32_t stack[BVH_PAIRS_STACK];
 #pragma omp for schedule(dynamic, 1)
@@ -213,8 +227,9 @@ bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 		unbind_results(d, &q, id);
 		candidates += q.candidates;
 		failed = failed || q.failed;
+		stopped = stopped || q.stopped;
 	}
 	d->candidate_pairs = candidates;
-	if (failed) return false;
+	if (!traversal_verdict(d, failed, stopped, candidates, budget)) return false;
 	return merge_results(d, proto->kind[0], used) && merge_results(d, proto->kind[1], used);
 }

@@ -127,13 +127,15 @@ typedef struct query {
 	double pad;     /* crossings: rounding allowance of the culling */
 	double margin;  /* thickness or eps */
 	/* visit_pair with the query's two tests (a wrapper per query, so that they are direct calls) */
-	void (*visit)(void* q, int32_t A, int32_t B);
+	bool (*visit)(void* q, int32_t A, int32_t B);
 	int kind[2]; /* [0]: the particle/triangle kind, [1]: the edge/edge kind */
 	void* arr[2];
 	uint64_t* keys[2];
 	int32_t count[2], capacity[2];
 	int64_t candidates; /* triangle pairs reported by the tree */
+	int64_t budget;     /* ... at most (CLOTH_PAIRS_BUDGET per triangle) */
 	bool failed;        /* a result array could not grow */
+	bool stopped;       /* over the budget, or interrupted (cloth_pairs.cancel) */
 } query;
 
 /* A slot for result `which` (0: vf kind, 1: ee kind) with sort key key, or NULL (and q->failed)
@@ -154,11 +156,14 @@ static inline void* emit(query* q, int which, uint64_t key)
  * (owner(v), B), and (e, f) only in that of (owner(e), owner(f)), each exactly once. Nothing is
  * lost: owner(v)'s box holds v, and owner(e)'s holds e, so the boxes, grown by half the margin
  * each, overlap whenever v (or e) comes within the margin of B (of f). */
-static inline void visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* q, int32_t p, int32_t t),
+static inline bool visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* q, int32_t p, int32_t t),
 			      void (*ee)(query* q, int32_t e, int32_t f))
 {
 	const cloth_pairs* d = q->d;
-	++q->candidates;
+	if (++q->candidates > q->budget || ((q->candidates & 1023) == 0 && d->cancel && *d->cancel)) {
+		q->stopped = true;
+		return false;
+	}
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	unsigned oa = d->owns[A], ob = d->owns[B];
@@ -166,16 +171,18 @@ static inline void visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* 
 		if (oa & (1u << k)) vf(q, ta[k], B);
 		if (ob & (1u << k)) vf(q, tb[k], A);
 	}
-	if (!(oa & 0x38u) || !(ob & 0x38u)) return;
+	if (!(oa & 0x38u) || !(ob & 0x38u)) return true;
 	for (int i = 0; i < 3; ++i) {
 		if (!(oa & (8u << i))) continue;
 		for (int j = 0; j < 3; ++j)
 			if (ob & (8u << j)) ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
 	}
+	return true;
 }
 
 /* Runs the query's tree traversal against itself, filling the result arrays of proto's two kinds
- * (unsorted), on d->threads threads. */
+ * (unsorted), on d->threads threads. False when a result array could not grow, the budget was
+ * exceeded (d->overloaded) or the cancel flag was raised. */
 bool cloth_pairs_traverse(cloth_pairs* d, const query* proto);
 
 #endif

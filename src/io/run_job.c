@@ -347,6 +347,7 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			cJSON_Delete(root);
 			if (!def->resume) {
 				output_free_list(totals.before, totals.before_count);
+				free(ck.seam_merged_frame); /* the one thing it owns */
 				memset(&ck, 0, sizeof ck); /* its strings were borrowed from s and totals */
 			}
 		}

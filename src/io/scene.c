@@ -57,7 +57,7 @@ static bool load_cloth_contact(const json_ctx* c, const jnode* root, drape_world
 		if (!json_bool(c, &m, &w->self_collision)) return false;
 	}
 	return json_opt_positive(c, &n, "thickness", &w->cloth_thickness) &&
-	       json_opt_nonnegative(c, &n, "stiffness", &w->cloth_repulsion) &&
+	       json_opt_at_most(c, &n, "stiffness", LIMIT_REPULSION, "N/m", &w->cloth_repulsion) &&
 	       json_opt_nonnegative(c, &n, "damping", &w->cloth_repulsion_damping) &&
 	       json_opt_nonnegative(c, &n, "friction_damping", &w->cloth_friction_damping);
 }
@@ -298,11 +298,12 @@ static bool load_material(const json_ctx* c, const jnode* cn, drape_material* m)
 		return json_fail(c, &bn, "give either 'bend' (both directions) or 'bend_u'/'bend_v', not both");
 	}
 	double b = -1.0;
-	if (!json_opt_positive(c, &n, "density", &m->density) || !json_opt_nonnegative(c, &n, "stretch", &m->stretch) ||
-	    !json_opt_nonnegative(c, &n, "shear", &m->shear) || !json_opt_nonnegative(c, &n, "bend", &b) ||
+	if (!json_opt_positive(c, &n, "density", &m->density) ||
+	    !json_opt_at_most(c, &n, "stretch", LIMIT_STIFFNESS, "N/m", &m->stretch) ||
+	    !json_opt_at_most(c, &n, "shear", LIMIT_STIFFNESS, "N/m", &m->shear) || !json_opt_nonnegative(c, &n, "bend", &b) ||
 	    !json_opt_nonnegative(c, &n, "bend_u", &m->bend_u) || !json_opt_nonnegative(c, &n, "bend_v", &m->bend_v) ||
-	    !json_opt_nonnegative(c, &n, "stretch_damping", &m->stretch_damping) ||
-	    !json_opt_nonnegative(c, &n, "shear_damping", &m->shear_damping) ||
+	    !json_opt_at_most(c, &n, "stretch_damping", LIMIT_DAMPING, "N*s/m", &m->stretch_damping) ||
+	    !json_opt_at_most(c, &n, "shear_damping", LIMIT_DAMPING, "N*s/m", &m->shear_damping) ||
 	    !json_opt_nonnegative(c, &n, "bend_damping", &m->bend_damping) ||
 	    !json_opt_nonnegative(c, &n, "drag", &m->drag))
 		return false;

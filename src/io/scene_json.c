@@ -408,6 +408,19 @@ bool json_opt_nonnegative(const json_ctx* c, const jnode* obj, const char* key, 
 	return true;
 }
 
+bool json_opt_at_most(const json_ctx* c, const jnode* obj, const char* key, double limit, const char* unit, double* out)
+{
+	const cJSON* m = json_get(obj, key);
+	if (!m) return true;
+	jnode mn = json_node(obj, m);
+	double x;
+	if (!json_number(c, &mn, &x) || !json_nonnegative(c, &mn, x)) return false;
+	if (!(x <= limit))
+		return json_fail(c, &mn, "%g %s is beyond drape's range (%g %s, docs/reliability.md)", x, unit, limit, unit);
+	*out = x;
+	return true;
+}
+
 bool json_opt_vector(const json_ctx* c, const jnode* obj, const char* key, int n, double* out)
 {
 	const cJSON* m = json_get(obj, key);

@@ -66,6 +66,8 @@ bool json_nonnegative(const json_ctx* c, const jnode* at, double x); /* x >= 0 *
 bool json_opt_number(const json_ctx* c, const jnode* obj, const char* key, double* out);
 bool json_opt_positive(const json_ctx* c, const jnode* obj, const char* key, double* out);
 bool json_opt_nonnegative(const json_ctx* c, const jnode* obj, const char* key, double* out);
+/* >= 0 and at most limit (drape_limits.h), in unit. */
+bool json_opt_at_most(const json_ctx* c, const jnode* obj, const char* key, double limit, const char* unit, double* out);
 bool json_opt_vector(const json_ctx* c, const jnode* obj, const char* key, int n, double* out);
 
 #endif

@@ -562,6 +562,35 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 /* A strain change per step that only a diverging explicit part produces. */
 #define DIVERGENCE_STRAIN 0.25
 
+/* A proposal that changes some triangle's (or spring's) stretch by more than this in one step is
+ * rejected before the contact passes look at it: no contact constraint turns it into a good step,
+ * and a cloth flung that far makes every swept box overlap every other, so the cloth/cloth
+ * crossing test would compare nearly all pairs (seconds to minutes per pass on a stiff sheet whose
+ * CG could not converge; docs/reliability.md, "Bounded work"). */
+#define WILD_STRAIN 1.0
+
+/* Whether the adaptive step control would reject this proposal whatever the contact passes do:
+ * its strain change is beyond WILD_STRAIN at a step that may still be shortened. Fills the
+ * report's strain fields when so. */
+static bool wild_proposal(drape_world* w, double h, step_report* r)
+{
+	if (!w->def.adaptive || h <= w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) return false;
+	int32_t worst, spring;
+	double change = stretch_change(w, &worst);
+	double d = spring_stretch_change(w, &spring);
+	if (d > change) {
+		change = d;
+		worst = -1;
+	} else {
+		spring = -1;
+	}
+	if (!(change > WILD_STRAIN)) return false;
+	r->stretch_change = change;
+	r->worst_triangle = worst;
+	r->worst_spring = spring;
+	return true;
+}
+
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
 	const int32_t n = w->particle_count;
@@ -581,10 +610,15 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	double t2 = now_ms();
 	r->eval_ms += t1 - t0;
 	if (w->solid_count > 0) r->cs_ms += t2 - t1;
-	cloth_contacts_prepare(w);
+	const bool crowded_start = !cloth_contacts_prepare(w);
 	bdf2_shift(w);
 	double t3 = now_ms();
 	if (w->pairs_ready) r->cc_ms += t3 - t2;
+	if (crowded_start) {
+		/* the cloth at the step's start is crushed onto itself (or an interrupt came) */
+		r->outcome = w->cancel && *w->cancel ? STEP_CANCELLED : STEP_CROWDED;
+		return;
+	}
 
 	const vec3* guess = NULL;
 	if (w->def.warm_start && w->h_last > 0.0) {
@@ -605,7 +639,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	pcg_result res;
 	bool finite;
 	int32_t crossings = 0, cloth_crossings = 0;
-	bool cancelled = false;
+	bool cancelled = false, wild = false, crowded = false;
 	for (int pass = 1;; ++pass) {
 		res = solve_step(w, &scheme, t, h, guess, r);
 		/* An interrupt is honoured mid-step, between the solve and the contact passes. */
@@ -620,11 +654,20 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		double tc = now_ms();
 		finite = propose(w, h, scheme.old_velocity_positions);
 		if (!finite || res.breakdown) break;
+		if (wild_proposal(w, h, r)) {
+			wild = true;
+			break;
+		}
 		double td = now_ms();
 		cloth_crossings = cloth_contacts_catch_crossings(w, h);
 		double te = now_ms();
 		r->cc_ms += te - td;
 		tc = te;
+		if (cloth_crossings < 0) {
+			cancelled = w->cancel && *w->cancel;
+			crowded = !cancelled;
+			break;
+		}
 		if (w->solid_count == 0) {
 			if (cloth_crossings == 0 || pass == CONTACT_PASSES) break;
 			continue;
@@ -655,6 +698,14 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		double tf = now_ms();
 		r->intersections = cloth_contacts_intersections(w, w->x1);
 		r->cc_ms += now_ms() - tf;
+		if (r->intersections < 0) {
+			r->intersections = w->intersections;
+			if (w->cancel && *w->cancel) {
+				r->outcome = STEP_CANCELLED;
+				return;
+			}
+			crowded = true;
+		}
 	}
 	/* Schemes with explicit parts diverge when the step is too large: their blow-up shows first
 	 * as strain jumping between steps, so that test runs for them even without adaptive
@@ -665,7 +716,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	const bool diverging_scheme =
 		w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER && w->def.integrator != DRAPE_INTEGRATOR_BDF2 &&
 		w->def.min_dt < w->def.max_dt;
-	if ((w->def.adaptive || diverging_scheme) && finite) {
+	if ((w->def.adaptive || diverging_scheme) && finite && !wild && !crowded) {
 		r->stretch_change = stretch_change(w, &r->worst_triangle);
 		int32_t spring;
 		double d = spring_stretch_change(w, &spring);
@@ -683,6 +734,10 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		r->outcome = STEP_CG_BREAKDOWN;
 	} else if (!finite) {
 		r->outcome = STEP_NONFINITE;
+	} else if (wild) {
+		r->outcome = STEP_STRETCH_CHANGE;
+	} else if (crowded) {
+		r->outcome = STEP_CROWDED;
 	} else if (crossings > 0 && h > w->def.max_dt / 64.0) {
 		/* Even a shallow crossing is refused: position alteration would next snap the particle
 		 * onto the solid's layer, flat against any cloth already lying there. Below 1/64 of the

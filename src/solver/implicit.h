@@ -15,6 +15,7 @@ typedef enum step_outcome {
 	STEP_FORCED,         /* rejected by the test hook */
 	STEP_DIVERGING,      /* an explicit part blew up: strain jumped by > 25 % in a step */
 	STEP_CANCELLED,      /* the world's cancel flag was raised mid-step; the step is dropped */
+	STEP_CROWDED,        /* the cloth/cloth search went over its budget (collide/cloth_pairs.h) */
 } step_outcome;
 
 typedef struct step_report {
