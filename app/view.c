@@ -14,6 +14,7 @@
 #include "view_screenshot.h"
 
 #include "io/scene.h"
+#include "io/sewing.h"
 
 #include <GLFW/glfw3.h>
 #include <getopt.h>
@@ -73,6 +74,7 @@ typedef struct viewer {
 	double last_x, last_y;
 	bool paused, wireframe, contacts, quit;
 	bool failed; /* a step failed since the last reset: the simulation is stopped */
+	sewing_state sew; /* seams merge, and "relaxed" bodies start, as in a run (docs/garments.md) */
 	bool ever_failed;
 	char error[512];
 	int64_t frame; /* simulated frames since the world was built */
@@ -221,6 +223,12 @@ static bool build_world(viewer* v)
 		fprintf(stderr, "drape view: %s\n", err);
 		return false;
 	}
+	sewing_end(&v->sew);
+	if (!sewing_begin(&v->sew, w)) {
+		fprintf(stderr, "drape view: out of memory\n");
+		drape_world_destroy(w);
+		return false;
+	}
 	if (v->world) {
 		view_drag_end(&v->drag, v->world);
 		drape_world_destroy(v->world);
@@ -343,6 +351,7 @@ static void simulate_frame(viewer* v)
 {
 	double t0 = glfwGetTime();
 	drape_world_reset_stats(v->world);
+	sewing_set_gravity(&v->sew, v->world, &v->sc);
 	/* Land on the frame's exact time, (frame + 1) / fps, so rounding never accumulates. */
 	drape_status st = drape_world_step(v->world, (double)(v->frame + 1) / v->sc.fps - drape_world_time(v->world));
 	v->last = drape_world_get_stats(v->world);
@@ -352,8 +361,12 @@ static void simulate_frame(viewer* v)
 	v->total.cg_iterations += v->last.cg_iterations;
 	if (v->last.steps && (v->total.min_dt == 0.0 || v->last.min_dt < v->total.min_dt)) v->total.min_dt = v->last.min_dt;
 	if (v->last.max_dt > v->total.max_dt) v->total.max_dt = v->last.max_dt;
-	if (st != DRAPE_OK) {
+	if (st == DRAPE_OK) {
+		st = sewing_after_frame(&v->sew, v->world, &v->sc, v->error, sizeof v->error);
+	} else {
 		snprintf(v->error, sizeof v->error, "%s", drape_world_error(v->world));
+	}
+	if (st != DRAPE_OK) {
 		fprintf(stderr, "drape view: frame %lld: %s (press r to reset)\n", (long long)v->frame + 1, v->error);
 		v->failed = v->ever_failed = true;
 		return;
@@ -502,6 +515,9 @@ static int finish(viewer* v, int status)
 {
 	if (v->opt.report && v->world) {
 		char err[512];
+		v->rec.seams = v->sew.seam_count;
+		v->rec.seams_open = v->sew.open;
+		v->rec.motion_start = v->sew.motion_start;
 		if (!view_recorder_write(&v->rec, v->opt.report, v->ever_failed ? "diverged" : "ok", v->error,
 					 v->displayed, drape_world_time(v->world), &v->total, err, sizeof err)) {
 			fprintf(stderr, "drape view: %s\n", err);
@@ -509,6 +525,7 @@ static int finish(viewer* v, int status)
 		}
 	}
 	view_recorder_free(&v->rec);
+	sewing_end(&v->sew);
 	free(v->scratch);
 	if (v->drawer) drawer_destroy(v->drawer);
 	if (v->window) glfwDestroyWindow(v->window);

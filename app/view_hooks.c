@@ -134,6 +134,9 @@ bool view_recorder_write(const view_recorder* r, const char* path, const char* s
 	put_number(f, totals->min_dt);
 	fputs(",\n  \"max_dt\": ", f);
 	put_number(f, totals->max_dt);
+	fprintf(f, ",\n  \"seams\": %d,\n  \"seams_open\": %d,\n  \"motion_start\": ", r->seams, r->seams_open);
+	if (r->motion_start >= 0.0) put_number(f, r->motion_start);
+	else fputs("null", f);
 	fprintf(f, ",\n  \"complete\": %s,\n  \"tracked\": ", r->out_of_memory ? "false" : "true");
 	if (r->track_cloth >= 0) {
 		fprintf(f, "{\"cloth\": %d, \"vertex\": %d, \"samples\": ", r->track_cloth, r->track_vertex);

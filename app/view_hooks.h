@@ -34,6 +34,9 @@ typedef struct view_recorder {
 	double* scratch; /* one cloth's positions */
 	size_t scratch_size;
 	int32_t resets;
+	/* sewing (io/sewing.h), as of the report: seams, those still open, when motion began (< 0: not yet) */
+	int32_t seams, seams_open;
+	double motion_start;
 	bool out_of_memory;
 } view_recorder;
 
