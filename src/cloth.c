@@ -79,6 +79,14 @@ static drape_status check_material(drape_world* w, const drape_material* m)
 		return world_fail(w, "material stretch_damping %g and shear_damping %g N*s/m: at most %g each is within "
 				  "drape's range (docs/reliability.md)",
 				  m->stretch_damping, m->shear_damping, LIMIT_DAMPING);
+	if (!(m->bend_u <= LIMIT_BEND && m->bend_v <= LIMIT_BEND))
+		return world_fail(w, "material bend_u %g and bend_v %g N*m: at most %g N*m each is within drape's range "
+				  "(docs/reliability.md)",
+				  m->bend_u, m->bend_v, LIMIT_BEND);
+	if (!(m->bend_damping <= LIMIT_BEND_DAMPING))
+		return world_fail(w, "material bend_damping %g N*m*s: at most %g is within drape's range "
+				  "(docs/reliability.md)",
+				  m->bend_damping, LIMIT_BEND_DAMPING);
 	return DRAPE_OK;
 }
 

@@ -22,6 +22,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The step attempts one call of drape_world_step may make: STEP_BUDGET_SLACK (rejections, halving
+ * and the small steps of a transient) plus STEP_BUDGET_PER_MAX_DT for each max_dt of the duration
+ * (docs/reliability.md, "Bounded work"). */
+#define STEP_BUDGET_SLACK 2000
+#define STEP_BUDGET_PER_MAX_DT 50.0
+
 drape_world_def drape_default_world_def(void)
 {
 	drape_world_def d;
@@ -372,7 +378,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 	/* Bounded work (docs/solver.md, "Runs that cannot make progress"): a call may take many small
 	 * steps, but not without limit; a scene that needs more is reported, not ground through. */
 	const double frames = duration / w->def.max_dt;
-	const int64_t budget = 2000 + (int64_t)(50.0 * (frames < 1e6 ? frames : 1e6));
+	const int64_t budget = STEP_BUDGET_SLACK + (int64_t)(STEP_BUDGET_PER_MAX_DT * (frames < 1e6 ? frames : 1e6));
 	int64_t attempts = 0;
 	while (w->time < t_end) {
 		if (w->cancel && *w->cancel) {
@@ -416,6 +422,23 @@ drape_status drape_world_step(drape_world* w, double duration)
 			/* An explicit part that diverged at h diverges at h again (its limit is set by the
 			 * stiffness, not the state): never grow back to it. */
 			if (r.outcome == STEP_DIVERGING && 0.5 * h < w->control.max_dt) w->control.max_dt = 0.5 * h;
+			/* That cap is for good: the budget's share per max_dt must cover it (the slack is for
+			 * transients), and so must what is left of the budget (docs/reliability.md, "Bounded
+			 * work"). Otherwise stop now, instead of creeping through the rest of the budget. */
+			if (r.outcome == STEP_DIVERGING) {
+				const double left = t_end - w->time, cap = w->control.max_dt;
+				if (cap < w->def.max_dt / STEP_BUDGET_PER_MAX_DT || left / cap > (double)(budget - attempts)) {
+					world_fail(w,
+						   "simulation cannot make progress at t = %.6g s: the explicit part of %s diverged at "
+						   "steps of %.3g s, 1/%.0f of max_dt = %.3g s, and drape allows %g steps per max_dt "
+						   "(the %.6g s left need over %.0f); set solver.max_dt to at most %.3g s (the budget "
+						   "grows with it), lower the stiffness or damping, or use backward_euler or bdf2",
+						   w->time, drape_integrator_name(w->def.integrator), h, w->def.max_dt / h,
+						   w->def.max_dt, STEP_BUDGET_PER_MAX_DT, left, left / cap, cap);
+					step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+					return DRAPE_ERROR_DIVERGED;
+				}
+			}
 			if (!step_control_reject(&w->control)) {
 				char where[96] = "";
 				bool strain = r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING;

@@ -342,7 +342,8 @@ static void test_limits_are_enforced(void)
 	CHECK(drape_constraint_add(w, &k).index >= 0);
 	drape_world_destroy(w);
 
-	/* materials a thousand times stiffer than the default, and contact springs 5,000 times */
+	/* materials a thousand times stiffer than the default (bend 5,000 times, its damping 50,000
+	 * times), and contact springs 5,000 times */
 	w = drape_world_create(&wd);
 	cd.material.stretch = 1.1e6;
 	CHECK(drape_cloth_add(w, &cd).index < 0);
@@ -352,6 +353,14 @@ static void test_limits_are_enforced(void)
 	CHECK(drape_cloth_add(w, &cd).index < 0);
 	CHECK(strstr(drape_world_error(w), "shear_damping 2000"));
 	cd.material.shear_damping = 1e3;
+	cd.material.bend_v = 0.2;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "bend_v 0.2 N*m"));
+	cd.material.bend_v = 0.1;
+	cd.material.bend_damping = 0.02;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "bend_damping 0.02 N*m*s"));
+	cd.material.bend_damping = 0.01;
 	CHECK(drape_cloth_add(w, &cd).index == 0);
 	drape_world_destroy(w);
 	wd.cloth_repulsion = 2e6;
@@ -402,6 +411,32 @@ static void test_crushed_cloth_stops(void)
 	drape_stats st = drape_world_get_stats(w);
 	CHECK(st.steps == 0 && st.cg_iterations == 0); /* stopped before any solve */
 	drape_mesh_free(&m);
+	drape_world_destroy(w);
+}
+
+/* docs/reliability.md, "Bounded work": an explicit part whose stable step is far below max_dt stops
+ * the run at its divergence with the max_dt that would fit, and runs at that max_dt. */
+static void test_explicit_cap_stops(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	wd.integrator = DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
+	wd.self_collision = false; /* explicit schemes have no cloth contact */
+	wd.max_dt = 1.0 / 30.0;
+	drape_material mat = drape_default_material();
+	mat.stretch = 1e5; /* sqrt(m / k) = 50 us on 5 cm cells */
+	drape_world* w = make_sheet(&wd, &mat, 21, 1.0, true, NULL);
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_ERROR_DIVERGED);
+	CHECK(strstr(drape_world_error(w), "the explicit part of symplectic_euler diverged at steps of"));
+	CHECK(strstr(drape_world_error(w), "set solver.max_dt to at most"));
+	drape_stats st = drape_world_get_stats(w);
+	CHECK(st.rejected < 40); /* stopped at the divergence, not at the end of the budget */
+	drape_world_destroy(w);
+
+	wd.max_dt = 1e-4;
+	w = make_sheet(&wd, &mat, 21, 1.0, true, NULL);
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
+	CHECK_NEAR(drape_world_time(w), 1.0 / 30.0, 1e-12);
 	drape_world_destroy(w);
 }
 
@@ -511,6 +546,7 @@ const test_case world_tests[] = {
 	{"non_manifold_mesh_is_refused", test_non_manifold_mesh_is_refused},
 	{"limits_are_enforced", test_limits_are_enforced},
 	{"crushed_cloth_stops", test_crushed_cloth_stops},
+	{"explicit_cap_stops", test_explicit_cap_stops},
 	{"two_cloths_one_world", test_two_cloths_one_world},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},
 	{NULL, NULL},

@@ -300,11 +300,12 @@ static bool load_material(const json_ctx* c, const jnode* cn, drape_material* m)
 	double b = -1.0;
 	if (!json_opt_positive(c, &n, "density", &m->density) ||
 	    !json_opt_at_most(c, &n, "stretch", LIMIT_STIFFNESS, "N/m", &m->stretch) ||
-	    !json_opt_at_most(c, &n, "shear", LIMIT_STIFFNESS, "N/m", &m->shear) || !json_opt_nonnegative(c, &n, "bend", &b) ||
-	    !json_opt_nonnegative(c, &n, "bend_u", &m->bend_u) || !json_opt_nonnegative(c, &n, "bend_v", &m->bend_v) ||
+	    !json_opt_at_most(c, &n, "shear", LIMIT_STIFFNESS, "N/m", &m->shear) || !json_opt_at_most(c, &n, "bend", LIMIT_BEND, "N*m", &b) ||
+	    !json_opt_at_most(c, &n, "bend_u", LIMIT_BEND, "N*m", &m->bend_u) ||
+	    !json_opt_at_most(c, &n, "bend_v", LIMIT_BEND, "N*m", &m->bend_v) ||
 	    !json_opt_at_most(c, &n, "stretch_damping", LIMIT_DAMPING, "N*s/m", &m->stretch_damping) ||
 	    !json_opt_at_most(c, &n, "shear_damping", LIMIT_DAMPING, "N*s/m", &m->shear_damping) ||
-	    !json_opt_nonnegative(c, &n, "bend_damping", &m->bend_damping) ||
+	    !json_opt_at_most(c, &n, "bend_damping", LIMIT_BEND_DAMPING, "N*m*s", &m->bend_damping) ||
 	    !json_opt_nonnegative(c, &n, "drag", &m->drag))
 		return false;
 	if (bend) m->bend_u = m->bend_v = b;
