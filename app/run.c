@@ -286,8 +286,8 @@ int command_resume(int argc, char** argv)
 			       "Continues the run whose output folder is DIR from its last checkpoint (DIR/checkpoint.bin,\n"
 			       "written after every frame): after SIGKILL, a crash or Ctrl-C. The scene, its overrides,\n"
 			       "the frame count and formats are the original run's; a scene file that changed since is\n"
-			       "refused. The frames come out identical to an uninterrupted run's, garments included. Runs\n"
-			       "with OBJ frames only leave checkpoints (not with the cholesky preconditioner).\n");
+			       "refused. The frames and caches (PC2, glTF, USD) come out identical to an uninterrupted\n"
+			       "run's, garments included. Runs with the cholesky preconditioner leave no checkpoints.\n");
 			return EXIT_OK;
 		case 'j':
 			if (!parse_int_arg(optarg, 1, 1024, &threads)) {

@@ -14,12 +14,17 @@
 #include "../core.h"
 #include "../world_data.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GLB_NAME "animation.glb"
 #define USDA_NAME "animation.usda"
+/* Every frame's positions of every entry, as doubles, for a resumed run to rebuild the point
+ * caches, the glTF and the USD layer from (docs/reliability.md, "Resume"). */
+#define FRAMES_NAME "checkpoint.frames"
 
 struct caches {
 	char dir[4096];
@@ -34,6 +39,8 @@ struct caches {
 	int32_t* solid_index;     /* total - count: the world's solid index */
 	gltf_writer* glb;
 	usda_writer* usda;
+	FILE* frames; /* FRAMES_NAME while a resumable run writes PC2, glTF or USD; else NULL */
+	int64_t frame_bytes;
 	bool broken;
 };
 
@@ -111,6 +118,7 @@ static void free_caches(caches* c)
 	free(c->solid_index);
 	gltf_writer_abort(c->glb);
 	usda_writer_abort(c->usda);
+	if (c->frames) fclose(c->frames);
 	free(c->positions);
 	free(c->objects);
 	free(c->stems);
@@ -173,6 +181,7 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 		return NULL;
 	}
 	n = c->total;
+	for (int32_t i = 0; i < n; ++i) c->frame_bytes += 3 * (int64_t)c->objects[i].mesh->vertex_count * (int64_t)sizeof(double);
 	if (formats & FORMAT_GLB) {
 		gltf_object objects[slots];
 		for (int32_t i = 0; i < n; ++i) objects[i] = (gltf_object){c->objects[i].name, c->objects[i].mesh};
@@ -230,6 +239,63 @@ static bool write_solid_frames(const caches* c, int frame, const drape_world* wo
 	return ok;
 }
 
+/* Frame `frame` of the point caches, the glTF and the USD layer, from c->positions. */
+static bool add_cache_frame(caches* c, int frame, char* err, size_t err_size)
+{
+	char path[4400];
+	bool ok = true;
+	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->total; ++i) {
+		if (frame == 0) {
+			/* The rest mesh whose vertex order the cache follows: frame 0 itself. */
+			snprintf(path, sizeof path, "%s/%s.obj", c->dir, c->stems[i]);
+			ok = obj_write_objects(path, &c->objects[i], 1, err, err_size);
+			snprintf(path, sizeof path, "%s/%s.pc2", c->dir, c->stems[i]);
+			if (ok) c->pc2[i] = pc2_writer_begin(path, c->objects[i].mesh->vertex_count, 0.0, 1.0, err, err_size);
+			ok = ok && c->pc2[i];
+		}
+		if (ok) ok = pc2_writer_add(c->pc2[i], c->positions[i], err, err_size);
+	}
+	if (ok && c->glb) ok = gltf_writer_add_frame(c->glb, (const double* const*)c->positions, err, err_size);
+	if (ok && c->usda) ok = usda_writer_add_frame(c->usda, (const double* const*)c->positions, err, err_size);
+	return ok;
+}
+
+static bool spooled(const caches* c) { return (c->formats & (FORMAT_PC2 | FORMAT_GLB | FORMAT_USDA)) != 0; }
+
+static void frames_path(const caches* c, char* out, size_t size) { snprintf(out, size, "%s/" FRAMES_NAME, c->dir); }
+
+bool caches_keep_frames(caches* c, char* err, size_t err_size)
+{
+	if (!spooled(c)) return true;
+	char path[4200];
+	frames_path(c, path, sizeof path);
+	c->frames = fopen(path, "wb");
+	return c->frames ? true : core_fail(err, err_size, "%s: cannot create: %s", path, strerror(errno));
+}
+
+bool caches_resume(caches* c, int frame, char* err, size_t err_size)
+{
+	if (!spooled(c)) return true;
+	char path[4200];
+	frames_path(c, path, sizeof path);
+	c->frames = fopen(path, "r+b");
+	if (!c->frames) return core_fail(err, err_size, "%s: cannot open: %s (the frames the caches are rebuilt from)", path, strerror(errno));
+	bool ok = true;
+	for (int f = 0; ok && f <= frame; ++f) {
+		for (int32_t i = 0; ok && i < c->total; ++i)
+			ok = fread(c->positions[i], sizeof(double), 3 * (size_t)c->objects[i].mesh->vertex_count, c->frames) ==
+			     3 * (size_t)c->objects[i].mesh->vertex_count;
+		if (!ok) return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, frame + 1);
+		ok = add_cache_frame(c, f, err, err_size);
+	}
+	/* A killed run may have spooled one frame past its checkpoint: cut it off. */
+	if (ok && !(fflush(c->frames) == 0 && ftruncate(fileno(c->frames), (off_t)((frame + 1) * c->frame_bytes)) == 0 &&
+		    fseek(c->frames, 0, SEEK_END) == 0))
+		ok = core_fail(err, err_size, "%s: %s", path, strerror(errno));
+	if (!ok) c->broken = true;
+	return ok;
+}
+
 bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err, size_t err_size)
 {
 	if (c->broken) return false;
@@ -249,26 +315,32 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 		snprintf(path, sizeof path, "%s/frame_%04d.obj", c->dir, frame);
 		ok = obj_write_objects(path, c->objects, c->count, err, err_size) && write_solid_frames(c, frame, world, err, err_size);
 	}
-	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->total; ++i) {
-		if (frame == 0) {
-			/* The rest mesh whose vertex order the cache follows: frame 0 itself. */
-			snprintf(path, sizeof path, "%s/%s.obj", c->dir, c->stems[i]);
-			ok = obj_write_objects(path, &c->objects[i], 1, err, err_size);
-			snprintf(path, sizeof path, "%s/%s.pc2", c->dir, c->stems[i]);
-			if (ok) c->pc2[i] = pc2_writer_begin(path, c->objects[i].mesh->vertex_count, 0.0, 1.0, err, err_size);
-			ok = ok && c->pc2[i];
-		}
-		if (ok) ok = pc2_writer_add(c->pc2[i], c->positions[i], err, err_size);
+	ok = ok && add_cache_frame(c, frame, err, err_size);
+	/* Before the frame's checkpoint, so that a checkpoint never names a frame the spool lacks. */
+	if (ok && c->frames) {
+		bool written = true;
+		for (int32_t i = 0; written && i < c->total; ++i)
+			written = fwrite(c->positions[i], sizeof(double), 3 * (size_t)c->objects[i].mesh->vertex_count, c->frames) ==
+				  3 * (size_t)c->objects[i].mesh->vertex_count;
+		if (!(written && fflush(c->frames) == 0))
+			ok = core_fail(err, err_size, "%s/" FRAMES_NAME ": write failed: %s", c->dir, strerror(errno));
 	}
-	if (ok && c->glb) ok = gltf_writer_add_frame(c->glb, (const double* const*)c->positions, err, err_size);
-	if (ok && c->usda) ok = usda_writer_add_frame(c->usda, (const double* const*)c->positions, err, err_size);
 	if (!ok) c->broken = true;
 	return ok;
 }
 
-bool caches_finish(caches* c, char* err, size_t err_size)
+bool caches_finish(caches* c, bool complete, char* err, size_t err_size)
 {
 	bool ok = true;
+	if (c->frames) {
+		fclose(c->frames);
+		c->frames = NULL;
+		if (complete) {
+			char path[4200];
+			frames_path(c, path, sizeof path);
+			remove(path);
+		}
+	}
 	if (!c->broken) {
 		for (int32_t i = 0; i < c->total; ++i) {
 			if (!c->pc2[i]) continue;
@@ -327,7 +399,7 @@ static bool ends_with(const char* s, const char* tail)
 
 bool caches_owns_file(const char* name)
 {
-	if (strcmp(name, GLB_NAME) == 0 || strcmp(name, GLB_NAME ".tmp") == 0) return true;
+	if (strcmp(name, GLB_NAME) == 0 || strcmp(name, GLB_NAME ".tmp") == 0 || strcmp(name, FRAMES_NAME) == 0) return true;
 	if (strncmp(name, USDA_NAME, strlen(USDA_NAME)) == 0) return true; /* the layer, its .tmp and spools */
 	if (strncmp(name, "cache_", 6) != 0) return false;
 	return ends_with(name, ".pc2") || ends_with(name, ".pc2.tmp") || ends_with(name, ".obj") || ends_with(name, ".obj.tmp");

@@ -26,9 +26,18 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 		     size_t err_size);
 /* Writes frame `frame` (0 first) in every format. No allocation outside the OBJ writer's. */
 bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err, size_t err_size);
+/* For a run that writes checkpoints: each frame's positions are also kept in checkpoint.frames
+ * (with PC2, glTF or USD only; OBJ frames are their own record), so that caches_resume can rebuild
+ * the caches. Call before frame 0. */
+bool caches_keep_frames(caches* c, char* err, size_t err_size);
+/* For a resumed run whose checkpoint is at `frame`: feeds frames 0 ... frame from
+ * checkpoint.frames to the PC2, glTF and USD writers (OBJ frames are on disk already) and goes on
+ * keeping frames after them. */
+bool caches_resume(caches* c, int frame, char* err, size_t err_size);
 /* Completes the caches with the frames added so far (after a failed caches_add_frame it removes
- * them instead) and frees c. */
-bool caches_finish(caches* c, char* err, size_t err_size);
+ * them instead) and frees c. A complete run's checkpoint.frames is removed; an interrupted or
+ * failed run keeps it for `drape resume`. */
+bool caches_finish(caches* c, bool complete, char* err, size_t err_size);
 
 /* For summary.json: {"formats": [...], "obj": "frame_%04d.obj", "pc2": [{"cloth", "cache",
  * "rest"}], "glb": "animation.glb"} for the formats chosen. */

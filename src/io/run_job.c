@@ -194,7 +194,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	totals->seam_merged_frame = sew.merged_frame;
 	totals->wall_seconds = wall_before + now_s() - start;
 	char serr[512];
-	if (!caches_finish(cache, serr, sizeof serr) && st == DRAPE_OK) {
+	if (!caches_finish(cache, st == DRAPE_OK, serr, sizeof serr) && st == DRAPE_OK) {
 		st = DRAPE_ERROR_IO;
 		snprintf(err, sizeof err, "%s", serr);
 	}
@@ -291,9 +291,9 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			p += len + (end ? 1 : 0);
 		}
 		unsigned formats = def->resume ? ck.formats : def->formats ? def->formats : DRAPE_FORMAT_OBJ;
-		/* Only OBJ frames can be continued: a point cache or a GLB would have to be rebuilt. */
+		/* PC2, glTF and USD are rebuilt on resume from the positions kept beside the checkpoint. */
 		char why[256] = "";
-		bool resumable = formats == DRAPE_FORMAT_OBJ && world_state_supported(world, why, sizeof why);
+		bool resumable = world_state_supported(world, why, sizeof why);
 		if (s->seam_count > 0 && (formats & ~(unsigned)DRAPE_FORMAT_OBJ)) {
 			/* merging seams changes the vertex count, which a point cache or morph targets cannot follow */
 			snprintf(err, sizeof err, "%s: garments with seams are written as OBJ frames only (--format obj)", s->path);
@@ -308,11 +308,13 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			return early(r, DRAPE_ERROR_INVALID, err);
 		}
 		cache = caches_begin(def->out_dir, formats, world, s->fps, s->frames, err, sizeof err);
-		bool ready = cache && (def->resume ? output_cut_back(def->out_dir, ck.frame, err, sizeof err)
-						   : output_prepare_dir(def->out_dir, def->force, err, sizeof err));
+		bool ready = cache && (def->resume ? output_cut_back(def->out_dir, ck.frame, err, sizeof err) &&
+							     caches_resume(cache, ck.frame, err, sizeof err)
+						   : output_prepare_dir(def->out_dir, def->force, err, sizeof err) &&
+							     (!resumable || caches_keep_frames(cache, err, sizeof err)));
 		if (!ready) {
 			st = early(r, DRAPE_ERROR_INVALID, err);
-			if (cache) caches_finish(cache, err, sizeof err);
+			if (cache) caches_finish(cache, false, err, sizeof err);
 		} else {
 			run_totals totals = {.status = "ok", .formats = formats};
 			int first = 0;
