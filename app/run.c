@@ -287,7 +287,7 @@ int command_resume(int argc, char** argv)
 			       "written after every frame): after SIGKILL, a crash or Ctrl-C. The scene, its overrides,\n"
 			       "the frame count and formats are the original run's; a scene file that changed since is\n"
 			       "refused. The frames and caches (PC2, glTF, USD) come out identical to an uninterrupted\n"
-			       "run's, garments included. Runs with the cholesky preconditioner leave no checkpoints.\n");
+			       "run's, garments included.\n");
 			return EXIT_OK;
 		case 'j':
 			if (!parse_int_arg(optarg, 1, 1024, &threads)) {

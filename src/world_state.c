@@ -19,11 +19,15 @@ static bool get(FILE* f, void* p, size_t size, size_t count) { return count == 0
 
 bool world_state_supported(const drape_world* w, char* why, size_t why_size)
 {
-	if (w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY)
-		return core_fail(why, why_size, "the cholesky preconditioner keeps a factor across steps that is not saved");
 	for (int32_t i = 0; i < w->spring_count; ++i)
 		if (w->springs[i].alive) return core_fail(why, why_size, "user springs are not saved");
 	return true;
+}
+
+void world_state_frame_start(drape_world* w)
+{
+	/* Not a step size: the next solve refactors (solver/implicit.c). */
+	w->cholesky_h = 0.0;
 }
 
 /* A world with seams changes its topology as they merge (seam.c): fewer particles, renumbered

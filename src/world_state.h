@@ -10,9 +10,13 @@
 
 typedef struct drape_world drape_world;
 
-/* False with the reason when a world holds state this file cannot carry (a Cholesky factor kept
- * across steps, user springs). */
+/* False with the reason when a world holds state this file cannot carry (user springs). */
 bool world_state_supported(const drape_world* w, char* why, size_t why_size);
+
+/* Called before each output frame's steps: the cholesky preconditioner's factor, kept across steps
+ * and not saved, is made afresh at a frame's first step, so that a resumed run (whose world has
+ * no factor yet) and an uninterrupted one take the same steps. */
+void world_state_frame_start(drape_world* w);
 
 /* Time, positions, velocities, the step controller, the warm start, BDF2's history, the solid
  * contacts, the constraints' activation and forces, the intersection count; with seams, the sewn

@@ -151,6 +151,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		double t0 = now_s();
 		drape_world_reset_stats(world);
 		sewing_set_gravity(&sew, world, s);
+		world_state_frame_start(world);
 		/* Step to the frame's exact time, f / fps, so rounding never accumulates. */
 		drape_status step = drape_world_step(world, f * frame_dt - drape_world_time(world));
 		drape_stats fs = drape_world_get_stats(world);
