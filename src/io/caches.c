@@ -2,7 +2,9 @@
  * cache_NAME.pc2 with its rest mesh cache_NAME.obj per cloth (pc2; NAME is the cloth's name with
  * characters outside [A-Za-z0-9._-] replaced by '_'); animation.glb (glb); with obj, every animated
  * mesh solid (a character, OBJ frames or keyframed poses) as solid_NAME_NNNN.obj with normals; with
- * pc2, solid_NAME.pc2 and its rest solid_NAME.obj; in animation.glb and .usda each is its own node. */
+ * pc2, solid_NAME.pc2 and its rest solid_NAME.obj; in animation.glb and .usda each is its own node.
+ * A run that can be resumed also keeps checkpoint.frames, the positions PC2, glTF and USD are
+ * rebuilt from. */
 #include "caches.h"
 
 #include "gltf_write.h"
