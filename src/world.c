@@ -27,6 +27,9 @@
  * (docs/reliability.md, "Bounded work"). */
 #define STEP_BUDGET_SLACK 2000
 #define STEP_BUDGET_PER_MAX_DT 50.0
+/* Strain-change rejections in a row at one step size after which a scheme with explicit parts
+ * never tries that size again. */
+#define EXPLICIT_REPEATS 3
 
 drape_world_def drape_default_world_def(void)
 {
@@ -421,19 +424,32 @@ drape_status drape_world_step(drape_world* w, double duration)
 			if (h < w->control.dt) w->control.dt = h;
 			/* An explicit part that diverged at h diverges at h again (its limit is set by the
 			 * stiffness, not the state): never grow back to it. */
-			if (r.outcome == STEP_DIVERGING && 0.5 * h < w->control.max_dt) w->control.max_dt = 0.5 * h;
+			/* An explicit scheme whose step of one size keeps failing the strain-change test
+			 * (rather than diverging outright) is beyond its stable step there too: the control
+			 * would swing between that size and half of it (docs/integrators.md). Not IMEX: there
+			 * the strain of the implicit stretch also answers pins and contact, which can ask
+			 * for small steps as often under backward Euler. */
+			const bool explicit_scheme = (w->def.integrator == DRAPE_INTEGRATOR_FORWARD_EULER ||
+						      w->def.integrator == DRAPE_INTEGRATOR_SYMPLECTIC_EULER) &&
+						     w->def.min_dt < w->def.max_dt;
+			const bool unstable = r.outcome == STEP_DIVERGING ||
+					      (explicit_scheme && r.outcome == STEP_STRETCH_CHANGE &&
+					       step_control_repeats(&w->control, h) >= EXPLICIT_REPEATS);
+			if (unstable && 0.5 * h < w->control.max_dt) w->control.max_dt = 0.5 * h;
 			/* That cap is for good: the budget's share per max_dt must cover it (the slack is for
 			 * transients), and so must what is left of the budget (docs/reliability.md, "Bounded
 			 * work"). Otherwise stop now, instead of creeping through the rest of the budget. */
-			if (r.outcome == STEP_DIVERGING) {
+			if (unstable) {
 				const double left = t_end - w->time, cap = w->control.max_dt;
 				if (cap < w->def.max_dt / STEP_BUDGET_PER_MAX_DT || left / cap > (double)(budget - attempts)) {
 					world_fail(w,
-						   "simulation cannot make progress at t = %.6g s: the explicit part of %s diverged at "
+						   "simulation cannot make progress at t = %.6g s: the explicit part of %s %s at "
 						   "steps of %.3g s, 1/%.0f of max_dt = %.3g s, and drape allows %g steps per max_dt "
 						   "(the %.6g s left need over %.0f); set solver.max_dt to at most %.3g s (the budget "
 						   "grows with it), lower the stiffness or damping, or use backward_euler or bdf2",
-						   w->time, drape_integrator_name(w->def.integrator), h, w->def.max_dt / h,
+						   w->time, drape_integrator_name(w->def.integrator),
+						   r.outcome == STEP_DIVERGING ? "diverged" : "kept failing the strain-change test", h,
+						   w->def.max_dt / h,
 						   w->def.max_dt, STEP_BUDGET_PER_MAX_DT, left, left / cap, cap);
 					step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
 					return DRAPE_ERROR_DIVERGED;

@@ -12,6 +12,8 @@ void step_control_init(step_control* c, double max_dt, double min_dt)
 	c->successes = 0;
 	c->wait = STEP_CONTROL_FIRST_WAIT;
 	c->just_grew = false;
+	c->rejected_dt = 0.0;
+	c->rejected_runs = 0;
 }
 
 void step_control_accept(step_control* c)
@@ -37,4 +39,11 @@ bool step_control_reject(step_control* c)
 	c->successes = 0;
 	c->dt *= 0.5;
 	return c->dt >= c->min_dt;
+}
+
+int step_control_repeats(step_control* c, double h)
+{
+	if (h == c->rejected_dt) return ++c->rejected_runs;
+	c->rejected_dt = h;
+	return c->rejected_runs = 1;
 }

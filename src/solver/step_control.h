@@ -15,6 +15,8 @@ typedef struct step_control {
 	int successes;    /* accepted steps since the last change of dt */
 	int wait;         /* successes required before the next attempt to grow */
 	bool just_grew;   /* the current dt is an attempt to grow */
+	double rejected_dt; /* the size of the last rejected step */
+	int rejected_runs;  /* rejections at rejected_dt with none at another size between */
 } step_control;
 
 void step_control_init(step_control* c, double max_dt, double min_dt);
@@ -22,5 +24,8 @@ void step_control_init(step_control* c, double max_dt, double min_dt);
 void step_control_accept(step_control* c);
 /* A rejected step: returns false if the halved step would fall below min_dt. */
 bool step_control_reject(step_control* c);
+/* Records a rejection of a step of size h (before step_control_reject); returns how many
+ * rejections in a row were of that size. */
+int step_control_repeats(step_control* c, double h);
 
 #endif
