@@ -221,15 +221,11 @@ int command_bench(int argc, char** argv)
 			}
 			break;
 		default:
-			fprintf(stderr, "drape bench: unknown option or missing value: '%s' (see `drape bench --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("bench", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drape bench: unexpected argument '%s' (see `drape bench --help`)\n", argv[optind]);
-		return EXIT_BAD_INPUT;
-	}
+	if (!cli_no_operands("bench", argc, argv)) return EXIT_BAD_INPUT;
 	FILE* csv = NULL;
 	if (csv_path) {
 		csv = fopen(csv_path, "w");

@@ -49,15 +49,11 @@ int command_bench_character(int argc, char** argv)
 			}
 			break;
 		default:
-			fprintf(stderr, "drape bench --character: unknown option or missing value: '%s' (see `drape bench --character --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("bench --character", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drape bench --character: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_BAD_INPUT;
-	}
+	if (!cli_no_operands("bench --character", argc, argv)) return EXIT_BAD_INPUT;
 	scene s;
 	drape_world* w = bench_scene_world("character", 1, &s);
 	if (!w) return EXIT_BAD_INPUT;

@@ -142,15 +142,11 @@ int command_bench_garments(int argc, char** argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "drape bench --garments: unknown option or missing value: '%s' (see `drape bench --garments --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("bench --garments", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drape bench --garments: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_BAD_INPUT;
-	}
+	if (!cli_no_operands("bench --garments", argc, argv)) return EXIT_BAD_INPUT;
 	printf("| scene | cloth v/t | body v/t | CPU s/frame | step min/max (ms) | frames/steps | EVAL/CG/C-C/C-S %% | the paper (Table 1) |\n");
 	printf("|---|---|---|---|---|---|---|---|\n");
 	int status = EXIT_OK;

@@ -150,16 +150,11 @@ int command_bench_integrators(int argc, char** argv)
 		case OPT_CSV: csv_path = optarg; break;
 		case 'q': quiet = true; break;
 		default:
-			fprintf(stderr,
-				"drape bench --integrators: unknown option or missing value: '%s' (see `drape bench --integrators --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("bench --integrators", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drape bench --integrators: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_BAD_INPUT;
-	}
+	if (!cli_no_operands("bench --integrators", argc, argv)) return EXIT_BAD_INPUT;
 	FILE* csv = NULL;
 	if (csv_path) {
 		csv = fopen(csv_path, "w");

@@ -203,15 +203,11 @@ int command_bench_scaling(int argc, char** argv)
 			break;
 		}
 		default:
-			fprintf(stderr, "drape bench --scaling: unknown option or missing value: '%s' (see `drape bench --scaling --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("bench --scaling", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drape bench --scaling: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_BAD_INPUT;
-	}
+	if (!cli_no_operands("bench --scaling", argc, argv)) return EXIT_BAD_INPUT;
 	const int sizes[] = {51, 101, 201, 401, 501};
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
 	int fitted = 0, status = EXIT_OK;

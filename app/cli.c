@@ -42,3 +42,16 @@ const char* cli_bad_option(int argc, char** argv, int optopt_seen)
 	int i = optind - 1;
 	return i >= 1 && i < argc ? argv[i] : "?";
 }
+
+void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen)
+{
+	fprintf(stderr, "drape %s: unknown option or missing value: '%s' (see `drape %s --help`)\n", command,
+		cli_bad_option(argc, argv, optopt_seen), command);
+}
+
+bool cli_no_operands(const char* command, int argc, char** argv)
+{
+	if (optind >= argc) return true;
+	fprintf(stderr, "drape %s: unexpected argument '%s' (see `drape %s --help`)\n", command, argv[optind], command);
+	return false;
+}

@@ -15,4 +15,12 @@ bool parse_double_arg(const char* s, double lo, double hi, double* out);
  * option left without its value at the end), for "unknown option or missing value" messages. */
 const char* cli_bad_option(int argc, char** argv, int optopt_seen);
 
+/* On stderr, for getopt_long's '?': "drape COMMAND: unknown option or missing value: 'X' (see
+ * `drape COMMAND --help`)". COMMAND may hold a mode ("bench --scaling"). */
+void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen);
+
+/* False, after "drape COMMAND: unexpected argument 'X' (see `drape COMMAND --help`)" on stderr,
+ * when arguments follow the options of a command that takes none. */
+bool cli_no_operands(const char* command, int argc, char** argv);
+
 #endif

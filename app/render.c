@@ -606,8 +606,7 @@ int command_render(int argc, char** argv)
 		case OPT_WIREFRAME: o.wireframe = true; break;
 		case 'q': o.quiet = true; break;
 		default:
-			fprintf(stderr, "drape render: unknown option or missing value: '%s' (see `drape render --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("render", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -143,8 +143,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		case OPT_FORCE: force = true; break;
 		case OPT_RENDER: render_after = true; break;
 		default:
-			fprintf(stderr, "drape run: unknown option or missing value: '%s' (see `drape run --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("run", argc, argv, optopt);
 			bad = EXIT_BAD_INPUT;
 			break;
 		}
@@ -297,8 +296,7 @@ int command_resume(int argc, char** argv)
 			break;
 		case 'q': quiet = true; break;
 		default:
-			fprintf(stderr, "drape resume: unknown option or missing value: '%s' (see `drape resume --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("resume", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -237,15 +237,11 @@ int command_stability(int argc, char** argv)
 		case OPT_CSV: csv_path = optarg; break;
 		case OPT_PNG: png_path = optarg; break;
 		default:
-			fprintf(stderr, "drape stability: unknown option or missing value: '%s' (see `drape stability --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("stability", argc, argv, optopt);
 			goto done;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "drape stability: unexpected argument '%s' (see `drape stability --help`)\n", argv[optind]);
-		goto done;
-	}
+	if (!cli_no_operands("stability", argc, argv)) goto done;
 	const char* bad = stab_check_options(&r->options);
 	if (bad) {
 		fprintf(stderr, "drape stability: %s\n", bad);

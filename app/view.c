@@ -199,8 +199,7 @@ static int parse_options(int argc, char** argv, view_options* o)
 		case OPT_REPORT: o->report = optarg; break;
 		case OPT_PAUSED: o->paused = true; break;
 		default:
-			fprintf(stderr, "drape view: unknown option or missing value: '%s' (see `drape view --help`)\n",
-				cli_bad_option(argc, argv, optopt));
+			cli_report_bad_option("view", argc, argv, optopt);
 			return EXIT_BAD_INPUT;
 		}
 	}
