@@ -363,6 +363,13 @@ typedef struct drape_world_def {
 	bool warm_start;
 	bool adaptive;              /* adaptive step control (sec. 7) */
 	double stretch_change_limit; /* reject a step if some |w_u| or |w_v| changes by more */
+	/* Strain limiting (default 0.01): warp and weft stretch beyond [1 - strain_limit,
+	 * 1 + strain_limit] (of the pattern; b_u, b_v < 1 may stretch to it, > 1 be squeezed to it)
+	 * stiffens the stretch in the solve and is projected back after it; a mass-spring cloth's
+	 * stretch springs are projected likewise. 0 turns it off. Inactive while a seam is open.
+	 * Scenes default it to 0 for integrators with explicit stretch and for garments.
+	 * docs/solver.md, "Strain limiting". */
+	double strain_limit;
 	int32_t threads;            /* 0: OpenMP's default */
 	/* Cloth/cloth contact (sec. 6): self-collision and collisions between cloths. Pairs closer
 	 * than cloth_thickness are pushed apart by springs of cloth_repulsion (N/m) with damping

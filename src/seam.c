@@ -119,6 +119,13 @@ int32_t* seam_pairs(drape_world* w, int32_t s, int32_t* pair_count)
 
 void seam_set_merged(drape_world* w, int32_t s, bool merged) { w->seams[s].merged = merged; }
 
+bool seams_open(const drape_world* w)
+{
+	for (int32_t s = 0; s < w->seam_count; ++s)
+		if (!w->seams[s].merged) return true;
+	return false;
+}
+
 static const seam_data* seam_get(const drape_world* w, drape_seam_id id)
 {
 	return id.index >= 0 && id.index < w->seam_count ? &w->seams[id.index] : NULL;

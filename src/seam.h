@@ -7,6 +7,8 @@
 
 /* Frees the seams. */
 void seams_free(drape_world* w);
+/* Whether some seam is still open (sewing is under way). */
+bool seams_open(const drape_world* w);
 /* The largest gap of the open seams, m (0 when none is open). */
 double seams_max_gap(const drape_world* w);
 /* Tells the cloth/cloth detector which particles the open seams will merge (cloth_pairs.sewn), so

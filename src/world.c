@@ -43,6 +43,7 @@ drape_world_def drape_default_world_def(void)
 	d.warm_start = true;
 	d.adaptive = true;
 	d.stretch_change_limit = 0.015; /* measured: docs/solver.md, "Accurate by default" */
+	d.strain_limit = 0.01;          /* measured: docs/solver.md, "Strain limiting" */
 	d.threads = 0;
 	d.self_collision = true;
 	d.cloth_thickness = 0.004;
@@ -79,6 +80,8 @@ drape_world* drape_world_create(const drape_world_def* def)
 	else if (!(def->cg_tolerance > 0.0 && def->cg_tolerance < 1.0)) why = "cg_tolerance must lie in (0, 1)";
 	else if (def->cg_max_iterations < 1) why = "cg_max_iterations must be >= 1";
 	else if (!(def->stretch_change_limit > 0.0)) why = "stretch_change_limit must be > 0";
+	else if (!(def->strain_limit >= 0.0 && def->strain_limit <= 0.5))
+		why = "strain_limit must lie in [0, 0.5] (0: off)";
 	else if (def->threads < 0) why = "threads must be >= 0";
 	else if (!(isfinite(def->cloth_thickness) && def->cloth_thickness > 0.0)) why = "cloth_thickness must be finite and > 0";
 	else if (!(def->cloth_thickness <= LIMIT_THICKNESS))

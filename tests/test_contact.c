@@ -173,10 +173,12 @@ static void test_no_tunnelling_through_thin_plate(void)
 	drape_world_destroy(w);
 }
 
-/* A sphere at 10 m/s hits a hanging sheet: the sheet is carried along, never passed through. */
-static void test_fast_sphere_does_not_pass_through_sheet(void)
+/* A sphere at 10 m/s hits a hanging sheet: the sheet is carried along (or, inextensible, slides
+ * off), never passed through. */
+static void fast_sphere_hits_sheet(double strain_limit)
 {
 	drape_world_def wd = drape_default_world_def();
+	wd.strain_limit = strain_limit;
 	drape_world* w = drape_world_create(&wd);
 	drape_pose poses[2] = {{0.0, {0.0, -0.5, 0.5}, {1, 0, 0, 0}}, {0.2, {0.0, 1.5, 0.5}, {1, 0, 0, 0}}};
 	drape_solid_def sd = drape_default_solid_def();
@@ -201,11 +203,20 @@ static void test_fast_sphere_does_not_pass_through_sheet(void)
 		vec3 centre = v3(0.0, -0.5 + 10.0 * fmin(t, 0.2), 0.5);
 		for (int32_t i = 0; i < w->particle_count; ++i) {
 			CHECK(v3_len(v3_sub(w->x[i], centre)) > sd.radius - 1e-3);
-			/* nothing got behind the sphere: the particles near its path are ahead of it */
-			if (fabs(w->x[i].x) < 0.03 && fabs(w->x[i].z - 0.5) < 0.03) CHECK(w->x[i].y > centre.y);
+			/* nothing got behind the sphere: the particles near its path are ahead of it. With
+			 * strain limiting the sheet cannot stretch over the 1.5 m the sphere pushes it, and
+			 * slides off the (frictionless) sphere instead: there only the first check holds. */
+			if (strain_limit == 0.0 && fabs(w->x[i].x) < 0.03 && fabs(w->x[i].z - 0.5) < 0.03)
+				CHECK(w->x[i].y > centre.y);
 		}
 	}
 	drape_world_destroy(w);
+}
+
+static void test_fast_sphere_does_not_pass_through_sheet(void)
+{
+	fast_sphere_hits_sheet(0.0);
+	fast_sphere_hits_sheet(drape_default_world_def().strain_limit);
 }
 
 /* A mesh cylinder (radius r, axis along x) made of n segments around and closed by caps. */
@@ -469,10 +480,11 @@ static void test_cloth_contact_matrix_symmetric(void)
 /* Re-solve passes (new contacts within a step) reuse the first pass's element terms
  * (solver/implicit.c): a sheet draping over a sphere, folding onto itself, moves bit-identically
  * with and without that reuse, on one thread and two. */
-static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tolerance, int frames, double* out,
-				 int64_t* reused)
+static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tolerance, double strain_limit, int frames,
+				 double* out, int64_t* reused)
 {
 	drape_world_def wd = drape_default_world_def();
+	wd.strain_limit = strain_limit;
 	wd.threads = threads;
 	wd.warm_start = warm;
 	wd.cg_tolerance = tolerance;
@@ -495,7 +507,7 @@ static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tole
 static void drape_on_sphere(bool reuse, int threads, double* out, int64_t* reused)
 {
 	drape_world_def wd = drape_default_world_def();
-	drape_on_sphere_with(reuse, threads, wd.warm_start, wd.cg_tolerance, 24, out, reused);
+	drape_on_sphere_with(reuse, threads, wd.warm_start, wd.cg_tolerance, wd.strain_limit, 24, out, reused);
 }
 
 static void test_resolve_passes_reuse_bit_identical(void)
@@ -516,14 +528,16 @@ static void test_resolve_passes_reuse_bit_identical(void)
 /* A re-solve pass starts CG from the previous pass's answer, in place (guess == dv): it changes
  * where the solve starts, not what it solves. At a tight tolerance the sheet on the sphere moves
  * the same with the warm start and without it (the paper's start, dv = z), over the first 8
- * frames (longer, a contact decided differently at a rounding-level distance makes the runs part). */
+ * frames (longer, a contact decided differently at a rounding-level distance makes the runs part).
+ * Without strain limiting: its projection stops at a tolerance of its own (1 % of the limit) and
+ * picks its active set by thresholds, so it parts runs that differ at 1e-9 sooner. */
 static void test_resolve_passes_warm_start_same_motion(void)
 {
 	enum { N = 17 * 17 };
 	static double cold[6 * N], warm[6 * N];
 	int64_t rc, rw;
-	drape_on_sphere_with(true, 1, false, 1e-9, 8, cold, &rc);
-	drape_on_sphere_with(true, 1, true, 1e-9, 8, warm, &rw);
+	drape_on_sphere_with(true, 1, false, 1e-9, 0.0, 8, cold, &rc);
+	drape_on_sphere_with(true, 1, true, 1e-9, 0.0, 8, warm, &rw);
 	CHECK(rc > 5 && rw == rc); /* steps were solved again, on the same contact events */
 	double worst = 0.0;
 	for (int i = 0; i < 3 * N; ++i) worst = fmax(worst, fabs(cold[i] - warm[i]));

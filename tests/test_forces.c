@@ -1080,7 +1080,65 @@ static void test_spring(void)
 	CHECK_NEAR(t.dfdv[0][0].m[2][2], -3.0, 0.0);
 }
 
+/* Strain limiting's stiffening (docs/solver.md, "Strain limiting"): the force the solver assembles
+ * (the stretch condition plus the limit condition at (F - 1) k on the components beyond the limit)
+ * is minus the gradient of the biphasic energy k/2 C^2 + (F - 1) k/2 C'^2, stretched and squeezed;
+ * within the limit nothing is added. */
+static void biphasic_energy_force(const tri_rest* r, const vec3* x, double k, double s, double* e, vec3 f[3])
+{
+	condition c, cl;
+	stretch_condition(r, x, 1.0, 1.0, &c);
+	int beyond = stretch_limit_condition(r, &c, 1.0, 1.0, s, &cl);
+	*e = 0.0;
+	element_terms t;
+	if (f) element_terms_clear(&t, 3);
+	for (int a = 0; a < 2; ++a) {
+		*e += 0.5 * k * c.c[a] * c.c[a];
+		if (f) condition_terms_component(&c, a, k, 0.0, NULL, JACOBIAN_DEFINITE, &t);
+		if (!(beyond & (1 << a))) continue;
+		*e += 0.5 * (STRETCH_LIMIT_STIFFENING - 1.0) * k * cl.c[a] * cl.c[a];
+		if (f) condition_terms_component(&cl, a, (STRETCH_LIMIT_STIFFENING - 1.0) * k, 0.0, NULL, JACOBIAN_DEFINITE, &t);
+	}
+	for (int i = 0; f && i < 3; ++i) f[i] = t.f[i];
+}
+
+static void test_stretch_limit_stiffening(void)
+{
+	const double k = 500.0, s = 0.01, h = 1e-7;
+	for (int trial = 0; trial < 20; ++trial) {
+		tri_rest r;
+		random_rest(&r, 0.05);
+		vec3 x[3];
+		const double su = trial % 2 ? 1.04 : 0.97, sv = trial % 3 ? 1.02 : 1.005;
+		deform(&r, su, sv, 0.05, 0.0, x);
+		condition c, cl;
+		stretch_condition(&r, x, 1.0, 1.0, &c);
+		int beyond = stretch_limit_condition(&r, &c, 1.0, 1.0, s, &cl);
+		CHECK(beyond == (sv > 1.01 ? 3 : 1)); /* su is always beyond, sv = 1.005 is within */
+		/* C' = a (|w| - bound), the bound on the side the component is out */
+		CHECK_NEAR(cl.c[0], r.area * (su - (su > 1.0 ? 1.0 + s : 1.0 - s)), 1e-12 * r.area);
+		double e;
+		vec3 f[3];
+		biphasic_energy_force(&r, x, k, s, &e, f);
+		double err = 0.0, scale = 0.0;
+		for (int i = 0; i < 3; ++i)
+			for (int d = 0; d < 3; ++d) {
+				vec3 xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
+				v3_set(&xp[i], d, v3_get(x[i], d) + h);
+				v3_set(&xm[i], d, v3_get(x[i], d) - h);
+				double ep, em;
+				biphasic_energy_force(&r, xp, k, s, &ep, NULL);
+				biphasic_energy_force(&r, xm, k, s, &em, NULL);
+				err = fmax(err, fabs(-(ep - em) / (2.0 * h) - v3_get(f[i], d)));
+				scale = fmax(scale, fabs(v3_get(f[i], d)));
+			}
+		CHECK(scale > 0.0);
+		CHECK_NEAR(err, 0.0, 1e-5 * scale);
+	}
+}
+
 const test_case forces_tests[] = {
+	{"stretch_limit_stiffening", test_stretch_limit_stiffening},
 	{"tri_rest", test_tri_rest},
 	{"stretch_w_affine", test_stretch_w_affine},
 	{"stretch_derivatives", test_stretch_derivatives},

@@ -127,6 +127,7 @@ static drape_world_def quiet_world(drape_integrator integrator)
 	drape_world_def wd = drape_default_world_def();
 	wd.integrator = integrator;
 	wd.self_collision = false;
+	wd.strain_limit = 0.0; /* the closed forms below are for linear springs */
 	wd.cg_tolerance = 1e-10;
 	wd.threads = 1; /* small systems: no thread overhead */
 	return wd;

@@ -10,6 +10,7 @@
 #include "solver/implicit.h"
 #include "solver/pcg.h"
 #include "solver/step_control.h"
+#include "solver/strain_limit.h"
 #include "world.h"
 
 #include <math.h>
@@ -490,7 +491,83 @@ static void test_block_tridiag_singular_pivot(void)
 	CHECK(block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
 }
 
+/* Strain limiting's projection (solver/strain_limit.c): a sheet whose proposal is stretched 6 % in
+ * u and squeezed 3 % in v, with noise, comes back within the limit (to the projection's
+ * tolerance); the pinned corners do not move; the projection keeps linear momentum when nothing is
+ * pinned; velocities move with positions (dv = dx / h). */
+static void test_strain_limit_projection(void)
+{
+	for (int pins = 0; pins < 2; ++pins) {
+		const double h = 0.01;
+		drape_world_def wd = drape_default_world_def();
+		CHECK(wd.strain_limit == 0.01);
+		drape_world* w = make_sheet(&wd, NULL, 9, 0.4, pins, NULL);
+		world_prepare(w);
+		constraints_prepare(w, 0.0, h);
+		const int32_t n = w->particle_count;
+		uint64_t seed = 7 + (uint64_t)pins;
+		vec3* x0 = malloc((size_t)n * sizeof *x0);
+		vec3* v0 = malloc((size_t)n * sizeof *v0);
+		vec3 p0 = v3_zero();
+		for (int32_t i = 0; i < n; ++i) {
+			vec3 c = v3_sub(w->x[i], v3(0.0, 0.0, 1.0));
+			w->x1[i] = v3_add(v3(1.06 * c.x, 0.97 * c.y, 1.0), v3_scale(v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed)), 0.002));
+			if (w->constrained[i]) w->x1[i] = w->x[i]; /* a pin's proposal is on its target */
+			w->v1[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+			x0[i] = w->x1[i];
+			v0[i] = w->v1[i];
+			p0 = v3_madd(p0, w->mass[i], w->v1[i]);
+		}
+		CHECK(strain_limit_violation(w, w->x1) > 0.03);
+		strain_limit_report rep = strain_limit_apply(w, h);
+		CHECK(rep.excess > 0.03);
+		CHECK(rep.newton >= 1);
+		/* independent measure: every triangle's |w_u|, |w_v| within the limit plus a quarter of it
+		 * (what the step control accepts) */
+		double worst = 0.0;
+		for (int32_t k = 0; k < w->triangle_count; ++k) {
+			const triangle_elem* e = &w->triangles[k];
+			vec3 x[3] = {w->x1[e->v[0]], w->x1[e->v[1]], w->x1[e->v[2]]}, wu, wv;
+			stretch_w(&e->rest, x, &wu, &wv);
+			worst = fmax(worst, fmax(fabs(v3_len(wu) / e->bu - 1.0), fabs(v3_len(wv) / e->bv - 1.0)));
+		}
+		CHECK(worst <= 1.25 * wd.strain_limit);
+		CHECK_NEAR(rep.residual, fmax(worst - wd.strain_limit, 0.0), 1e-12);
+		vec3 p1 = v3_zero();
+		double moved = 0.0, dv_err = 0.0;
+		for (int32_t i = 0; i < n; ++i) {
+			p1 = v3_madd(p1, w->mass[i], w->v1[i]);
+			vec3 dx = v3_sub(w->x1[i], x0[i]);
+			moved = fmax(moved, v3_len(dx));
+			dv_err = fmax(dv_err, v3_len(v3_sub(v3_sub(w->v1[i], v0[i]), v3_scale(dx, 1.0 / h))));
+			if (w->constrained[i]) CHECK(memcmp(&w->x1[i], &x0[i], sizeof(vec3)) == 0);
+		}
+		CHECK(moved > 1e-3);
+		CHECK(dv_err < 1e-9);
+		if (!pins) CHECK_NEAR(v3_len(v3_sub(p1, p0)), 0.0, 1e-12 * v3_len(p0) + 1e-14);
+		free(x0);
+		free(v0);
+		drape_world_destroy(w);
+	}
+	/* off: nothing moves */
+	drape_world_def wd = drape_default_world_def();
+	wd.strain_limit = 0.0;
+	drape_world* w = make_sheet(&wd, NULL, 5, 0.4, false, NULL);
+	world_prepare(w);
+	constraints_prepare(w, 0.0, 0.01);
+	for (int32_t i = 0; i < w->particle_count; ++i) {
+		w->x1[i] = v3_scale(w->x[i], 1.1);
+		w->v1[i] = v3_zero();
+	}
+	strain_limit_report rep = strain_limit_apply(w, 0.01);
+	CHECK(rep.newton == 0 && rep.excess == 0.0);
+	CHECK(strain_limit_violation(w, w->x1) == 0.0);
+	for (int32_t i = 0; i < w->particle_count; ++i) CHECK(v3_len(w->v1[i]) == 0.0);
+	drape_world_destroy(w);
+}
+
 const test_case solver_tests[] = {
+	{"strain_limit_projection", test_strain_limit_projection},
 	{"bsr_pattern_and_product", test_bsr_pattern_and_product},
 	{"matrix_is_symmetric", test_matrix_is_symmetric},
 	{"matrix_is_positive_definite", test_matrix_is_positive_definite},

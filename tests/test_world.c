@@ -422,6 +422,7 @@ static void test_explicit_cap_stops(void)
 	wd.threads = 1;
 	wd.integrator = DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
 	wd.self_collision = false; /* explicit schemes have no cloth contact */
+	wd.strain_limit = 0.0;     /* nor strain limiting, as scenes default them (docs/solver.md) */
 	wd.max_dt = 1.0 / 30.0;
 	drape_material mat = drape_default_material();
 	mat.stretch = 1e5; /* sqrt(m / k) = 50 us on 5 cm cells */
@@ -533,7 +534,73 @@ static void test_constraint_remove_and_reuse(void)
 	drape_world_destroy(w);
 }
 
+/* A very stiff user spring (10^5 N/m, as `drape view`'s hard drag) pulls a particle of a hanging
+ * sheet far beyond the cloth's reach. With strain limiting the cloth cannot follow: every step
+ * stays finite, the sheet stays within its strain limit (to the projection's acceptance), and
+ * the particle stays short of the target. */
+static void test_stiff_spring_beyond_reach(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	const int res = 13;
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = 0.6;
+	g.resolution[0] = g.resolution[1] = res;
+	g.center[2] = 1.0;
+	g.v_axis[1] = 0.0;
+	g.v_axis[2] = 1.0;
+	drape_mesh mesh;
+	char err[256];
+	CHECK(drape_mesh_make_grid(&g, &mesh, err, sizeof err) == DRAPE_OK);
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.material.density = 0.1;
+	drape_cloth_id c = drape_cloth_add(w, &cd);
+	drape_mesh_free(&mesh);
+	for (int k = 0; k < res; ++k) {
+		drape_constraint_def pin = drape_default_constraint_def();
+		pin.cloth = c;
+		pin.vertex = (res - 1) * res + k;
+		drape_constraint_add(w, &pin);
+	}
+	drape_spring_def sd = drape_default_spring_def();
+	sd.cloth = c;
+	sd.vertex = 6; /* the middle of the bottom edge */
+	sd.stiffness = 1e5;
+	sd.damping = 0.02 * sd.stiffness;
+	double start[3];
+	double* x = malloc(3 * (size_t)res * res * sizeof *x);
+	drape_cloth_get_positions(w, c, x);
+	for (int k = 0; k < 3; ++k) start[k] = sd.target[k] = x[3 * 6 + k];
+	drape_spring_id s = drape_spring_add(w, &sd);
+	CHECK(s.index >= 0);
+	for (int f = 1; f <= 30; ++f) {
+		double a = fmin(f / 10.0, 1.0); /* the target moves 1 m sideways and 0.8 m down */
+		double t[3] = {start[0] + 1.0 * a, start[1], start[2] - 0.8 * a};
+		drape_spring_set_target(w, s, t);
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		drape_cloth_get_positions(w, c, x);
+		bool finite = true;
+		for (int i = 0; i < 3 * res * res; ++i) finite = finite && isfinite(x[i]);
+		CHECK(finite);
+		if (!finite) break;
+	}
+	double worst = 0.0;
+	for (int32_t k = 0; k < w->triangle_count; ++k) {
+		const triangle_elem* e = &w->triangles[k];
+		vec3 p[3] = {w->x[e->v[0]], w->x[e->v[1]], w->x[e->v[2]]}, wu, wv;
+		stretch_w(&e->rest, p, &wu, &wv);
+		worst = fmax(worst, fmax(fabs(v3_len(wu) - 1.0), fabs(v3_len(wv) - 1.0)));
+	}
+	CHECK(worst <= 1.25 * wd.strain_limit + 1e-9);
+	CHECK(x[3 * 6] < start[0] + 0.5); /* a 0.6 m sheet hung from its top edge cannot reach */
+	free(x);
+	drape_world_destroy(w);
+}
+
 const test_case world_tests[] = {
+	{"stiff_spring_beyond_reach", test_stiff_spring_beyond_reach},
 	{"moving_pin_velocity", test_moving_pin_velocity},
 	{"keyframed_pin", test_keyframed_pin},
 	{"plane_and_line_constraints", test_plane_and_line_constraints},

@@ -81,7 +81,7 @@ class WorldDef(Structure):
     _fields_ = [("gravity", D3), ("air_velocity", D3), ("gust_amplitude", D3), ("gust_frequency", c_double),
                 ("max_dt", c_double), ("min_dt", c_double), ("cg_tolerance", c_double),
                 ("cg_max_iterations", c_int32), ("warm_start", c_bool), ("adaptive", c_bool),
-                ("stretch_change_limit", c_double), ("threads", c_int32), ("self_collision", c_bool),
+                ("stretch_change_limit", c_double), ("strain_limit", c_double), ("threads", c_int32), ("self_collision", c_bool),
                 ("cloth_thickness", c_double), ("cloth_repulsion", c_double),
                 ("cloth_repulsion_damping", c_double), ("cloth_friction_damping", c_double),
                 ("integrator", c_int), ("onoff_c1", c_double), ("preconditioner", c_int),

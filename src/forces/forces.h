@@ -77,6 +77,17 @@ void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3]);
 /* Stretch (eq. 10): C = a (|w_u| - b_u, |w_v| - b_v). */
 void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, condition* c);
 
+/* Strain limiting's stiffening (docs/solver.md, "Strain limiting"): outside
+ * [min(b, 1) (1 - s), max(b, 1) (1 + s)] (b = 1: plain cloth; b < 1, an elastic band, may stretch
+ * to its fabric's pattern length; b > 1, a gather, may be squeezed to it) the stretch of eq. 10
+ * gains a second condition a (|w| - bound) of stiffness
+ * (STRETCH_LIMIT_STIFFENING - 1) k, so the energy is k/2 C^2 + (F - 1) k/2 C'^2: a biphasic response
+ * with a continuous force. Fills c from the stretch condition `stretch` of the same triangle (the
+ * same gradient and Hessian, only the values differ) and returns which components are beyond the
+ * limit (bit 0: u, bit 1: v); the others must not be used. */
+#define STRETCH_LIMIT_STIFFENING 20.0
+int stretch_limit_condition(const tri_rest* r, const condition* stretch, double bu, double bv, double s, condition* c);
+
 /* Shear (sec. 4.3): C = a w_u . w_v. The Hessian is filled only if `hessian`. */
 void shear_condition(const tri_rest* r, const vec3 x[3], bool hessian, condition* c);
 

@@ -1,5 +1,6 @@
 /* Stretch condition of a triangle (sec. 4.2, eq. 10): C = a (|w_u| - b_u, |w_v| - b_v), with
- * w_u, w_v from eq. 9, and its exact first and second derivatives. */
+ * w_u, w_v from eq. 9, and its exact first and second derivatives; and the stiffening beyond the
+ * strain limit (docs/solver.md, "Strain limiting"). */
 #include "forces.h"
 
 void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, condition* c)
@@ -36,4 +37,21 @@ void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv,
 			for (int j = 0; j < 3; ++j) c->hess[a][i][j] = m3_scale(p, cw[a][i] * cw[a][j]);
 		}
 	}
+}
+
+int stretch_limit_condition(const tri_rest* r, const condition* stretch, double bu, double bv, double s, condition* c)
+{
+	const double b[2] = {bu, bv};
+	int beyond = 0;
+	*c = *stretch;
+	for (int a = 0; a < 2; ++a) {
+		const double len = stretch->c[a] / r->area + b[a]; /* |w| */
+		const double hi = fmax(b[a], 1.0) * (1.0 + s), lo = fmin(b[a], 1.0) * (1.0 - s);
+		c->c[a] = 0.0;
+		if (len > hi) c->c[a] = r->area * (len - hi);
+		else if (len < lo) c->c[a] = r->area * (len - lo);
+		else continue;
+		beyond |= 1 << a;
+	}
+	return beyond;
 }

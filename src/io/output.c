@@ -350,6 +350,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(solver, "cg_max_iterations", w->cg_max_iterations);
 	cJSON_AddBoolToObject(solver, "adaptive", w->adaptive);
 	cJSON_AddNumberToObject(solver, "stretch_change_limit", w->stretch_change_limit);
+	cJSON_AddNumberToObject(solver, "strain_limit", w->strain_limit);
 	cJSON_AddNumberToObject(solver, "threads", w->threads);
 	cJSON* out = cJSON_AddObjectToObject(set, "output");
 	cJSON_AddNumberToObject(out, "fps", s->fps);

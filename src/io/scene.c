@@ -127,7 +127,7 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 	if (item) {
 		static const char* const keys[] = {
 			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
-			"stretch_change_limit", "threads", "integrator", "onoff_c1", "preconditioner", "refactor_iterations",
+			"stretch_change_limit", "strain_limit", "threads", "integrator", "onoff_c1", "preconditioner", "refactor_iterations",
 			NULL};
 		if (!json_check_object(c, &n, keys)) return false;
 		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
@@ -161,6 +161,12 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 			if (!json_bool(c, &m, &w->adaptive)) return false;
 		}
 		if (!json_opt_positive(c, &n, "stretch_change_limit", &w->stretch_change_limit)) return false;
+		if (!json_opt_nonnegative(c, &n, "strain_limit", &w->strain_limit)) return false;
+		if (!(w->strain_limit <= 0.5)) {
+			jnode m = json_node(&n, json_get(&n, "strain_limit"));
+			return json_fail(c, &m, "must lie in [0, 0.5] (a strain; 0 turns strain limiting off), got %g",
+					 w->strain_limit);
+		}
 		const cJSON* ig = json_get(&n, "integrator");
 		if (ig) {
 			jnode m = json_node(&n, ig);
@@ -583,6 +589,13 @@ static bool load_root(loader* L, const cJSON* root)
 		s->world.self_collision = false;
 	}
 
+	/* Strain limiting is on by default only where stretch is implicit at every step, and not for
+	 * sewn garments (below); docs/solver.md, "Strain limiting". */
+	const cJSON* solver = json_get(&rn, "solver");
+	jnode solver_n = json_node(&rn, solver);
+	const bool limit_given = solver && json_get(&solver_n, "strain_limit");
+	if (!integrator_limits_strain_by_default(s->world.integrator) && !limit_given) s->world.strain_limit = 0.0;
+
 	const cJSON* cloths = json_get(&rn, "cloths");
 	if (!cloths) return json_fail(c, NULL, "missing required key 'cloths'");
 	jnode cn = json_node(&rn, cloths);
@@ -598,6 +611,9 @@ static bool load_root(loader* L, const cJSON* root)
 		jnode one = json_node(&cn, item);
 		if (!load_cloth(L, &one, i)) return false;
 	}
+	/* On the garment mesher's irregular triangles the projection's corrections jolt the small
+	 * triangles beside the corrected ones, and a sewn garment never came to rest to start moving. */
+	if (s->seam_count > 0 && !limit_given) s->world.strain_limit = 0.0;
 	return scene_load_solids(L, &rn);
 }
 

@@ -14,6 +14,7 @@
 #include "../solver/integrators.h"
 #include "../solver/line_solve.h"
 #include "../solver/reduce.h"
+#include "../solver/strain_limit.h"
 
 #include <math.h>
 #include <string.h>
@@ -172,6 +173,16 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 			if (tv)
 				condition_terms_component(&c, 1, e->k_stretch * p->scale[FAMILY_STRETCH_V],
 							  e->kd_stretch * p->scale[FAMILY_STRETCH_V], v, JACOBIAN_DEFINITE, tv);
+			/* Beyond the strain limit the stretch stiffens (docs/solver.md, "Strain limiting"). */
+			condition cs;
+			const int beyond = strain_limit_active(w)
+						   ? stretch_limit_condition(&e->rest, &c, e->bu, e->bv, w->def.strain_limit, &cs)
+						   : 0;
+			const double ks = (STRETCH_LIMIT_STIFFENING - 1.0) * e->k_stretch;
+			if (tu && (beyond & 1))
+				condition_terms_component(&cs, 0, ks * p->scale[FAMILY_STRETCH_U], 0.0, v, JACOBIAN_DEFINITE, tu);
+			if (tv && (beyond & 2))
+				condition_terms_component(&cs, 1, ks * p->scale[FAMILY_STRETCH_V], 0.0, v, JACOBIAN_DEFINITE, tv);
 		}
 		if ((t = sink(&s, p, FAMILY_SHEAR))) {
 			shear_condition(&e->rest, x, false, &c);
@@ -430,6 +441,19 @@ static double spring_stretch_change(const drape_world* w, int32_t* worst)
 	return result;
 }
 
+/* The larger of stretch_change and spring_stretch_change; *worst or *spring names where (the other -1). */
+static double proposal_change(drape_world* w, int32_t* worst, int32_t* spring)
+{
+	double change = stretch_change(w, worst);
+	double d = spring_stretch_change(w, spring);
+	if (d > change) {
+		*worst = -1;
+		return d;
+	}
+	*spring = -1;
+	return change;
+}
+
 /* x1 = x + h (v + dv) + y, v1 = v + dv (eq. 17); false if anything is not finite. Forward Euler
  * (old_velocity) moves free directions with v0 instead: x1 = x + h (S v0 + (I - S) v1) + y, so
  * constrained directions still land exactly on their targets. */
@@ -559,6 +583,11 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
  * snapped out of a solid), which no smaller step removes; rejecting on would end the run at min_dt. */
 #define STRETCH_CHANGE_ANY_BELOW 256.0
 
+/* A proposal still this share of the strain limit beyond it after limiting is rejected. */
+#define LIMIT_RESIDUAL 0.25
+/* ... unless it was out by nearly as much at the step's start (within this share of the limit). */
+#define LIMIT_WORSE 0.1
+
 /* A strain change per step that only a diverging explicit part produces. */
 #define DIVERGENCE_STRAIN 0.25
 
@@ -602,6 +631,9 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	r->worst_spring = -1;
 	r->eval_ms = r->cg_ms = r->cs_ms = r->cc_ms = 0.0;
 	r->intersections = 0;
+	r->limit_excess = 0.0;
+	r->limit_residual = 0.0;
+	r->limit_newton = 0;
 
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
@@ -640,6 +672,10 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	bool finite;
 	int32_t crossings = 0, cloth_crossings = 0;
 	bool cancelled = false, wild = false, crowded = false;
+	double raw_change = 0.0;
+	int32_t raw_worst = -1, raw_spring = -1;
+	const bool diverging = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
+			       w->def.integrator != DRAPE_INTEGRATOR_BDF2 && w->def.min_dt < w->def.max_dt;
 	for (int pass = 1;; ++pass) {
 		res = solve_step(w, &scheme, t, h, guess, r);
 		/* An interrupt is honoured mid-step, between the solve and the contact passes. */
@@ -658,7 +694,18 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 			wild = true;
 			break;
 		}
+		if (strain_limit_active(w)) {
+			/* The step control judges the integrator's own proposal (sec. 7): the projection
+			 * below would hide a step too large for the motion, and backward Euler damps
+			 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
+			if (w->def.adaptive || diverging) raw_change = proposal_change(w, &raw_worst, &raw_spring);
+			strain_limit_report lr = strain_limit_apply(w, h);
+			r->limit_excess = fmax(r->limit_excess, lr.excess);
+			r->limit_residual = lr.residual;
+			r->limit_newton += lr.newton;
+		}
 		double td = now_ms();
+		r->eval_ms += td - tc;
 		cloth_crossings = cloth_contacts_catch_crossings(w, h);
 		double te = now_ms();
 		r->cc_ms += te - td;
@@ -713,17 +760,13 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	/* Not with fixed steps (min_dt == max_dt): nothing could be retried, and fast but legitimate
 	 * motion (a corner pulled by a point force) trips the test; `drape stability` steps that way
 	 * and judges divergence itself (docs/stability.md). */
-	const bool diverging_scheme =
-		w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER && w->def.integrator != DRAPE_INTEGRATOR_BDF2 &&
-		w->def.min_dt < w->def.max_dt;
+	const bool diverging_scheme = diverging;
 	if ((w->def.adaptive || diverging_scheme) && finite && !wild && !crowded) {
-		r->stretch_change = stretch_change(w, &r->worst_triangle);
-		int32_t spring;
-		double d = spring_stretch_change(w, &spring);
-		if (d > r->stretch_change) {
-			r->stretch_change = d;
-			r->worst_triangle = -1;
-			r->worst_spring = spring;
+		r->stretch_change = proposal_change(w, &r->worst_triangle, &r->worst_spring);
+		if (raw_change > r->stretch_change) {
+			r->stretch_change = raw_change;
+			r->worst_triangle = raw_worst;
+			r->worst_spring = raw_spring;
 		}
 	}
 
@@ -753,7 +796,17 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		   (h > w->def.max_dt / 16.0 || r->stretch_change > STRETCH_CHANGE_FLOOR) &&
 		   h > w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) {
 		r->outcome = STEP_STRETCH_CHANGE;
-	} else if (diverging_scheme && r->stretch_change > DIVERGENCE_STRAIN) {
+	} else if (diverging_scheme && (r->stretch_change > DIVERGENCE_STRAIN || r->limit_excess > DIVERGENCE_STRAIN)) {
+		/* limit_excess: the strain limiter would otherwise hide the blow-up */
 		r->outcome = STEP_DIVERGING;
+	} else if (w->def.adaptive && r->limit_residual > LIMIT_RESIDUAL * w->def.strain_limit &&
+		   h > w->def.max_dt / STRETCH_CHANGE_ANY_BELOW &&
+		   r->limit_residual > fmax(strain_limit_violation(w, w->x) + LIMIT_WORSE * w->def.strain_limit,
+					    LIMIT_RESIDUAL * w->def.strain_limit)) {
+		/* The strain limiter could not bring the proposal back within its bound: a shorter
+		 * step asks it for less (docs/solver.md, "Strain limiting"). Not where the cloth was
+		 * already as far out at the step's start: a shape that cannot meet the bound (a grown
+		 * region that must buckle) is not the step's doing. */
+		r->outcome = STEP_STRETCH_CHANGE;
 	}
 }

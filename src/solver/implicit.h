@@ -30,6 +30,9 @@ typedef struct step_report {
 	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
 	int32_t worst_triangle;
 	int32_t worst_spring; /* a mass-spring stretch spring whose strain changed most, or -1 */
+	double limit_excess;  /* largest strain beyond strain_limit before limiting (solver/strain_limit.h) */
+	double limit_residual; /* the same after limiting (the last contact pass) */
+	int limit_newton;
 } step_report;
 
 /* Assembles eq. 18 for the state (w->x, w->v) at time t and step h into w->A and w->b, using the

@@ -34,6 +34,12 @@ bool integrator_supports_cloth_contact(drape_integrator i)
 	       i == DRAPE_INTEGRATOR_BDF2;
 }
 
+bool integrator_limits_strain_by_default(drape_integrator i)
+{
+	return i == DRAPE_INTEGRATOR_BACKWARD_EULER || i == DRAPE_INTEGRATOR_BDF2 || i == DRAPE_INTEGRATOR_IMEX_BEND ||
+	       i == DRAPE_INTEGRATOR_IMEX_BEND_SHEAR;
+}
+
 static void plan_all(assembly_plan* p, family_role role)
 {
 	for (int f = 0; f < FAMILY_COUNT; ++f) {

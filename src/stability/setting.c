@@ -146,6 +146,9 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 	wd.gravity[2] = s == STAB_SHEET3D ? -GRAVITY : 0.0;
 	wd.max_dt = wd.min_dt = dt; /* fixed steps: a rejected step is reported, not hidden */
 	wd.adaptive = false;
+	/* The integrators themselves are studied (ADI Cloth sec. 6.5): strain limiting would hold a
+	 * diverging scheme together (docs/stability.md). */
+	wd.strain_limit = 0.0;
 	wd.threads = threads;
 	wd.integrator = integrator;
 	wd.self_collision = false;

@@ -1,0 +1,284 @@
+/* Strain limiting (docs/solver.md, "Strain limiting"). Woven cloth barely stretches; the paper's
+ * stretch force (sec. 4.2) lets a step overshoot, and concentrated loads (a pinned corner, a
+ * sphere's impact, a pull) stretch the cells around them far beyond what cloth does. After the
+ * implicit step, every warp or weft direction of a triangle stretched beyond 1 + s or squeezed
+ * below 1 - s (|w_u| / b_u, |w_v| / b_v; a mass-spring cloth's stretch springs likewise) is
+ * projected onto its bound by the fast projection of Goldenthal et al. (2007, "Efficient
+ * simulation of inextensible cloth"): Newton steps on the violated constraints C = |w| - bound,
+ * each solving (J W J^T) lambda = C by CG and moving dx = -W J^T lambda, W being the inverse
+ * masses filtered by the particles' constraints (sec. 5.3), so pins never move and contact
+ * particles slide only along their surfaces. A Gauss-Seidel sweep (Provot 1995) propagates a
+ * correction one element per sweep and never caught up with a sheet hanging from a pinned corner;
+ * the global solve does. The move changes each w along w itself, so it keeps linear and angular
+ * momentum; the velocity follows the position (v += dx / h), as in Bridson, Fedkiw and Anderson
+ * (2002), so the next step starts from the limited state's motion. Everything runs in element
+ * order on one thread: the same answer for any thread count. */
+#include "strain_limit.h"
+
+#include "../forces/forces.h"
+#include "../seam.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Newton steps at most, and CG iterations per step (measured: docs/solver.md). */
+#define LIMIT_NEWTON 8
+#define LIMIT_CG_MAX 200
+#define LIMIT_CG_TOLERANCE 1e-2
+/* Done when nothing is outside its bound by more than this share of the limit. */
+#define LIMIT_TOLERANCE 0.05
+/* A constraint at its bound (within this share of the limit) stays in the active set, so that
+ * projecting its neighbours does not push it out again. */
+#define LIMIT_KEEP 0.5
+/* Rows held near their bound can make J W J^T nearly singular (more rows than free directions
+ * around a pin): a small multiple of its diagonal added keeps the Newton step bounded. */
+#define LIMIT_REGULARISE 0.05
+/* An element whose constraints leave less than this share of its free response is treated as held. */
+#define LIMIT_HELD 1e-2
+/* Halvings of a Newton step that made the largest violation worse, before it is taken back. */
+#define LIMIT_BACKTRACK 3
+/* Re-solves per Newton step after dropping rows whose multiplier has the wrong sign. */
+#define LIMIT_PRUNE 3
+
+typedef struct limit_row {
+	int32_t p[3]; /* local particle indices */
+	double c[3];  /* w = sum c[m] x_m */
+	int count;
+	vec3 n;     /* w / |w| */
+	double C;   /* |w| - bound, in length units of w */
+	double diag; /* sum c[m]^2 n^T W_m n */
+	double side; /* +1: held from stretching further (lambda >= 0); -1: from shrinking (lambda <= 0) */
+} limit_row;
+
+typedef struct limit_set {
+	limit_row* rows;
+	int32_t count, capacity;
+	int32_t* local;  /* particle -> local index + 1 (0: none) */
+	int32_t* global; /* local -> particle */
+	int32_t particles;
+} limit_set;
+
+/* The filtered inverse mass times d. */
+static vec3 inv_mass_times(const drape_world* w, int32_t i, vec3 d)
+{
+	vec3 r = v3_scale(d, 1.0 / w->mass[i]);
+	return w->constrained[i] ? m3_mulv(w->S[i], r) : r;
+}
+
+static int32_t local_index(limit_set* set, int32_t i)
+{
+	if (!set->local[i]) {
+		set->global[set->particles] = i;
+		set->local[i] = ++set->particles;
+	}
+	return set->local[i] - 1;
+}
+
+/* How far (as strain) g = sum c[m] x_m lies outside [lo_ref (1 - s), hi_ref (1 + s)]; adds it to
+ * the set when it is out or within LIMIT_KEEP of its bound and `collect`. Returns -1 on no memory. */
+static double consider(const drape_world* w, const vec3* x, limit_set* set, const int32_t* vert, const double* c,
+		       int count, double lo_ref, double hi_ref, double s, bool collect)
+{
+	vec3 g = v3_zero();
+	for (int m = 0; m < count; ++m) g = v3_madd(g, c[m], x[vert[m]]);
+	/* Most elements lie well inside: decided on |g|^2, without the square root. */
+	const double len2 = v3_dot(g, g), keep = collect ? LIMIT_KEEP * s : 0.0;
+	const double in_hi = hi_ref * (1.0 + s - keep), in_lo = lo_ref * (1.0 - s + keep);
+	if (len2 < in_hi * in_hi && len2 > in_lo * in_lo) return 0.0;
+	const double len = sqrt(len2);
+	if (!(len > 0.0) || !(lo_ref > 0.0)) return 0.0; /* crushed to a point along w: no direction to restore */
+	const double over = len / hi_ref - 1.0, under = 1.0 - len / lo_ref;
+	const bool stretched = over >= under;
+	const double out = (stretched ? over : under) - s;
+	if (out < (collect ? -LIMIT_KEEP * s : 0.0)) return 0.0;
+	const double bound = stretched ? hi_ref * (1.0 + s) : lo_ref * (1.0 - s);
+	/* Out: onto the bound. Near it: held at its length for this Newton step (C = 0), so that the
+	 * moves of its neighbours do not push it out in turn. */
+	limit_row row = {.count = count, .n = v3_scale(g, 1.0 / len), .C = out > 0.0 ? len - bound : 0.0,
+			 .side = stretched ? 1.0 : -1.0};
+	double free_diag = 0.0;
+	for (int m = 0; m < count; ++m) {
+		row.c[m] = c[m];
+		row.diag += c[m] * v3_dot(row.n, inv_mass_times(w, vert[m], v3_scale(row.n, c[m])));
+		free_diag += c[m] * c[m] / w->mass[vert[m]];
+	}
+	/* The element's particles are held (pins, contacts) in all or nearly all of the directions
+	 * that would restore it: nothing to project (a nearly held one would take a huge move for a
+	 * small change), and not the limiter's to answer for. */
+	if (!(row.diag > LIMIT_HELD * free_diag)) return 0.0;
+	if (!collect) return out > 0.0 ? out : 0.0;
+	if (set->count == set->capacity) {
+		int32_t cap = set->capacity ? 2 * set->capacity : 256;
+		limit_row* r = realloc(set->rows, (size_t)cap * sizeof *r);
+		if (!r) return -1.0;
+		set->rows = r;
+		set->capacity = cap;
+	}
+	for (int m = 0; m < count; ++m) row.p[m] = local_index(set, vert[m]);
+	set->rows[set->count++] = row;
+	return out > 0.0 ? out : 0.0;
+}
+
+/* Scans every limited element; the largest violation. Collects the rows when `collect`. */
+static double scan(const drape_world* w, const vec3* x, limit_set* set, double s, bool collect)
+{
+	double worst = 0.0;
+	for (int32_t k = 0; k < w->triangle_count; ++k) {
+		const triangle_elem* e = &w->triangles[k];
+		if (e->springs_only) continue;
+		double cu[3], cv[3];
+		tri_rest_weights(&e->rest, cu, cv);
+		double a = consider(w, x, set, e->v, cu, 3, fmin(e->bu, 1.0), fmax(e->bu, 1.0), s, collect);
+		double b = consider(w, x, set, e->v, cv, 3, fmin(e->bv, 1.0), fmax(e->bv, 1.0), s, collect);
+		if (a < 0.0 || b < 0.0) return -1.0;
+		worst = fmax(worst, fmax(a, b));
+	}
+	static const double pair[2] = {-1.0, 1.0};
+	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
+		const ms_spring* e = &w->ms_springs[k];
+		if (e->family != FAMILY_STRETCH_U && e->family != FAMILY_STRETCH_V) continue;
+		double a = consider(w, x, set, e->v, pair, 2, e->rest, e->rest, s, collect);
+		if (a < 0.0) return -1.0;
+		worst = fmax(worst, a);
+	}
+	return worst;
+}
+
+/* out = J W J^T in (over the set's rows), with dx (local particles) as scratch. */
+static void apply(const drape_world* w, const limit_set* set, const double* in, vec3* dx, double* out)
+{
+	for (int32_t i = 0; i < set->particles; ++i) dx[i] = v3_zero();
+	for (int32_t r = 0; r < set->count; ++r) {
+		const limit_row* row = &set->rows[r];
+		for (int m = 0; m < row->count; ++m) dx[row->p[m]] = v3_madd(dx[row->p[m]], row->c[m] * in[r], row->n);
+	}
+	for (int32_t i = 0; i < set->particles; ++i) dx[i] = inv_mass_times(w, set->global[i], dx[i]);
+	for (int32_t r = 0; r < set->count; ++r) {
+		const limit_row* row = &set->rows[r];
+		double s = 0.0;
+		for (int m = 0; m < row->count; ++m) s += row->c[m] * v3_dot(row->n, dx[row->p[m]]);
+		out[r] = s + LIMIT_REGULARISE * row->diag * in[r];
+	}
+}
+
+/* Solves (J W J^T) lambda = C by Jacobi-preconditioned CG; false on no memory. */
+static bool solve(const drape_world* w, const limit_set* set, double* lambda, vec3* dx)
+{
+	const int32_t m = set->count;
+	double* work = malloc(3 * (size_t)m * sizeof *work);
+	if (!work) return false;
+	double *r = work, *p = work + m, *q = work + 2 * m;
+	double rz = 0.0, r0 = 0.0;
+	for (int32_t k = 0; k < m; ++k) {
+		lambda[k] = 0.0;
+		r[k] = set->rows[k].C;
+		p[k] = r[k] / ((1.0 + LIMIT_REGULARISE) * set->rows[k].diag);
+		rz += r[k] * p[k];
+	}
+	r0 = rz;
+	for (int it = 0; it < LIMIT_CG_MAX && rz > LIMIT_CG_TOLERANCE * LIMIT_CG_TOLERANCE * r0 && rz > 0.0; ++it) {
+		apply(w, set, p, dx, q);
+		double pq = 0.0;
+		for (int32_t k = 0; k < m; ++k) pq += p[k] * q[k];
+		if (!(pq > 0.0)) break; /* rows that depend on each other: keep what was found */
+		const double alpha = rz / pq;
+		double rz1 = 0.0;
+		for (int32_t k = 0; k < m; ++k) {
+			lambda[k] += alpha * p[k];
+			r[k] -= alpha * q[k];
+			rz1 += r[k] * r[k] / ((1.0 + LIMIT_REGULARISE) * set->rows[k].diag);
+		}
+		const double beta = rz1 / rz;
+		rz = rz1;
+		for (int32_t k = 0; k < m; ++k) p[k] = r[k] / ((1.0 + LIMIT_REGULARISE) * set->rows[k].diag) + beta * p[k];
+	}
+	free(work);
+	return true;
+}
+
+bool strain_limit_active(const drape_world* w) { return w->def.strain_limit > 0.0 && !seams_open(w); }
+
+strain_limit_report strain_limit_apply(drape_world* w, double h)
+{
+	strain_limit_report rep = {0.0, 0.0, 0};
+	const double s = w->def.strain_limit;
+	if (!strain_limit_active(w)) return rep;
+	double worst = scan(w, w->x1, NULL, s, false);
+	rep.excess = rep.residual = worst;
+	if (!(worst > LIMIT_TOLERANCE * s)) return rep;
+
+	const int32_t n = w->particle_count;
+	limit_set set = {0};
+	set.local = calloc((size_t)n, sizeof *set.local);
+	set.global = malloc((size_t)n * sizeof *set.global);
+	vec3* dx = malloc((size_t)n * sizeof *dx);
+	double* lambda = NULL;
+	if (!set.local || !set.global || !dx) goto done;
+	for (int newton = 0; newton < LIMIT_NEWTON && worst > LIMIT_TOLERANCE * s; ++newton) {
+		for (int32_t i = 0; i < set.particles; ++i) set.local[set.global[i]] = 0;
+		set.particles = 0;
+		set.count = 0;
+		if (scan(w, w->x1, &set, s, true) < 0.0) break;
+		double* l = realloc(lambda, (size_t)(set.count ? set.count : 1) * sizeof *l);
+		if (!l) break;
+		lambda = l;
+		if (!solve(w, &set, lambda, dx)) break;
+		/* The bounds are one-sided: a row whose multiplier pushes the wrong way (a stretched row
+		 * held from shrinking) leaves the set, and the rest is solved again. */
+		for (int prune = 0; prune < LIMIT_PRUNE; ++prune) {
+			int32_t kept = 0;
+			for (int32_t r = 0; r < set.count; ++r)
+				if (lambda[r] * set.rows[r].side >= 0.0) set.rows[kept++] = set.rows[r];
+			if (kept == set.count || kept == 0) break;
+			set.count = kept;
+			if (!solve(w, &set, lambda, dx)) goto done;
+		}
+		bool finite = true;
+		for (int32_t r = 0; r < set.count; ++r) finite = finite && isfinite(lambda[r]);
+		if (!finite) break; /* nothing applied: the proposal stays as it was */
+		for (int32_t i = 0; i < set.particles; ++i) dx[i] = v3_zero();
+		for (int32_t r = 0; r < set.count; ++r) {
+			const limit_row* row = &set.rows[r];
+			for (int m = 0; m < row->count; ++m) dx[row->p[m]] = v3_madd(dx[row->p[m]], -row->c[m] * lambda[r], row->n);
+		}
+		for (int32_t i = 0; i < set.particles; ++i) {
+			const int32_t g = set.global[i];
+			dx[i] = inv_mass_times(w, g, dx[i]);
+			w->x1[g] = v3_add(w->x1[g], dx[i]);
+			w->v1[g] = v3_madd(w->v1[g], 1.0 / h, dx[i]);
+		}
+		rep.newton = newton + 1;
+		const double before = worst;
+		worst = scan(w, w->x1, NULL, s, false);
+		/* A Newton step that made things worse (rows nearly dependent on each other, or
+		 * elements outside the set pushed out further than the set came in) is halved, up to
+		 * LIMIT_BACKTRACK times, and otherwise taken back, ending the projection. */
+		double taken = 1.0;
+		for (int back = 0; !(worst <= before) && back <= LIMIT_BACKTRACK; ++back) {
+			const double undo = back == LIMIT_BACKTRACK ? taken : 0.5 * taken;
+			for (int32_t i = 0; i < set.particles; ++i) {
+				const int32_t g = set.global[i];
+				w->x1[g] = v3_madd(w->x1[g], -undo, dx[i]);
+				w->v1[g] = v3_madd(w->v1[g], -undo / h, dx[i]);
+			}
+			taken -= undo;
+			worst = taken > 0.0 ? scan(w, w->x1, NULL, s, false) : before;
+		}
+		rep.residual = worst;
+		if (taken == 0.0) break;
+		rep.residual = worst;
+	}
+done:
+	for (int32_t i = 0; set.local && i < set.particles; ++i) set.local[set.global[i]] = 0;
+	free(set.local);
+	free(set.global);
+	free(set.rows);
+	free(dx);
+	free(lambda);
+	return rep;
+}
+
+double strain_limit_violation(const drape_world* w, const vec3* x)
+{
+	return strain_limit_active(w) ? scan(w, x, NULL, w->def.strain_limit, false) : 0.0;
+}
