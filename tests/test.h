@@ -45,4 +45,11 @@ extern int test_checks;
 		CHECK_NEAR(cr_a_, cr_b_, (rel) * cr_s_);                                              \
 	} while (0)
 
+/* A size for the release build and a smaller one under the sanitizers (about ten times slower). */
+#ifdef __SANITIZE_ADDRESS__
+#define SHORT(release, sanitized) (sanitized)
+#else
+#define SHORT(release, sanitized) (release)
+#endif
+
 #endif

@@ -63,13 +63,8 @@ static void round_trip(const char* path, const char* const* sets, int32_t count,
 	scene_free(&sb);
 }
 
-/* Under the sanitizers (ten times slower) the runs are shortened; the release build covers the
- * moving pins of the tablecloth (from frame 30). */
-#ifdef __SANITIZE_ADDRESS__
-#define SHORT(release, sanitized) (sanitized)
-#else
-#define SHORT(release, sanitized) (release)
-#endif
+/* Under the sanitizers (ten times slower) the runs are shortened (SHORT, test.h); the release build
+ * covers the moving pins of the tablecloth (from frame 30). */
 
 static void test_pinned_sheet(void) { round_trip(DRAPE_SOURCE_DIR "/scenes/figure2_sheet.json", NULL, 0, SHORT(7, 3), SHORT(15, 6)); }
 

@@ -587,6 +587,9 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 #define LIMIT_RESIDUAL 0.25
 /* ... unless it was out by nearly as much at the step's start (within this share of the limit). */
 #define LIMIT_WORSE 0.1
+/* ... and only down to this fraction of the largest step: a projection held back by a force it
+ * cannot win against (a stiff spring pulling beyond the cloth's reach) fails at every step size. */
+#define LIMIT_ANY_BELOW 64.0
 
 /* A strain change per step that only a diverging explicit part produces. */
 #define DIVERGENCE_STRAIN 0.25
@@ -763,7 +766,9 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	const bool diverging_scheme = diverging;
 	if ((w->def.adaptive || diverging_scheme) && finite && !wild && !crowded) {
 		r->stretch_change = proposal_change(w, &r->worst_triangle, &r->worst_spring);
-		if (raw_change > r->stretch_change) {
+		/* The raw change counts where the limit on it is enforced (above max_dt / 16); below, the
+		 * projected one: a raw change that halving does not shrink is the limiter's to answer. */
+		if (raw_change > r->stretch_change && h > w->def.max_dt / 16.0) {
 			r->stretch_change = raw_change;
 			r->worst_triangle = raw_worst;
 			r->worst_spring = raw_spring;
@@ -800,7 +805,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		/* limit_excess: the strain limiter would otherwise hide the blow-up */
 		r->outcome = STEP_DIVERGING;
 	} else if (w->def.adaptive && r->limit_residual > LIMIT_RESIDUAL * w->def.strain_limit &&
-		   h > w->def.max_dt / STRETCH_CHANGE_ANY_BELOW &&
+		   h > w->def.max_dt / LIMIT_ANY_BELOW &&
 		   r->limit_residual > fmax(strain_limit_violation(w, w->x) + LIMIT_WORSE * w->def.strain_limit,
 					    LIMIT_RESIDUAL * w->def.strain_limit)) {
 		/* The strain limiter could not bring the proposal back within its bound: a shorter
