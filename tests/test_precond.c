@@ -281,11 +281,15 @@ static void test_default_strain_within_two_percent(void)
 	CHECK(now <= 0.02);
 	CHECK(before > 0.02);
 	if (!(now <= 0.02) || !(before > 0.02)) fprintf(stderr, "figure 1 strain: default %.4f, old %.4f\n", now, before);
-	double sheet = scene_strain("figure2_sheet.json", 51, 24, "");
-	double unlimited = scene_strain("figure2_sheet.json", 51, 24, "\"strain_limit\": 0");
+	/* the shipped resolution; coarser and shorter under the sanitizers (the corner strain grows
+	 * with resolution: 3.0 % unlimited at 31^2 over 12 frames, 5.9 % at 51^2) */
+	const int res = SHORT(51, 31), frames = SHORT(24, 12);
+	const double over = SHORT(0.04, 0.025);
+	double sheet = scene_strain("figure2_sheet.json", res, frames, "");
+	double unlimited = scene_strain("figure2_sheet.json", res, frames, "\"strain_limit\": 0");
 	CHECK(sheet <= 0.02);
-	CHECK(unlimited > 0.04);
-	if (!(sheet <= 0.02) || !(unlimited > 0.04)) fprintf(stderr, "figure 2 strain: default %.4f, unlimited %.4f\n", sheet, unlimited);
+	CHECK(unlimited > over);
+	if (!(sheet <= 0.02) || !(unlimited > over)) fprintf(stderr, "figure 2 strain: default %.4f, unlimited %.4f\n", sheet, unlimited);
 }
 
 const test_case precond_tests[] = {

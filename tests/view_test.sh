@@ -118,7 +118,7 @@ start_viewer() {
 	local name=$1
 	shift
 	rm -f "$tmp/$name.ready"
-	"$drape" view "$tmp/hang.json" --threads 1 --size 800x600 --track 0:$V --ready "$tmp/$name.ready" \
+	"$drape" view "$tmp/${scene:-hang}.json" --threads 1 --size 800x600 --track 0:$V --ready "$tmp/$name.ready" \
 		--report "$tmp/$name.json" --paused "$@" 2>"$tmp/$name.err" &
 	pid=$!
 	# a watchdog, in case the viewer never exits
@@ -305,10 +305,11 @@ elif ! grep -q '"status": "diverged"' "$tmp/diverge_report.json"; then bad diver
 else ok diverged_exit_3; fi
 
 # --- a very stiff pull (10^5 N/m, about 10^6 times the particle's weight per metre) far beyond
-# the cloth's reach stays stable: no failed step, finite positions. Strain limiting (docs/solver.md)
-# holds the sheet to 1 %: the particle stays within the sheet's reach of the pinned edge (0.6 m and
-# the limit) and short of the target.
-if drag hard 330 300 --mouse-stiffness 1e5; then
+# the cloth's reach stays stable: no failed step, finite positions, the particle at the target.
+# Without strain limiting, which would hold the sheet to 1 % (tests/test_world.c,
+# stiff_spring_beyond_reach, covers that case and its cost).
+sed 's/"name": "hang",/"name": "hang", "solver": {"strain_limit": 0},/' "$tmp/hang.json" >"$tmp/hang_free.json"
+if scene=hang_free drag hard 330 300 --mouse-stiffness 1e5; then
 	rep=$tmp/hard.json
 	last=$(drag_samples "$rep" | tail -1)
 	if ! grep -q '"status": "ok"' "$rep"; then bad hard_pull "the simulation failed: $(grep '"error"' "$rep")"
@@ -319,14 +320,12 @@ if drag hard 330 300 --mouse-stiffness 1e5; then
 			d = sqrt(($2-$5)^2 + ($3-$6)^2 + ($4-$7)^2);
 			cx = $5 < -0.3 ? -0.3 : ($5 > 0.3 ? 0.3 : $5);  # nearest point of the pinned edge
 			r = sqrt(($5-cx)^2 + ($6)^2 + ($7-1.3)^2);
-			px = $2 < -0.3 ? -0.3 : ($2 > 0.3 ? 0.3 : $2);
-			p = sqrt(($2-px)^2 + ($3)^2 + ($4-1.3)^2);
-			printf "%.4f %.4f %.4f\n", d, r, p }' >"$tmp/hard.out"
-		read -r gap reach held <"$tmp/hard.out"
-		if awk -v g="$gap" -v r="$reach" -v p="$held" 'BEGIN { exit !(r > 0.6 && p < 0.6 * 1.0125 + 0.005 && g > 0.05) }'; then
-			ok "hard_pull (stable; particle $held m from the pinned edge, $gap m short of a target $reach m from it)"
+			printf "%.4f %.4f\n", d, r }' >"$tmp/hard.out"
+		read -r gap reach <"$tmp/hard.out"
+		if awk -v g="$gap" -v r="$reach" 'BEGIN { exit !(g < 0.02 && r > 0.6) }'; then
+			ok "hard_pull (stable; particle $gap m from a target $reach m from the pinned edge)"
 		else
-			bad hard_pull "particle $held m from the pinned edge (want <= 0.6 m + 1.25 %), $gap m from the target (want > 0.05), target $reach m from the edge (want > 0.6)"
+			bad hard_pull "particle $gap m from the target (want < 0.02), target $reach m from the pinned edge (want > 0.6, out of reach)"
 		fi
 	fi
 fi
