@@ -107,6 +107,15 @@ class ArrayTest(Tmp):
         with self.assertRaisesRegex(TypeError, "unknown material field"):
             w.add_grid_cloth(strech=1.0)
 
+    def test_strain_limit_setting(self):
+        # the ctypes mirror of drape_world_def carries strain_limit to the library, which checks it
+        with self.assertRaises(drape.DrapeError):
+            drape.World(strain_limit=0.7, threads=1)
+        w = drape.World(strain_limit=0.0, threads=1)
+        i = w.add_grid_cloth(size=(1, 1), resolution=(4, 4))
+        w.step(1.0 / 30.0)
+        self.assertTrue(np.all(np.isfinite(w.positions(i))))
+
 
 class PinsSolidsSprings(Tmp):
     def test_sheet_rests_on_a_sphere(self):
