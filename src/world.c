@@ -153,6 +153,7 @@ static void free_solver(drape_world* w)
 	w->h_prev = 0.0;
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
+	limit_set_free(&w->limit);
 	cholesky_destroy(w->cholesky);
 	w->cholesky = NULL;
 	two_level_destroy(w->two_level);
@@ -226,7 +227,7 @@ drape_status world_prepare(drape_world* w)
 		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) &&
 		  bsr_builder_add_elements(&bb, w->btens, w->btens_count, 6, sizeof(bend_tensor_elem)) &&
 		  bsr_builder_finish(&bb, &w->A) && bend_tensor_build(w) &&
-		  pcg_workspace_init(&w->pcg, n);
+		  pcg_workspace_init(&w->pcg, n) && limit_set_init(&w->limit, n);
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && integrator_supports_cloth_contact(w->def.integrator))
 		ok = (w->cholesky = cholesky_create(&w->A)) != NULL;

@@ -15,6 +15,7 @@
 #include "solver/bsr.h"
 #include "solver/pcg.h"
 #include "solver/step_control.h"
+#include "solver/strain_limit_set.h"
 
 /* A triangle: stretch, shear and drag act on it (sec. 4.2-4.4). Coefficients are per element,
  * derived from the SI material (docs/model.md). v must stay the first member (bsr builder). */
@@ -211,6 +212,7 @@ struct drape_world {
 	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
 	bsr A;
 	pcg_workspace pcg;
+	limit_set limit; /* strain limiting's projection (solver/strain_limit.c) */
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	double cholesky_h;          /* the step size its factor was made for */

@@ -86,6 +86,9 @@ void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv,
  * same gradient and Hessian, only the values differ) and returns which components are beyond the
  * limit (bit 0: u, bit 1: v); the others must not be used. */
 #define STRETCH_LIMIT_STIFFENING 20.0
+/* The lengths the band's ends scale: |w| may range over [lo (1 - s), hi (1 + s)]. */
+static inline double stretch_limit_lo(double b) { return b < 1.0 ? b : 1.0; }
+static inline double stretch_limit_hi(double b) { return b > 1.0 ? b : 1.0; }
 int stretch_limit_condition(const tri_rest* r, const condition* stretch, double bu, double bv, double s, condition* c);
 
 /* Shear (sec. 4.3): C = a w_u . w_v. The Hessian is filled only if `hessian`. */

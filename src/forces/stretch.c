@@ -46,7 +46,7 @@ int stretch_limit_condition(const tri_rest* r, const condition* stretch, double 
 	*c = *stretch;
 	for (int a = 0; a < 2; ++a) {
 		const double len = stretch->c[a] / r->area + b[a]; /* |w| */
-		const double hi = fmax(b[a], 1.0) * (1.0 + s), lo = fmin(b[a], 1.0) * (1.0 - s);
+		const double hi = stretch_limit_hi(b[a]) * (1.0 + s), lo = stretch_limit_lo(b[a]) * (1.0 - s);
 		c->c[a] = 0.0;
 		if (len > hi) c->c[a] = r->area * (len - hi);
 		else if (len < lo) c->c[a] = r->area * (len - lo);

@@ -608,14 +608,7 @@ static bool wild_proposal(drape_world* w, double h, step_report* r)
 {
 	if (!w->def.adaptive || h <= w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) return false;
 	int32_t worst, spring;
-	double change = stretch_change(w, &worst);
-	double d = spring_stretch_change(w, &spring);
-	if (d > change) {
-		change = d;
-		worst = -1;
-	} else {
-		spring = -1;
-	}
+	double change = proposal_change(w, &worst, &spring);
 	if (!(change > WILD_STRAIN)) return false;
 	r->stretch_change = change;
 	r->worst_triangle = worst;
@@ -677,8 +670,14 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	bool cancelled = false, wild = false, crowded = false;
 	double raw_change = 0.0;
 	int32_t raw_worst = -1, raw_spring = -1;
-	const bool diverging = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
-			       w->def.integrator != DRAPE_INTEGRATOR_BDF2 && w->def.min_dt < w->def.max_dt;
+	/* Schemes with explicit parts diverge when the step is too large: their blow-up shows first
+	 * as strain jumping between steps, so that test runs for them even without adaptive
+	 * stepping, at DIVERGENCE_STRAIN (a blown-up state is never accepted). */
+	/* Not with fixed steps (min_dt == max_dt): nothing could be retried, and fast but legitimate
+	 * motion (a corner pulled by a point force) trips the test; `drape stability` steps that way
+	 * and judges divergence itself (docs/stability.md). */
+	const bool diverging_scheme = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
+				      w->def.integrator != DRAPE_INTEGRATOR_BDF2 && w->def.min_dt < w->def.max_dt;
 	for (int pass = 1;; ++pass) {
 		res = solve_step(w, &scheme, t, h, guess, r);
 		/* An interrupt is honoured mid-step, between the solve and the contact passes. */
@@ -701,7 +700,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 			/* The step control judges the integrator's own proposal (sec. 7): the projection
 			 * below would hide a step too large for the motion, and backward Euler damps
 			 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
-			if (w->def.adaptive || diverging) raw_change = proposal_change(w, &raw_worst, &raw_spring);
+			if (w->def.adaptive || diverging_scheme) raw_change = proposal_change(w, &raw_worst, &raw_spring);
 			strain_limit_report lr = strain_limit_apply(w, h);
 			r->limit_excess = fmax(r->limit_excess, lr.excess);
 			r->limit_residual = lr.residual;
@@ -757,13 +756,6 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 			crowded = true;
 		}
 	}
-	/* Schemes with explicit parts diverge when the step is too large: their blow-up shows first
-	 * as strain jumping between steps, so that test runs for them even without adaptive
-	 * stepping, at DIVERGENCE_STRAIN (a blown-up state is never accepted). */
-	/* Not with fixed steps (min_dt == max_dt): nothing could be retried, and fast but legitimate
-	 * motion (a corner pulled by a point force) trips the test; `drape stability` steps that way
-	 * and judges divergence itself (docs/stability.md). */
-	const bool diverging_scheme = diverging;
 	if ((w->def.adaptive || diverging_scheme) && finite && !wild && !crowded) {
 		r->stretch_change = proposal_change(w, &r->worst_triangle, &r->worst_spring);
 		/* The raw change counts where the limit on it is enforced (above max_dt / 16); below, the

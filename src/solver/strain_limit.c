@@ -40,29 +40,47 @@
 /* Re-solves per Newton step after dropping rows whose multiplier has the wrong sign. */
 #define LIMIT_PRUNE 3
 
-typedef struct limit_row {
-	int32_t p[3]; /* local particle indices */
-	double c[3];  /* w = sum c[m] x_m */
-	int count;
-	vec3 n;     /* w / |w| */
-	double C;   /* |w| - bound, in length units of w */
-	double diag; /* sum c[m]^2 n^T W_m n */
-	double side; /* +1: held from stretching further (lambda >= 0); -1: from shrinking (lambda <= 0) */
-} limit_row;
-
-typedef struct limit_set {
-	limit_row* rows;
-	int32_t count, capacity;
-	int32_t* local;  /* particle -> local index + 1 (0: none) */
-	int32_t* global; /* local -> particle */
-	int32_t particles;
-} limit_set;
-
 /* The filtered inverse mass times d. */
 static vec3 inv_mass_times(const drape_world* w, int32_t i, vec3 d)
 {
 	vec3 r = v3_scale(d, 1.0 / w->mass[i]);
 	return w->constrained[i] ? m3_mulv(w->S[i], r) : r;
+}
+
+bool limit_set_init(limit_set* set, int32_t n)
+{
+	*set = (limit_set){0};
+	set->local = calloc((size_t)(n > 0 ? n : 1), sizeof *set->local);
+	set->global = malloc((size_t)(n > 0 ? n : 1) * sizeof *set->global);
+	set->dx = malloc((size_t)(n > 0 ? n : 1) * sizeof *set->dx);
+	return set->local && set->global && set->dx;
+}
+
+void limit_set_free(limit_set* set)
+{
+	free(set->rows);
+	free(set->lambda);
+	free(set->cg);
+	free(set->local);
+	free(set->global);
+	free(set->dx);
+	*set = (limit_set){0};
+}
+
+/* Room for one more row (rows, multipliers and CG vectors grow together); false on no memory. */
+static bool reserve_row(limit_set* set)
+{
+	if (set->count < set->capacity) return true;
+	int32_t cap = set->capacity ? 2 * set->capacity : 256;
+	limit_row* r = realloc(set->rows, (size_t)cap * sizeof *r);
+	if (r) set->rows = r;
+	double* l = r ? realloc(set->lambda, (size_t)cap * sizeof *l) : NULL;
+	if (l) set->lambda = l;
+	double* c = l ? realloc(set->cg, 3 * (size_t)cap * sizeof *c) : NULL;
+	if (c) set->cg = c;
+	if (!c) return false;
+	set->capacity = cap;
+	return true;
 }
 
 static int32_t local_index(limit_set* set, int32_t i)
@@ -107,13 +125,7 @@ static double consider(const drape_world* w, const vec3* x, limit_set* set, cons
 	 * small change), and not the limiter's to answer for. */
 	if (!(row.diag > LIMIT_HELD * free_diag)) return 0.0;
 	if (!collect) return out > 0.0 ? out : 0.0;
-	if (set->count == set->capacity) {
-		int32_t cap = set->capacity ? 2 * set->capacity : 256;
-		limit_row* r = realloc(set->rows, (size_t)cap * sizeof *r);
-		if (!r) return -1.0;
-		set->rows = r;
-		set->capacity = cap;
-	}
+	if (!reserve_row(set)) return -1.0;
 	for (int m = 0; m < count; ++m) row.p[m] = local_index(set, vert[m]);
 	set->rows[set->count++] = row;
 	return out > 0.0 ? out : 0.0;
@@ -128,8 +140,8 @@ static double scan(const drape_world* w, const vec3* x, limit_set* set, double s
 		if (e->springs_only) continue;
 		double cu[3], cv[3];
 		tri_rest_weights(&e->rest, cu, cv);
-		double a = consider(w, x, set, e->v, cu, 3, fmin(e->bu, 1.0), fmax(e->bu, 1.0), s, collect);
-		double b = consider(w, x, set, e->v, cv, 3, fmin(e->bv, 1.0), fmax(e->bv, 1.0), s, collect);
+		double a = consider(w, x, set, e->v, cu, 3, stretch_limit_lo(e->bu), stretch_limit_hi(e->bu), s, collect);
+		double b = consider(w, x, set, e->v, cv, 3, stretch_limit_lo(e->bv), stretch_limit_hi(e->bv), s, collect);
 		if (a < 0.0 || b < 0.0) return -1.0;
 		worst = fmax(worst, fmax(a, b));
 	}
@@ -144,30 +156,35 @@ static double scan(const drape_world* w, const vec3* x, limit_set* set, double s
 	return worst;
 }
 
-/* out = J W J^T in (over the set's rows), with dx (local particles) as scratch. */
-static void apply(const drape_world* w, const limit_set* set, const double* in, vec3* dx, double* out)
+/* set->dx = W J^T in: how the local particles move under row multipliers `in`. */
+static void move_of(const drape_world* w, limit_set* set, const double* in)
 {
+	vec3* dx = set->dx;
 	for (int32_t i = 0; i < set->particles; ++i) dx[i] = v3_zero();
 	for (int32_t r = 0; r < set->count; ++r) {
 		const limit_row* row = &set->rows[r];
 		for (int m = 0; m < row->count; ++m) dx[row->p[m]] = v3_madd(dx[row->p[m]], row->c[m] * in[r], row->n);
 	}
 	for (int32_t i = 0; i < set->particles; ++i) dx[i] = inv_mass_times(w, set->global[i], dx[i]);
+}
+
+/* out = (J W J^T + LIMIT_REGULARISE diag) in, over the set's rows (set->dx as scratch). */
+static void apply(const drape_world* w, limit_set* set, const double* in, double* out)
+{
+	move_of(w, set, in);
 	for (int32_t r = 0; r < set->count; ++r) {
 		const limit_row* row = &set->rows[r];
 		double s = 0.0;
-		for (int m = 0; m < row->count; ++m) s += row->c[m] * v3_dot(row->n, dx[row->p[m]]);
+		for (int m = 0; m < row->count; ++m) s += row->c[m] * v3_dot(row->n, set->dx[row->p[m]]);
 		out[r] = s + LIMIT_REGULARISE * row->diag * in[r];
 	}
 }
 
-/* Solves (J W J^T) lambda = C by Jacobi-preconditioned CG; false on no memory. */
-static bool solve(const drape_world* w, const limit_set* set, double* lambda, vec3* dx)
+/* Solves (J W J^T) lambda = C into set->lambda by Jacobi-preconditioned CG. */
+static void solve(const drape_world* w, limit_set* set)
 {
 	const int32_t m = set->count;
-	double* work = malloc(3 * (size_t)m * sizeof *work);
-	if (!work) return false;
-	double *r = work, *p = work + m, *q = work + 2 * m;
+	double *lambda = set->lambda, *r = set->cg, *p = set->cg + m, *q = set->cg + 2 * m;
 	double rz = 0.0, r0 = 0.0;
 	for (int32_t k = 0; k < m; ++k) {
 		lambda[k] = 0.0;
@@ -177,7 +194,7 @@ static bool solve(const drape_world* w, const limit_set* set, double* lambda, ve
 	}
 	r0 = rz;
 	for (int it = 0; it < LIMIT_CG_MAX && rz > LIMIT_CG_TOLERANCE * LIMIT_CG_TOLERANCE * r0 && rz > 0.0; ++it) {
-		apply(w, set, p, dx, q);
+		apply(w, set, p, q);
 		double pq = 0.0;
 		for (int32_t k = 0; k < m; ++k) pq += p[k] * q[k];
 		if (!(pq > 0.0)) break; /* rows that depend on each other: keep what was found */
@@ -192,8 +209,6 @@ static bool solve(const drape_world* w, const limit_set* set, double* lambda, ve
 		rz = rz1;
 		for (int32_t k = 0; k < m; ++k) p[k] = r[k] / ((1.0 + LIMIT_REGULARISE) * set->rows[k].diag) + beta * p[k];
 	}
-	free(work);
-	return true;
 }
 
 bool strain_limit_active(const drape_world* w) { return w->def.strain_limit > 0.0 && !seams_open(w); }
@@ -207,45 +222,33 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	rep.excess = rep.residual = worst;
 	if (!(worst > LIMIT_TOLERANCE * s)) return rep;
 
-	const int32_t n = w->particle_count;
-	limit_set set = {0};
-	set.local = calloc((size_t)n, sizeof *set.local);
-	set.global = malloc((size_t)n * sizeof *set.global);
-	vec3* dx = malloc((size_t)n * sizeof *dx);
-	double* lambda = NULL;
-	if (!set.local || !set.global || !dx) goto done;
+	limit_set* set = &w->limit;
 	for (int newton = 0; newton < LIMIT_NEWTON && worst > LIMIT_TOLERANCE * s; ++newton) {
-		for (int32_t i = 0; i < set.particles; ++i) set.local[set.global[i]] = 0;
-		set.particles = 0;
-		set.count = 0;
-		if (scan(w, w->x1, &set, s, true) < 0.0) break;
-		double* l = realloc(lambda, (size_t)(set.count ? set.count : 1) * sizeof *l);
-		if (!l) break;
-		lambda = l;
-		if (!solve(w, &set, lambda, dx)) break;
+		for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
+		set->particles = 0;
+		set->count = 0;
+		if (scan(w, w->x1, set, s, true) < 0.0) break;
+		solve(w, set);
 		/* The bounds are one-sided: a row whose multiplier pushes the wrong way (a stretched row
 		 * held from shrinking) leaves the set, and the rest is solved again. */
 		for (int prune = 0; prune < LIMIT_PRUNE; ++prune) {
 			int32_t kept = 0;
-			for (int32_t r = 0; r < set.count; ++r)
-				if (lambda[r] * set.rows[r].side >= 0.0) set.rows[kept++] = set.rows[r];
-			if (kept == set.count || kept == 0) break;
-			set.count = kept;
-			if (!solve(w, &set, lambda, dx)) goto done;
+			for (int32_t r = 0; r < set->count; ++r)
+				if (set->lambda[r] * set->rows[r].side >= 0.0) set->rows[kept++] = set->rows[r];
+			if (kept == set->count || kept == 0) break;
+			set->count = kept;
+			solve(w, set);
 		}
 		bool finite = true;
-		for (int32_t r = 0; r < set.count; ++r) finite = finite && isfinite(lambda[r]);
+		for (int32_t r = 0; r < set->count; ++r) finite = finite && isfinite(set->lambda[r]);
 		if (!finite) break; /* nothing applied: the proposal stays as it was */
-		for (int32_t i = 0; i < set.particles; ++i) dx[i] = v3_zero();
-		for (int32_t r = 0; r < set.count; ++r) {
-			const limit_row* row = &set.rows[r];
-			for (int m = 0; m < row->count; ++m) dx[row->p[m]] = v3_madd(dx[row->p[m]], -row->c[m] * lambda[r], row->n);
-		}
-		for (int32_t i = 0; i < set.particles; ++i) {
-			const int32_t g = set.global[i];
-			dx[i] = inv_mass_times(w, g, dx[i]);
-			w->x1[g] = v3_add(w->x1[g], dx[i]);
-			w->v1[g] = v3_madd(w->v1[g], 1.0 / h, dx[i]);
+		/* dx = -W J^T lambda, applied below with its sign */
+		move_of(w, set, set->lambda);
+		const vec3* dx = set->dx;
+		for (int32_t i = 0; i < set->particles; ++i) {
+			const int32_t g = set->global[i];
+			w->x1[g] = v3_sub(w->x1[g], dx[i]);
+			w->v1[g] = v3_madd(w->v1[g], -1.0 / h, dx[i]);
 		}
 		rep.newton = newton + 1;
 		const double before = worst;
@@ -256,25 +259,19 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 		double taken = 1.0;
 		for (int back = 0; !(worst <= before) && back <= LIMIT_BACKTRACK; ++back) {
 			const double undo = back == LIMIT_BACKTRACK ? taken : 0.5 * taken;
-			for (int32_t i = 0; i < set.particles; ++i) {
-				const int32_t g = set.global[i];
-				w->x1[g] = v3_madd(w->x1[g], -undo, dx[i]);
-				w->v1[g] = v3_madd(w->v1[g], -undo / h, dx[i]);
+			for (int32_t i = 0; i < set->particles; ++i) {
+				const int32_t g = set->global[i];
+				w->x1[g] = v3_madd(w->x1[g], undo, dx[i]);
+				w->v1[g] = v3_madd(w->v1[g], undo / h, dx[i]);
 			}
 			taken -= undo;
 			worst = taken > 0.0 ? scan(w, w->x1, NULL, s, false) : before;
 		}
 		rep.residual = worst;
 		if (taken == 0.0) break;
-		rep.residual = worst;
 	}
-done:
-	for (int32_t i = 0; set.local && i < set.particles; ++i) set.local[set.global[i]] = 0;
-	free(set.local);
-	free(set.global);
-	free(set.rows);
-	free(dx);
-	free(lambda);
+	for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
+	set->particles = 0;
 	return rep;
 }
 
