@@ -10,7 +10,9 @@ root=$2
 # Under the sanitizers runs are about ten times slower: fewer frames, and the long step of
 # sigterm_mid_step is reached later (its setup alone takes seconds).
 sanitized=OFF
-case "${3:-OFF}" in ON | on | 1 | TRUE | true) resume_frames=10 step_wait=10 sanitized=ON ;; *) resume_frames=30 step_wait=2 ;; esac
+# The interrupt latency promised is a second (docs/reliability.md); the sanitizers' tenfold slowdown
+# on a shared two-core machine stretches it, so their bound is three.
+case "${3:-OFF}" in ON | on | 1 | TRUE | true) resume_frames=10 step_wait=10 sanitized=ON latency=3.0 ;; *) resume_frames=30 step_wait=2 latency=1.0 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -111,14 +113,14 @@ rc=$?
 t1=$(date +%s.%N)
 if [ "$rc" -eq 130 ] &&
 	$py -c "import json,sys; d=json.load(open(sys.argv[1])); t=d['totals']; assert d['status']=='interrupted' and d['frames_written']==1 and t['steps']==0 and t['cg_iterations']>0" "$tmp/longstep/summary.json" &&
-	[ -f "$tmp/longstep/frame_0000.obj" ] && $py -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < 1.0 else 1)" "$t0" "$t1"; then
+	[ -f "$tmp/longstep/frame_0000.obj" ] && $py -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < float(sys.argv[3]) else 1)" "$t0" "$t1" "$latency"; then
 	ok sigterm_mid_step
 else
 	bad sigterm_mid_step "exit $rc after SIGTERM ($(cat "$tmp/longstep.err")); summary: $(head -c 300 "$tmp/longstep/summary.json" 2>/dev/null)"
 fi
 
 # SIGTERM while a large scene is being set up (90,601 particles: building the cloth/cloth rest
-# neighbourhoods alone takes about 30 s): the run ends within a second, exit 130.
+# neighbourhoods alone takes about 30 s): the run ends within a second (three under the sanitizers), exit 130.
 "$drape" run "$root/scenes/figure2_sheet.json" --set cloths.0.grid.resolution.0=301 --set cloths.0.grid.resolution.1=301 \
 	--frames 1 --out "$tmp/bigsetup" --quiet --threads 1 2>/dev/null &
 pid=$!
@@ -129,7 +131,7 @@ wait $pid
 rc=$?
 t1=$(date +%s.%N)
 if [ "$rc" -eq 130 ] && $py -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=='interrupted' and d['totals']['steps']==0" "$tmp/bigsetup/summary.json" &&
-	$py -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < 1.0 else 1)" "$t0" "$t1"; then
+	$py -c "import sys; sys.exit(0 if float(sys.argv[2])-float(sys.argv[1]) < float(sys.argv[3]) else 1)" "$t0" "$t1" "$latency"; then
 	ok sigterm_during_setup
 else
 	bad sigterm_during_setup "exit $rc, $(elapsed "$t0" "$t1") s after SIGTERM"
