@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int test_failures = 0;
 int test_checks = 0;
@@ -31,6 +32,15 @@ extern const test_case character_tests[];
 extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
+
+/* The process's CPU seconds (all threads): printed beside each case, so that the cases that make the
+ * suite slow can be found on a shared machine, where wall time says little. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 typedef struct suite {
 	const char* name;
@@ -69,11 +79,13 @@ int main(int argc, char** argv)
 		for (const test_case* t = suites[s].cases; t->name; ++t) {
 			if (filter && !strstr(t->name, filter)) continue;
 			int before = test_failures;
+			double t0 = cpu_seconds();
 			t->fn();
+			double cpu = cpu_seconds() - t0;
 			++ran;
 			int bad = test_failures - before;
 			if (bad) ++failed_cases;
-			printf("%-8s %-48s %s\n", suites[s].name, t->name, bad ? "FAILED" : "ok");
+			printf("%-8s %-48s %-6s %7.2f s cpu\n", suites[s].name, t->name, bad ? "FAILED" : "ok", cpu);
 			fflush(stdout);
 		}
 	}
