@@ -264,65 +264,97 @@ static double mechanical_energy(drape_world* w, drape_cloth_id id, int n)
 	return e;
 }
 
+/* One run of the swinging sheet: its energy lost at 0.5 s and at the lowest point of [0, 0.5] s, as
+ * shares of the swing energy. */
+typedef struct swing_config {
+	const char* label;
+	drape_integrator integrator;
+	bool adaptive;
+	double max_dt, cg_tolerance; /* 0: the default */
+	bool undamped;               /* no stretch, shear or bend damping */
+	bool judged;
+} swing_config;
+
+static void swing_row(const swing_config* k)
+{
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = 0.3;
+	g.resolution[0] = g.resolution[1] = 21;
+	g.center[2] = 1.0;
+	drape_mesh mesh;
+	char err[128];
+	drape_mesh_make_grid(&g, &mesh, err, sizeof err);
+	drape_world_def wd = drape_default_world_def();
+	wd.integrator = k->integrator;
+	wd.self_collision = false;
+	wd.adaptive = k->adaptive;
+	if (k->max_dt > 0.0) wd.max_dt = k->max_dt;
+	if (k->cg_tolerance > 0.0) wd.cg_tolerance = k->cg_tolerance;
+	if (!k->adaptive) wd.min_dt = wd.max_dt;
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	if (k->undamped) cd.material.stretch_damping = cd.material.shear_damping = cd.material.bend_damping = 0.0;
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	drape_constraint_def c = drape_default_constraint_def();
+	c.cloth = id;
+	c.vertex = 0;
+	drape_constraint_add(w, &c);
+	int n = mesh.vertex_count;
+	double e0 = mechanical_energy(w, id, n), emin = e0;
+	bool ok = true;
+	for (int f = 0; f < 15 && ok; ++f) {
+		ok = drape_world_step(w, 1.0 / 30.0) == DRAPE_OK;
+		emin = fmin(emin, mechanical_energy(w, id, n));
+	}
+	double e05 = mechanical_energy(w, id, n);
+	ok = ok && drape_world_step(w, 10.0) == DRAPE_OK;
+	double erest = mechanical_energy(w, id, n);
+	drape_stats st = drape_world_get_stats(w);
+	double lost = (e0 - e05) / (e0 - erest), lost_min = (e0 - emin) / (e0 - erest);
+	/* Kept: at most 40 % gone at the lowest point of [0, 0.5] s, and no more than 40 % gained or
+	 * lost at 0.5 s (a gain is no better than a loss). */
+	bool kept = lost_min <= 0.4 && fabs(lost) <= 0.4;
+	fprintf(out, "| %s | %s | %.0f %% | %.0f %% | %lld, %lld | %s |\n", drape_integrator_name(k->integrator), k->label,
+		100.0 * lost, 100.0 * lost_min, (long long)st.steps, (long long)st.rejected,
+		!ok ? verdict(false) : k->judged ? verdict(kept) : "(comparison)");
+	fflush(out);
+	drape_world_destroy(w);
+	drape_mesh_free(&mesh);
+}
+
 static void swinging(void)
 {
 	fprintf(out, "## Swinging sheet: energy kept\n\n"
-		     "A 0.3 m sheet (21 × 21, default material) held at one corner swings down from horizontal. "
-		     "Swing energy: mechanical energy (kinetic + gravity + elastic) at the start minus that of the hanging "
-		     "rest state (10 s later); lost: the share of it gone at 0.5 s. Fixed steps of 1/30 s (adaptive "
-		     "stepping off) and, for comparison, the default adaptive stepping. Goal for BDF2: at most 40 %% "
-		     "lost at fixed 1/30 s steps (and no more than 40 %% gained).\n\n"
-		     "| integrator | steps | lost at 0.5 s | min energy over [0, 0.5] s | steps, rejected | |\n"
+		     "A 0.3 m sheet (21 × 21, default material, no cloth/cloth contact) held at one corner swings down from "
+		     "horizontal. Swing energy: mechanical energy (kinetic + gravity + elastic) at the start minus that of "
+		     "the hanging rest state (10 s later); lost: the share of it gone at 0.5 s, and at the lowest point of "
+		     "[0, 0.5] s (the elastic part swings by a sizeable share within a step or two as the corner whips the "
+		     "sheet taut, so one instant is a noisy sample). Issue 13's goal for BDF2: at most 40 %% lost at "
+		     "fixed 1/30 s steps with the default settings (and no more than 40 %% gained). The other rows say "
+		     "where the loss comes from: a converged solve (cg_tolerance 10⁻⁸), no material damping, and small "
+		     "steps.\n\n"
+		     "| integrator | steps | lost at 0.5 s | lost, lowest point | steps, rejected | |\n"
 		     "|---|---|---|---|---|---|\n");
-	for (int adaptive = 0; adaptive < 2; ++adaptive)
-		for (int k = 0; k < 2; ++k) {
-			drape_integrator ig = k == 0 ? DRAPE_INTEGRATOR_BACKWARD_EULER : DRAPE_INTEGRATOR_BDF2;
-			drape_grid_def g = drape_default_grid_def();
-			g.size[0] = g.size[1] = 0.3;
-			g.resolution[0] = g.resolution[1] = 21;
-			g.center[2] = 1.0;
-			drape_mesh mesh;
-			char err[128];
-			drape_mesh_make_grid(&g, &mesh, err, sizeof err);
-			drape_world_def wd = drape_default_world_def();
-			wd.integrator = ig;
-			wd.self_collision = false;
-			wd.adaptive = adaptive;
-			if (!adaptive) wd.min_dt = wd.max_dt;
-			drape_world* w = drape_world_create(&wd);
-			drape_cloth_def cd = drape_default_cloth_def();
-			cd.mesh = &mesh;
-			drape_cloth_id id = drape_cloth_add(w, &cd);
-			drape_constraint_def c = drape_default_constraint_def();
-			c.cloth = id;
-			c.vertex = 0;
-			drape_constraint_add(w, &c);
-			int n = mesh.vertex_count;
-			double e0 = mechanical_energy(w, id, n), emin = e0;
-			bool ok = true;
-			for (int f = 0; f < 15 && ok; ++f) {
-				ok = drape_world_step(w, 1.0 / 30.0) == DRAPE_OK;
-				emin = fmin(emin, mechanical_energy(w, id, n));
-			}
-			double e05 = mechanical_energy(w, id, n);
-			ok = ok && drape_world_step(w, 10.0) == DRAPE_OK;
-			double erest = mechanical_energy(w, id, n);
-			drape_stats st = drape_world_get_stats(w);
-			double lost = (e0 - e05) / (e0 - erest);
-			bool judged = !adaptive && ig == DRAPE_INTEGRATOR_BDF2;
-			/* Kept: at most 40 % gone at the lowest point of [0, 0.5] s, and no more than 40 %
-			 * gained or lost at 0.5 s (a gain is no better than a loss). */
-			bool kept = (e0 - emin) / (e0 - erest) <= 0.4 && fabs(lost) <= 0.4;
-			fprintf(out, "| %s | %s | %.0f %% | %.0f %% of the swing energy lost | %lld, %lld | %s |\n",
-				drape_integrator_name(ig), adaptive ? "adaptive" : "fixed 1/30 s", 100.0 * lost,
-				100.0 * (e0 - emin) / (e0 - erest), (long long)st.steps, (long long)st.rejected,
-				!ok ? verdict(false) : judged ? verdict(kept) : "(comparison)");
-			drape_world_destroy(w);
-			drape_mesh_free(&mesh);
-		}
-	fprintf(out, "\nThe elastic part of the energy swings by a sizeable share of the swing energy within a "
-		     "step or two (the corner whips the sheet taut), so the instant 0.5 s is a noisy sample: the "
-		     "minimum over the first 0.5 s is shown beside it.\n\n");
+	const double h30 = 1.0 / 30.0, h480 = 1.0 / 480.0;
+	const swing_config rows[] = {
+		{"fixed 1/30 s", DRAPE_INTEGRATOR_BACKWARD_EULER, false, h30, 0.0, false, false},
+		{"fixed 1/30 s", DRAPE_INTEGRATOR_BDF2, false, h30, 0.0, false, true},
+		{"adaptive", DRAPE_INTEGRATOR_BACKWARD_EULER, true, 0.0, 0.0, false, false},
+		{"adaptive", DRAPE_INTEGRATOR_BDF2, true, 0.0, 0.0, false, false},
+		{"fixed 1/30 s, cg_tolerance 10⁻⁸", DRAPE_INTEGRATOR_BACKWARD_EULER, false, h30, 1e-8, false, false},
+		{"fixed 1/30 s, cg_tolerance 10⁻⁸", DRAPE_INTEGRATOR_BDF2, false, h30, 1e-8, false, false},
+		{"fixed 1/30 s, cg_tolerance 10⁻⁸, undamped", DRAPE_INTEGRATOR_BACKWARD_EULER, false, h30, 1e-8, true, false},
+		{"fixed 1/30 s, cg_tolerance 10⁻⁸, undamped", DRAPE_INTEGRATOR_BDF2, false, h30, 1e-8, true, false},
+		{"fixed 1/480 s, cg_tolerance 10⁻⁸", DRAPE_INTEGRATOR_BACKWARD_EULER, false, h480, 1e-8, false, false},
+		{"fixed 1/480 s, cg_tolerance 10⁻⁸", DRAPE_INTEGRATOR_BDF2, false, h480, 1e-8, false, false},
+		{"fixed 1/480 s, cg_tolerance 10⁻⁸, undamped", DRAPE_INTEGRATOR_BACKWARD_EULER, false, h480, 1e-8, true, false},
+		{"fixed 1/480 s, cg_tolerance 10⁻⁸, undamped", DRAPE_INTEGRATOR_BDF2, false, h480, 1e-8, true, false},
+	};
+	for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) swing_row(&rows[k]);
+	fprintf(out, "\nThe loss at 1/30 s is the step's, not the integrator's order: with the solve converged, BDF2 "
+		     "loses as much as backward Euler, with or without the material's damping, and both lose far less "
+		     "at 1/480 s (docs/integrators.md, \"Stability and dissipation\").\n\n");
 }
 
 /* Projected (shadow) area of the cloth on the xy plane by rasterising its triangles. */
