@@ -33,6 +33,11 @@
 /* Rows held near their bound can make J W J^T nearly singular (more rows than free directions
  * around a pin): a small multiple of its diagonal added keeps the Newton step bounded. */
 #define LIMIT_REGULARISE 0.05
+/* A proposal stretched beyond its bound by more than this (an absolute strain) is left alone: that
+ * is a collision snapping a particle, not an overshoot, and projecting it moves particles
+ * centimetres through the cloth around them (docs/solver.md, "Strain limiting"); the stretch
+ * forces and the step control answer it. */
+#define LIMIT_SNAP 0.25
 /* An element whose constraints leave less than this share of its free response is treated as held. */
 #define LIMIT_HELD 1e-2
 /* Halvings of a Newton step that made the largest violation worse, before it is taken back. */
@@ -220,7 +225,7 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	if (!strain_limit_active(w)) return rep;
 	double worst = scan(w, w->x1, NULL, s, false);
 	rep.excess = rep.residual = worst;
-	if (!(worst > LIMIT_TOLERANCE * s)) return rep;
+	if (!(worst > LIMIT_TOLERANCE * s) || worst > LIMIT_SNAP) return rep;
 
 	limit_set* set = &w->limit;
 	for (int newton = 0; newton < LIMIT_NEWTON && worst > LIMIT_TOLERANCE * s; ++newton) {
