@@ -495,7 +495,9 @@ static void test_two_cloths_one_world(void)
 	double x[3 * 25];
 	drape_cloth_get_positions(w, b, x);
 	double h = 1.0 / 30.0, drop = 9.81 * h * h * steps * (steps + 1) / 2.0;
-	for (int i = 0; i < 25; ++i) CHECK_NEAR(x[3 * i + 2], 0.0 - drop, 1e-9); /* the grid starts at z = 0 */
+	/* the grid starts at z = 0; 10 nm: both cloths share one CG, whose stopping rule weighs the
+	 * stiff pinned sheet (0.2 nm measured; 2 nm with a looser strain-limit projection on it) */
+	for (int i = 0; i < 25; ++i) CHECK_NEAR(x[3 * i + 2], 0.0 - drop, 1e-8);
 	double p[3];
 	vertex_position(w, a, 48, p); /* a pinned corner of the first sheet */
 	CHECK_NEAR(p[2], 1.0, 1e-12);
