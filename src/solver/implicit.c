@@ -533,6 +533,12 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 			w->stats.factorizations++;
 			w->pcg.two_level = w->two_level;
 		}
+		if (w->multigrid) {
+			/* Prolongators and Galerkin matrices are refilled from A: every solve. */
+			multigrid_setup(w->multigrid, &w->A, w->S, w->constrained, w->x, threads, true);
+			w->stats.factorizations++;
+			w->pcg.multigrid = w->multigrid;
+		}
 		w->pcg.cancel = w->cancel;
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
