@@ -236,7 +236,7 @@ drape_status world_prepare(drape_world* w)
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && integrator_supports_cloth_contact(w->def.integrator))
 		ok = (w->two_level = two_level_create(&w->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && integrator_supports_cloth_contact(w->def.integrator))
-		ok = (w->multigrid = multigrid_create(&w->A, MULTIGRID_MAX_FACTORED, !getenv("MG_NOROT"))) != NULL;
+		ok = (w->multigrid = multigrid_create(&w->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
 	if (ok) {
 		w->b = malloc(m * sizeof(vec3));
 		w->dv = malloc(m * sizeof(vec3));

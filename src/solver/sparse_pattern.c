@@ -100,48 +100,6 @@ bool pattern_transpose(int32_t rows, const int32_t* xs, const int32_t* xc, int32
 	return true;
 }
 
-bool pattern_colour(int32_t rows, const int32_t* start, const int32_t* cols, colouring* out)
-{
-	memset(out, 0, sizeof *out);
-	int32_t longest = 0;
-	for (int32_t i = 0; i < rows; ++i) longest = start[i + 1] - start[i] > longest ? start[i + 1] - start[i] : longest;
-	int32_t* colour = malloc((size_t)(rows > 0 ? rows : 1) * sizeof *colour);
-	int32_t* taken = malloc(((size_t)longest + 2) * sizeof *taken); /* stamp: the row that took it */
-	out->order = malloc((size_t)(rows > 0 ? rows : 1) * sizeof *out->order);
-	if (!colour || !taken || !out->order) {
-		free(colour);
-		free(taken);
-		colouring_free(out);
-		return false;
-	}
-	for (int32_t c = 0; c < longest + 2; ++c) taken[c] = -1;
-	int32_t count = 0;
-	for (int32_t i = 0; i < rows; ++i) {
-		/* A row has at most `longest` neighbours, so one of the first longest + 1 colours is free. */
-		for (int32_t k = start[i]; k < start[i + 1]; ++k)
-			if (cols[k] < i) taken[colour[cols[k]]] = i;
-		int32_t c = 0;
-		while (taken[c] == i) ++c;
-		colour[i] = c;
-		if (c + 1 > count) count = c + 1;
-	}
-	out->count = count;
-	out->start = calloc((size_t)count + 1, sizeof *out->start);
-	if (!out->start) {
-		free(colour);
-		free(taken);
-		colouring_free(out);
-		return false;
-	}
-	for (int32_t i = 0; i < rows; ++i) out->start[colour[i] + 1]++;
-	for (int32_t c = 0; c < count; ++c) out->start[c + 1] += out->start[c];
-	for (int32_t c = 0; c < longest + 2 && c <= count; ++c) taken[c] = out->start[c];
-	for (int32_t i = 0; i < rows; ++i) out->order[taken[colour[i]]++] = i;
-	free(colour);
-	free(taken);
-	return true;
-}
-
 int32_t pattern_find(const sparse_pattern* p, int32_t r, int32_t c)
 {
 	int32_t lo = p->start[r], hi = p->start[r + 1] - 1;

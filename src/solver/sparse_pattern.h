@@ -4,8 +4,6 @@
 #ifndef DRAPE_SPARSE_PATTERN_H
 #define DRAPE_SPARSE_PATTERN_H
 
-#include "../mesh/colouring.h"
-
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,11 +21,6 @@ bool pattern_product(int32_t rows, const int32_t* xs, const int32_t* xc, const i
 /* The transpose of X (rows rows, ncols columns); from[e] receives the entry of X that the
  * transpose's entry e came from (the rows of each column in increasing order). from may be NULL. */
 bool pattern_transpose(int32_t rows, const int32_t* xs, const int32_t* xc, int32_t ncols, sparse_pattern* out, int32_t** from);
-
-/* Greedy colouring of a symmetric pattern's rows in index order: rows of one colour are never each
- * other's columns, so a Gauss-Seidel sweep can update a colour's rows in parallel and in any order
- * (mesh/colouring.h's struct: rows colour by colour, increasing within a colour). */
-bool pattern_colour(int32_t rows, const int32_t* start, const int32_t* cols, colouring* out);
 
 /* Position of column c in row r, or -1. */
 int32_t pattern_find(const sparse_pattern* p, int32_t r, int32_t c);
