@@ -171,7 +171,7 @@ static void test_multigrid_same_answer_as_block_jacobi(void)
 				CHECK(mg != NULL);
 				if (!mg) continue;
 				CHECK(multigrid_level_count(mg) == (levels ? 3 : 1) || (levels && multigrid_level_count(mg) > 3));
-				CHECK(multigrid_setup(mg, &w->A, w->S, w->constrained, w->x, 1, true));
+				CHECK(multigrid_setup(mg, &w->A, w->S, w->constrained, w->x, 1));
 				/* Symmetric: u^T P^-1 v = v^T P^-1 u, to round-off. */
 				for (int32_t i = 0; i < 2 * n; ++i) u[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 				multigrid_apply(mg, u, u + 2 * n);
@@ -203,6 +203,37 @@ static void test_multigrid_same_answer_as_block_jacobi(void)
 		free(u);
 		drape_world_destroy(w);
 	}
+}
+
+/* Separate pieces too small to aggregate (here pairs of particles, each pair an aggregate of as
+ * many unknowns as a coarse node with rotations): the hierarchy stops at the level that cannot
+ * coarsen and factors it, which solves exactly. */
+static void test_multigrid_separate_pieces(void)
+{
+	if (!cholesky_available()) return; /* a build without CHOLMOD: bad_preconditioner_settings covers it */
+	const int32_t n = 40;
+	int32_t pairs[20][2];
+	for (int32_t e = 0; e < n / 2; ++e) pairs[e][0] = 2 * e, pairs[e][1] = 2 * e + 1;
+	bsr A;
+	bsr_builder b;
+	CHECK(bsr_builder_init(&b, n) && bsr_builder_add_elements(&b, pairs, n / 2, 2, sizeof pairs[0]) && bsr_builder_finish(&b, &A));
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = A.row_start[i]; k < A.row_start[i + 1]; ++k)
+			A.blocks[k] = A.cols[k] == i ? m3_diag(3.0 + i) : m3_diag(-1.0);
+	uint8_t none[40] = {0};
+	vec3 x[40], r[40], s[40], q[40];
+	for (int32_t i = 0; i < n; ++i) x[i] = v3(i, 0.5 * i, 1.0), r[i] = v3(1.0, -2.0, 0.25 * i);
+	multigrid* mg = multigrid_create(&A, 4, true);
+	CHECK(mg != NULL);
+	if (mg) {
+		CHECK(multigrid_level_count(mg) == 1);
+		CHECK(multigrid_setup(mg, &A, NULL, none, x, 1));
+		multigrid_apply(mg, r, s);
+		bsr_mul(&A, s, q, 1);
+		for (int32_t i = 0; i < n; ++i) CHECK(v3_len(v3_sub(q[i], r[i])) <= 1e-12 * v3_len(r[i]) + 1e-12);
+		multigrid_destroy(mg);
+	}
+	bsr_free(&A);
 }
 
 /* The figure 2 sheet, small: positions and velocities after 8 frames. */
@@ -370,6 +401,7 @@ const test_case precond_tests[] = {
 	{"two_level_pins_exact_and_threads_bit_identical", test_two_level_pins_exact_and_threads_bit_identical},
 	{"multigrid_same_answer_as_block_jacobi", test_multigrid_same_answer_as_block_jacobi},
 	{"multigrid_pins_exact_and_threads_bit_identical", test_multigrid_pins_exact_and_threads_bit_identical},
+	{"multigrid_separate_pieces", test_multigrid_separate_pieces},
 	{"bad_preconditioner_settings", test_bad_preconditioner_settings},
 	{NULL, NULL},
 };

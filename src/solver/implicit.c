@@ -535,7 +535,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 		}
 		if (w->multigrid) {
 			/* Prolongators and Galerkin matrices are refilled from A: every solve. */
-			multigrid_setup(w->multigrid, &w->A, w->S, w->constrained, w->x, threads, true);
+			multigrid_setup(w->multigrid, &w->A, w->S, w->constrained, w->x, threads);
 			w->stats.factorizations++;
 			w->pcg.multigrid = w->multigrid;
 		}

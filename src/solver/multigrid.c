@@ -23,6 +23,7 @@
 #include "cholesky.h"
 #include "filtered.h"
 #include "reduce.h"
+#include "smoother.h"
 #include "sparse_pattern.h"
 
 #include <math.h>
@@ -34,11 +35,6 @@
 /* Lanczos steps for rho(D^-1 A), the prolongator's damping: 6 gave 3.33 where 10 gave 3.24 and
  * 200 power iterations 3.30 (figure 2 sheet, 10K particles). */
 #define LANCZOS_STEPS 6
-/* Rows per chunk of the hybrid Gauss-Seidel smoother: few rows near a chunk's ends, where it acts
- * as Jacobi, and enough chunks for the threads from about 2,000 rows on. */
-#define GS_CHUNK 512
-/* How far ahead the smoother prefetches (rows): 2 and 4 measured the same on the 40K sheet. */
-#define PREFETCH_ROWS 2
 
 typedef struct mg_level {
 	int32_t n;            /* block rows */
@@ -65,9 +61,7 @@ typedef struct mg_level {
 	sparse_pattern B;     /* A P */
 	mat3* b;
 	vec3 *rhs, *x, *t, *y; /* n: right-hand side, scratch (two), the cycle's answer */
-	mat3* ginv;           /* n: the hybrid Gauss-Seidel smoother's inverse diagonal blocks (l1) */
-	vec3* old;            /* n: the iterate at the start of a sweep */
-	int32_t* in_chunk;    /* 2 n: the slots of each row's blocks in its own chunk, [first, end) */
+	smoother smooth;      /* hybrid Gauss-Seidel (smoother.h) */
 	mat3* pt_blocks;      /* P's blocks in PT's order, for the restriction */
 } mg_level;
 
@@ -122,21 +116,10 @@ static bool level_vectors(mg_level* l)
 	l->x = alloc_n(n, sizeof *l->x);
 	l->t = alloc_n(n, sizeof *l->t);
 	l->y = alloc_n(n, sizeof *l->y);
-	l->ginv = alloc_n(n, sizeof *l->ginv);
-	l->old = alloc_n(n, sizeof *l->old);
-	l->in_chunk = alloc_n(2 * n, sizeof *l->in_chunk);
 	l->tslot = alloc_n((size_t)l->A.nnz, sizeof *l->tslot);
-	if (!l->dinv || !l->rhs || !l->x || !l->t || !l->y || !l->ginv || !l->old || !l->in_chunk || !l->tslot)
-		return false;
-	for (int32_t i = 0; i < l->n; ++i) {
-		const int32_t lo = i / GS_CHUNK * GS_CHUNK, hi = lo + GS_CHUNK;
-		int32_t k = l->A.row_start[i];
-		while (k < l->A.row_start[i + 1] && l->A.cols[k] < lo) ++k;
-		l->in_chunk[2 * i] = k;
-		while (k < l->A.row_start[i + 1] && l->A.cols[k] < hi) ++k;
-		l->in_chunk[2 * i + 1] = k;
-		for (k = l->A.row_start[i]; k < l->A.row_start[i + 1]; ++k) l->tslot[k] = bsr_find(&l->A, l->A.cols[k], i);
-	}
+	if (!l->dinv || !l->rhs || !l->x || !l->t || !l->y || !l->tslot || !smoother_init(&l->smooth, &l->A)) return false;
+	for (int32_t i = 0; i < l->n; ++i)
+		for (int32_t k = l->A.row_start[i]; k < l->A.row_start[i + 1]; ++k) l->tslot[k] = bsr_find(&l->A, l->A.cols[k], i);
 	return true;
 }
 
@@ -298,9 +281,7 @@ void multigrid_destroy(multigrid* m)
 		free(L->x);
 		free(L->t);
 		free(L->y);
-		free(L->ginv);
-		free(L->old);
-		free(L->in_chunk);
+		smoother_free(&L->smooth);
 		free(L->pt_blocks);
 	}
 	cholesky_destroy(m->chol);
@@ -410,26 +391,6 @@ static double spectral_radius(mg_level* L, double* partial)
 	return hi > 0.0 ? hi : 1.0;
 }
 
-/* The hybrid smoother's diagonal: A_ii plus, on each of its scalar rows, the absolute sum of that
- * row's entries in other chunks (the "l1" term), which makes the smoother convergent for any SPD
- * matrix however the chunks cut it (Baker et al. 2011, sec. 6). */
-static void hybrid_gs_setup(mg_level* L)
-{
-	const int32_t n = L->n;
-	const bsr* A = &L->A;
-#pragma omp for schedule(static)
-	for (int32_t i = 0; i < n; ++i) {
-		const int32_t lo = i / GS_CHUNK * GS_CHUNK, hi = lo + GS_CHUNK;
-		mat3 d = A->blocks[A->diag[i]];
-		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) {
-			if (A->cols[k] >= lo && A->cols[k] < hi) continue;
-			const mat3* a = &A->blocks[k];
-			for (int r = 0; r < 3; ++r) d.m[r][r] += fabs(a->m[r][0]) + fabs(a->m[r][1]) + fabs(a->m[r][2]);
-		}
-		L->ginv[i] = block_inverse(&d);
-	}
-}
-
 /* The tentative prolongator of level l (tent, cs blocks per row): an aggregate's rigid motions
  * about its centroid c with RMS radius r, u(p) = T + theta x (p - c), with the rotation scaled to
  * rho = r theta so that its blocks are as large as the translation's. A node of a coarse level is
@@ -489,7 +450,7 @@ static void setup_level(multigrid* m, int32_t l, const mat3* S, const uint8_t* c
 	if (l > 0) {
 #pragma omp for schedule(static)
 		for (int32_t i = 0; i < n; ++i) L->dinv[i] = block_inverse(&A->blocks[A->diag[i]]);
-		hybrid_gs_setup(L);
+		smoother_setup(&L->smooth, A);
 	}
 	const double rho = spectral_radius(L, m->partial);
 	const double omega = 4.0 / (3.0 * rho);
@@ -559,10 +520,8 @@ static void setup_level(multigrid* m, int32_t l, const mat3* S, const uint8_t* c
 	}
 }
 
-bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads, bool coarse)
+bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads)
 {
-	coarse = coarse || !m->valid;
-
 	mg_level* f = &m->lv[0];
 	const int32_t n = A->n;
 	if (threads > m->marker_threads) threads = m->marker_threads;
@@ -576,72 +535,14 @@ bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* c
 				f->A.blocks[k] = filtered_block(A, k, i, A->cols[k], S, constrained);
 #pragma omp for schedule(static)
 		for (int32_t i = 0; i < n; ++i) f->dinv[i] = block_inverse(&f->A.blocks[f->A.diag[i]]);
-		if (m->levels > 1) hybrid_gs_setup(f);
-		for (int32_t l = 0; coarse && l + 1 < m->levels; ++l) setup_level(m, l, S, constrained, x, marker);
+		if (m->levels > 1) smoother_setup(&f->smooth, &f->A);
+		for (int32_t l = 0; l + 1 < m->levels; ++l) setup_level(m, l, S, constrained, x, marker);
 	}
-	if (coarse) m->valid = cholesky_factor(m->chol, &m->lv[m->levels - 1].A, NULL, m->none);
+	m->valid = cholesky_factor(m->chol, &m->lv[m->levels - 1].A, NULL, m->none);
 	return m->valid;
 }
 
 bool multigrid_valid(const multigrid* m) { return m && m->valid; }
-
-/* s += the blocks [k0, k1) of A times v, in order. */
-static inline void row_part(const bsr* A, int32_t k0, int32_t k1, const vec3* v, double s[3])
-{
-	for (int32_t k = k0; k < k1; ++k) {
-		const mat3* a = &A->blocks[k];
-		const vec3 u = v[A->cols[k]];
-		s[0] += a->m[0][0] * u.x + a->m[0][1] * u.y + a->m[0][2] * u.z;
-		s[1] += a->m[1][0] * u.x + a->m[1][1] * u.y + a->m[1][2] * u.z;
-		s[2] += a->m[2][0] * u.x + a->m[2][1] * u.y + a->m[2][2] * u.z;
-	}
-}
-
-static void hybrid_gs(const mg_level* L, const vec3* b, vec3* x, bool from_zero, bool backward)
-{
-	const int32_t n = L->n, chunks = (n + GS_CHUNK - 1) / GS_CHUNK;
-	const bsr* A = &L->A;
-	const vec3* old = L->old;
-#pragma omp for schedule(static)
-	for (int32_t c = 0; c < chunks; ++c) {
-		const int32_t lo = c * GS_CHUNK, hi = lo + GS_CHUNK < n ? lo + GS_CHUNK : n;
-		for (int32_t e = 0; e < hi - lo; ++e) {
-			const int32_t i = backward ? hi - 1 - e : lo + e;
-			/* The row's blocks in its own chunk are [in0, in1) (the columns are sorted); the
-			 * others read the sweep's start. Two sums: the blocks on the side of the row just
-			 * updated (i - 1 forward, i + 1 backward) in their own, so that the rest of the row
-			 * does not wait for it. */
-			const int32_t r0 = A->row_start[i], r1 = A->row_start[i + 1], in0 = L->in_chunk[2 * i], in1 = L->in_chunk[2 * i + 1];
-			const int32_t d = A->diag[i];
-			{
-				/* Rows a few ahead into the cache: the sweep's dependence from row to row leaves
-				 * the processor too few loads in flight, and descending rows defeat the hardware
-				 * prefetcher (the backward sweep took four products' time without this). */
-				const int32_t ahead = backward ? i - PREFETCH_ROWS : i + PREFETCH_ROWS;
-				if (ahead >= lo && ahead < hi) {
-					const char* p0 = (const char*)&A->blocks[A->row_start[ahead]];
-					const char* p1 = (const char*)&A->blocks[A->row_start[ahead + 1]];
-					for (const char* p = p0; p < p1; p += 64) __builtin_prefetch(p);
-					__builtin_prefetch(&A->cols[A->row_start[ahead]]);
-				}
-			}
-			double early[3] = {0.0, 0.0, 0.0}, late[3] = {0.0, 0.0, 0.0};
-			if (!from_zero) {
-				row_part(A, r0, in0, old, early);
-				row_part(A, in1, r1, old, early);
-			}
-			if (!backward) {
-				row_part(A, d, in1, x, early);
-				row_part(A, in0, d, x, late);
-			} else {
-				row_part(A, in0, d + 1, x, early);
-				row_part(A, d + 1, in1, x, late);
-			}
-			const vec3 r = v3(b[i].x - early[0] - late[0], b[i].y - early[1] - late[1], b[i].z - early[2] - late[2]);
-			x[i] = v3_add(x[i], m3_mulv(L->ginv[i], r));
-		}
-	}
-}
 
 /* out = V(b) on level l: a forward hybrid Gauss-Seidel sweep from zero, the coarse correction, a
  * backward sweep. The second smoother is the first's transpose, so the cycle is symmetric, and the
@@ -659,10 +560,10 @@ static void vcycle(multigrid* m, int32_t l, const vec3* b, vec3* out)
 	mg_level* C = &m->lv[l + 1];
 	const int32_t n = L->n, nc = C->n;
 	const bsr* A = &L->A;
-	vec3 *x = out, *t = L->t, *old = L->old;
+	vec3 *x = out, *t = L->t, *old = L->smooth.old;
 #pragma omp for schedule(static)
 	for (int32_t i = 0; i < n; ++i) x[i] = v3_zero();
-	hybrid_gs(L, b, x, true, false);
+	smoother_sweep(&L->smooth, A, b, x, true, false);
 #pragma omp for schedule(static)
 	for (int32_t i = 0; i < n; ++i) t[i] = v3_sub(b[i], bsr_row_mul(A, x, i));
 	/* Restriction P^T t: each coarse row sums its fine rows in increasing order. */
@@ -687,7 +588,7 @@ static void vcycle(multigrid* m, int32_t l, const vec3* b, vec3* out)
 		x[i] = sum;
 		old[i] = sum;
 	}
-	hybrid_gs(L, b, x, false, true);
+	smoother_sweep(&L->smooth, A, b, x, false, true);
 }
 
 void multigrid_apply(multigrid* m, const vec3* r, vec3* s) { vcycle(m, 0, r, s); }

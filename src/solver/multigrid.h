@@ -23,7 +23,7 @@ int32_t multigrid_level_size(const multigrid* m, int32_t level);
  * positions (the rotations' centres): prolongators,
  * Galerkin matrices, smoothers, the coarse factorisation. Reads only A's pattern blocks (contact
  * couplings in A's extras are left out, as in two_level.h). Bit-identical for any thread count. */
-bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads, bool coarse);
+bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads);
 bool multigrid_valid(const multigrid* m);
 
 /* s = P^-1 r, one symmetric V-cycle (P is symmetric positive definite). Called by every thread of
