@@ -520,25 +520,40 @@ static void setup_level(multigrid* m, int32_t l, const mat3* S, const uint8_t* c
 	}
 }
 
-bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads)
+/* The finest level's filtered matrix, block-Jacobi inverses and smoother (inside a parallel
+ * region). */
+static void refresh_fine(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained)
 {
 	mg_level* f = &m->lv[0];
 	const int32_t n = A->n;
+#pragma omp for schedule(static)
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) f->A.blocks[k] = filtered_block(A, k, i, A->cols[k], S, constrained);
+#pragma omp for schedule(static)
+	for (int32_t i = 0; i < n; ++i) f->dinv[i] = block_inverse(&f->A.blocks[f->A.diag[i]]);
+	if (m->levels > 1) smoother_setup(&f->smooth, &f->A);
+}
+
+bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads)
+{
 	if (threads > m->marker_threads) threads = m->marker_threads;
 	if (threads < 1) threads = 1;
-#pragma omp parallel num_threads(threads) if (n > 2 * REDUCE_CHUNK)
+#pragma omp parallel num_threads(threads) if (A->n > 2 * REDUCE_CHUNK)
 	{
 		int32_t* marker = m->markers + (size_t)omp_get_thread_num() * (size_t)m->marker_size;
-#pragma omp for schedule(static)
-		for (int32_t i = 0; i < n; ++i)
-			for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k)
-				f->A.blocks[k] = filtered_block(A, k, i, A->cols[k], S, constrained);
-#pragma omp for schedule(static)
-		for (int32_t i = 0; i < n; ++i) f->dinv[i] = block_inverse(&f->A.blocks[f->A.diag[i]]);
-		if (m->levels > 1) smoother_setup(&f->smooth, &f->A);
+		refresh_fine(m, A, S, constrained);
 		for (int32_t l = 0; l + 1 < m->levels; ++l) setup_level(m, l, S, constrained, x, marker);
 	}
 	m->valid = cholesky_factor(m->chol, &m->lv[m->levels - 1].A, NULL, m->none);
+	return m->valid;
+}
+
+bool multigrid_refresh(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, int threads)
+{
+	if (threads < 1) threads = 1;
+#pragma omp parallel num_threads(threads) if (A->n > 2 * REDUCE_CHUNK)
+	refresh_fine(m, A, S, constrained);
+	if (m->levels == 1) m->valid = cholesky_factor(m->chol, &m->lv[0].A, NULL, m->none);
 	return m->valid;
 }
 

@@ -13,7 +13,7 @@ typedef struct multigrid multigrid;
 /* Levels are added until one has at most max_factored block rows, which is factored
  * (MULTIGRID_MAX_FACTORED by default). With rotations, a coarse node has three rotations besides
  * its three translations (two block rows). NULL without memory or CHOLMOD. */
-#define MULTIGRID_MAX_FACTORED 1000
+#define MULTIGRID_MAX_FACTORED 300
 multigrid* multigrid_create(const bsr* A, int32_t max_factored, bool rotations);
 void multigrid_destroy(multigrid* m);
 int32_t multigrid_level_count(const multigrid* m); /* levels including the factored one */
@@ -25,6 +25,11 @@ int32_t multigrid_level_size(const multigrid* m, int32_t level);
  * couplings in A's extras are left out, as in two_level.h). Bit-identical for any thread count. */
 bool multigrid_setup(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, const vec3* x, int threads);
 bool multigrid_valid(const multigrid* m);
+
+/* The finest level only (its filtered matrix and smoother; the coarse levels stay as the last
+ * setup left them), for a system close to the last setup's: the cycle stays SPD with any SPD
+ * coarse matrices. A hierarchy of one level is factored again. */
+bool multigrid_refresh(multigrid* m, const bsr* A, const mat3* S, const uint8_t* constrained, int threads);
 
 /* s = P^-1 r, one symmetric V-cycle (P is symmetric positive definite). Called by every thread of
  * an enclosing OpenMP parallel region (its loops are orphaned work-sharing constructs), or outside
