@@ -428,11 +428,7 @@ static void tentative(multigrid* m, int32_t l, const mat3* S, const uint8_t* con
 		t[0] = i % gs == 0 ? m3_identity() : m3_zero();
 		if (cs == 2) {
 			const double inv_r = C->radius[a] > 0.0 ? 1.0 / C->radius[a] : 0.0;
-			if (i % gs == 0) t[1] = m3_scale(m3_skew(v3_sub(pos[node], C->pos[a])), -inv_r);
-			else {
-				t[0] = m3_zero();
-				t[1] = m3_diag(radius[node] * inv_r);
-			}
+			t[1] = i % gs == 0 ? m3_scale(m3_skew(v3_sub(pos[node], C->pos[a])), -inv_r) : m3_diag(radius[node] * inv_r);
 		}
 		if (l == 0 && constrained[i])
 			for (int32_t c = 0; c < cs; ++c) t[c] = m3_mul(S[i], t[c]);
@@ -505,18 +501,22 @@ static void setup_level(multigrid* m, int32_t l, const mat3* S, const uint8_t* c
 		}
 	}
 	/* The lower triangle is the upper's transpose, and the diagonal blocks are made exactly
-	 * symmetric (round-off): row a alone writes the blocks (b, a) for b > a. A rotation block is
-	 * made definite by a tiny shift: an aggregate whose nodes lie on a line cannot rotate about it. */
+	 * symmetric (round-off): row a alone writes the blocks (b, a) for b > a. */
 #pragma omp for schedule(static)
 	for (int32_t a = 0; a < nc; ++a) {
 		const mat3* d = &Ac->blocks[Ac->diag[a]];
 		Ac->blocks[Ac->diag[a]] = m3_scale(m3_add(*d, m3_transpose(*d)), 0.5);
 		for (int32_t s = Ac->diag[a] + 1; s < Ac->row_start[a + 1]; ++s) Ac->blocks[C->tslot[s]] = m3_transpose(Ac->blocks[s]);
-		if (cs == 2 && a % 2 == 1) {
-			const mat3* d = &Ac->blocks[Ac->diag[a - 1]];
-			const double shift = 1e-12 * (d->m[0][0] + d->m[1][1] + d->m[2][2]);
-			Ac->blocks[Ac->diag[a]] = m3_add(Ac->blocks[Ac->diag[a]], m3_diag(shift > 0.0 ? shift : 1e-300));
-		}
+	}
+	if (cs < 2) return;
+	/* A rotation block is made definite by a tiny shift: an aggregate whose nodes lie on a line
+	 * cannot rotate about it. */
+#pragma omp for schedule(static)
+	for (int32_t a = 0; a < nc / 2; ++a) {
+		const mat3* d = &Ac->blocks[Ac->diag[2 * a]];
+		const double shift = 1e-12 * (d->m[0][0] + d->m[1][1] + d->m[2][2]);
+		mat3* r = &Ac->blocks[Ac->diag[2 * a + 1]];
+		*r = m3_add(*r, m3_diag(shift > 0.0 ? shift : 1e-300));
 	}
 }
 
