@@ -173,7 +173,8 @@ int command_bench_scaling(int argc, char** argv)
 			       "options (a value may also be given as --option=VALUE):\n"
 			       "  -n, --frames N            frames per size, 1 to 100000 (default 10)\n"
 			       "  --largest RES             the largest grid, 51 to 1001 (default 401; 501 adds 501^2)\n"
-			       "  --preconditioner NAME     block_jacobi, cholesky or two_level (default: the solver's)\n"
+			       "  --preconditioner NAME     block_jacobi, cholesky, two_level or multigrid\n"
+			       "                            (default: the solver's)\n"
 			       "  -h, --help                show this help\n");
 			return EXIT_OK;
 		case 'n':
@@ -192,7 +193,7 @@ int command_bench_scaling(int argc, char** argv)
 			preconditioner = optarg;
 			drape_preconditioner p;
 			if (!drape_preconditioner_from_name(preconditioner, &p)) {
-				fprintf(stderr, "drape bench: --preconditioner: unknown preconditioner '%s' (block_jacobi, cholesky, two_level)\n",
+				fprintf(stderr, "drape bench: --preconditioner: unknown preconditioner '%s' (block_jacobi, cholesky, two_level, multigrid)\n",
 					preconditioner);
 				return EXIT_BAD_INPUT;
 			}

@@ -332,19 +332,21 @@ bool drape_integrator_from_name(const char* name, drape_integrator* out);
 
 /* The modified PCG's preconditioner (sec. 5.3; docs/solver.md, "Preconditioners"). BLOCK_JACOBI
  * inverts A's 3x3 diagonal blocks; TWO_LEVEL adds a coarse solve on aggregates of particles;
- * CHOLESKY factors the whole filtered matrix and may reuse the factor across steps. TWO_LEVEL and
- * CHOLESKY need a build with CHOLMOD (libcholmod). */
+ * MULTIGRID is a smoothed-aggregation multigrid V-cycle; CHOLESKY factors the whole filtered
+ * matrix and may reuse the factor across steps. All but BLOCK_JACOBI need a build with CHOLMOD
+ * (libcholmod). */
 typedef enum drape_preconditioner {
 	DRAPE_PRECONDITIONER_BLOCK_JACOBI = 0,
 	DRAPE_PRECONDITIONER_CHOLESKY,
 	DRAPE_PRECONDITIONER_TWO_LEVEL, /* block Jacobi + a CHOLMOD coarse solve on aggregates */
+	DRAPE_PRECONDITIONER_MULTIGRID, /* a smoothed-aggregation V-cycle, CHOLMOD on the coarsest level */
 	DRAPE_PRECONDITIONER_COUNT
 } drape_preconditioner;
 
-/* "block_jacobi", "cholesky", "two_level"; NULL if out of range. */
+/* "block_jacobi", "cholesky", "two_level", "multigrid"; NULL if out of range. */
 const char* drape_preconditioner_name(drape_preconditioner preconditioner);
 bool drape_preconditioner_from_name(const char* name, drape_preconditioner* out);
-/* Whether this build can use it (CHOLESKY and TWO_LEVEL need CHOLMOD). */
+/* Whether this build can use it (CHOLESKY, TWO_LEVEL and MULTIGRID need CHOLMOD). */
 bool drape_preconditioner_available(drape_preconditioner preconditioner);
 
 /* ---------------------------------------------------------------------------------------------

@@ -100,7 +100,7 @@ drape_world* drape_world_create(const drape_world_def* def)
 		      "(scene: cloth_contact.enabled false)";
 	else if ((int)def->preconditioner < 0 || def->preconditioner >= DRAPE_PRECONDITIONER_COUNT) why = "unknown preconditioner";
 	else if (!drape_preconditioner_available(def->preconditioner))
-		why = "preconditioners 'cholesky' and 'two_level' need CHOLMOD, which this build lacks (install "
+		why = "preconditioners 'cholesky', 'two_level' and 'multigrid' need CHOLMOD, which this build lacks (install "
 		      "libsuitesparse-dev and rebuild, or use block_jacobi)";
 	else if (def->refactor_iterations < 1) why = "refactor_iterations must be >= 1";
 	if (why) {
@@ -158,6 +158,8 @@ static void free_solver(drape_world* w)
 	w->cholesky = NULL;
 	two_level_destroy(w->two_level);
 	w->two_level = NULL;
+	multigrid_destroy(w->multigrid);
+	w->multigrid = NULL;
 	free(w->b);
 	free(w->dv);
 	free(w->dv_last);
@@ -233,6 +235,8 @@ drape_status world_prepare(drape_world* w)
 		ok = (w->cholesky = cholesky_create(&w->A)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && integrator_supports_cloth_contact(w->def.integrator))
 		ok = (w->two_level = two_level_create(&w->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && integrator_supports_cloth_contact(w->def.integrator))
+		ok = (w->multigrid = multigrid_create(&w->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
 	if (ok) {
 		w->b = malloc(m * sizeof(vec3));
 		w->dv = malloc(m * sizeof(vec3));

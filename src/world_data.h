@@ -215,6 +215,8 @@ struct drape_world {
 	limit_set limit; /* strain limiting's projection (solver/strain_limit.c) */
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
+	multigrid* multigrid;       /* preconditioner MULTIGRID; NULL otherwise */
+	bool multigrid_step_built;  /* its hierarchy was built by this step's first solve */
 	double cholesky_h;          /* the step size its factor was made for */
 	int cholesky_last_iterations; /* of the last solve with it */
 	vec3* b;

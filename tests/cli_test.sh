@@ -384,7 +384,7 @@ PY
 	then ok skirt_on_moving_body; else bad skirt_on_moving_body "see above"; fi
 fi
 # --- preconditioners: unknown names are listed (docs/solver.md, "Preconditioners")
-expect_fail unknown_preconditioner 2 "solver.preconditioner: unknown preconditioner 'amg' \\(block_jacobi, cholesky, two_level\\)" -- run "$(scene precond '{"solver": {"preconditioner": "amg"}, '"$small"'}')"
+expect_fail unknown_preconditioner 2 "solver.preconditioner: unknown preconditioner 'amg' \\(block_jacobi, cholesky, two_level, multigrid\\)" -- run "$(scene precond '{"solver": {"preconditioner": "amg"}, '"$small"'}')"
 expect_fail bad_refactor_iterations 2 "solver.refactor_iterations" -- run "$(scene refactor '{"solver": {"refactor_iterations": 0}, '"$small"'}')"
 "$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms1" --frames 2 --threads 1 --quiet &&
 	"$drape" run "$root/scenes/mass_spring_sheet.json" --out "$tmp/ms2" --frames 2 --threads 2 --quiet

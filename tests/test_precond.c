@@ -1,4 +1,4 @@
-/* Preconditioner tests (docs/solver.md, "Preconditioners"): the Cholesky and two-level
+/* Preconditioner tests (docs/solver.md, "Preconditioners"): the Cholesky, two-level and multigrid
  * preconditioners give the modified PCG (sec. 5.3) the same answer as block Jacobi on random
  * constrained systems (Cholesky fresh or stale); pins stay exactly on target; results are bit-identical for any thread count; bad
  * settings are refused. */
@@ -10,6 +10,7 @@
 #include "solver/cholesky.h"
 #include "solver/constraints.h"
 #include "solver/implicit.h"
+#include "solver/multigrid.h"
 #include "solver/pcg.h"
 #include "solver/two_level.h"
 #include "world.h"
@@ -146,6 +147,127 @@ static void test_stale_cholesky_same_answer(void)
 	drape_world_destroy(old);
 }
 
+/* The multigrid preconditioner on the random constrained systems: symmetric, the same answer as
+ * block Jacobi in fewer iterations, points pinned exactly, with rotations in the coarse space or
+ * without, with one (factored) level and with several (a factored level of at most 12 block rows). */
+static void test_multigrid_same_answer_as_block_jacobi(void)
+{
+	if (!cholesky_available()) return; /* a build without CHOLMOD: bad_preconditioner_settings covers it */
+	for (uint64_t s = 1; s <= 3; ++s) {
+		drape_world* w = random_system(SHORT(13, 9) + 4 * (int)s, 1.0 / 30.0, 200 + s);
+		uint64_t seed = 11 * s;
+		constrain(w, &seed);
+		const int32_t n = w->particle_count;
+		vec3* ref = malloc((size_t)n * sizeof *ref);
+		vec3* u = malloc(4 * (size_t)n * sizeof *u);
+		pcg_result rb = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, ref);
+		CHECK(rb.converged);
+		double scale = 0.0;
+		for (int32_t i = 0; i < n; ++i) scale = fmax(scale, v3_len(ref[i]));
+		CHECK(scale > 0.0);
+		for (int rotations = 0; rotations < 2; ++rotations)
+			for (int levels = 0; levels < 2; ++levels) {
+				multigrid* mg = multigrid_create(&w->A, levels ? 12 : INT32_MAX, rotations);
+				CHECK(mg != NULL);
+				if (!mg) continue;
+				CHECK(levels ? multigrid_level_count(mg) >= 3 : multigrid_level_count(mg) == 1);
+				CHECK(multigrid_setup(mg, &w->A, w->S, w->constrained, w->x, 1));
+				/* Symmetric: u^T P^-1 v = v^T P^-1 u, to round-off. */
+				for (int32_t i = 0; i < 2 * n; ++i) u[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+				multigrid_apply(mg, u, u + 2 * n);
+				multigrid_apply(mg, u + n, u + 3 * n);
+				double uv = 0.0, vu = 0.0, mag = 0.0;
+				for (int32_t i = 0; i < n; ++i) {
+					uv += v3_dot(u[i], u[3 * n + i]);
+					vu += v3_dot(u[n + i], u[2 * n + i]);
+					mag += v3_len(u[i]) * v3_len(u[3 * n + i]);
+				}
+				CHECK(fabs(uv - vu) <= 1e-10 * mag);
+				w->pcg.multigrid = mg;
+				pcg_result rm = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
+				w->pcg.multigrid = NULL;
+				if (getenv("DRAPE_TEST_VERBOSE"))
+					fprintf(stderr, "n %d rotations %d levels %d: %d iterations (block Jacobi %d)\n", n, rotations,
+						multigrid_level_count(mg), rm.iterations, rb.iterations);
+				CHECK(rm.converged && rm.iterations < rb.iterations);
+				double worst = 0.0;
+				for (int32_t i = 0; i < n; ++i) {
+					worst = fmax(worst, v3_len(v3_sub(ref[i], w->dv[i])));
+					if (w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0)
+						CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+				}
+				CHECK(worst <= 1e-6 * scale);
+				multigrid_destroy(mg);
+			}
+		free(ref);
+		free(u);
+		drape_world_destroy(w);
+	}
+}
+
+/* A contact pass of a step refreshes only the finest level (implicit.c): with the coarse levels of
+ * other constraints, the same answer as block Jacobi, points pinned exactly. */
+static void test_multigrid_refresh_same_answer(void)
+{
+	if (!cholesky_available()) return; /* a build without CHOLMOD: bad_preconditioner_settings covers it */
+	drape_world* w = random_system(SHORT(19, 13), 1.0 / 30.0, 300);
+	uint64_t seed = 31;
+	constrain(w, &seed);
+	multigrid* mg = multigrid_create(&w->A, 12, true);
+	CHECK(mg != NULL && multigrid_setup(mg, &w->A, w->S, w->constrained, w->x, 1));
+	constrain(w, &seed); /* other planes, lines and targets */
+	const int32_t n = w->particle_count;
+	vec3* ref = malloc((size_t)n * sizeof *ref);
+	pcg_result rb = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, ref);
+	CHECK(mg != NULL && multigrid_refresh(mg, &w->A, w->S, w->constrained, 1));
+	w->pcg.multigrid = mg;
+	pcg_result rm = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
+	w->pcg.multigrid = NULL;
+	CHECK(rb.converged && rm.converged && rm.iterations < rb.iterations);
+	double worst = 0.0, scale = 0.0;
+	for (int32_t i = 0; i < n; ++i) {
+		worst = fmax(worst, v3_len(v3_sub(ref[i], w->dv[i])));
+		scale = fmax(scale, v3_len(ref[i]));
+		if (w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0)
+			CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+	}
+	CHECK(worst <= 1e-6 * scale);
+	multigrid_destroy(mg);
+	free(ref);
+	drape_world_destroy(w);
+}
+
+/* Separate pieces too small to aggregate (here pairs of particles, each pair an aggregate of as
+ * many unknowns as a coarse node with rotations): the hierarchy stops at the level that cannot
+ * coarsen and factors it, which solves exactly. */
+static void test_multigrid_separate_pieces(void)
+{
+	if (!cholesky_available()) return; /* a build without CHOLMOD: bad_preconditioner_settings covers it */
+	const int32_t n = 40;
+	int32_t pairs[20][2];
+	for (int32_t e = 0; e < n / 2; ++e) pairs[e][0] = 2 * e, pairs[e][1] = 2 * e + 1;
+	bsr A;
+	bsr_builder b;
+	CHECK(bsr_builder_init(&b, n) && bsr_builder_add_elements(&b, pairs, n / 2, 2, sizeof pairs[0]) && bsr_builder_finish(&b, &A));
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = A.row_start[i]; k < A.row_start[i + 1]; ++k)
+			A.blocks[k] = A.cols[k] == i ? m3_diag(3.0 + i) : m3_diag(-1.0);
+	uint8_t none[40] = {0};
+	vec3 x[40], r[40], s[40], q[40];
+	for (int32_t i = 0; i < n; ++i) x[i] = v3(i, 0.5 * i, 1.0), r[i] = v3(1.0, -2.0, 0.25 * i);
+	multigrid* mg = multigrid_create(&A, 4, true);
+	CHECK(mg != NULL);
+	if (mg) {
+		CHECK(multigrid_level_count(mg) == 1);
+		CHECK(multigrid_setup(mg, &A, NULL, none, x, 1));
+		multigrid_apply(mg, r, s);
+		bsr_mul(&A, s, q, 1);
+		for (int32_t i = 0; i < n; ++i) CHECK(v3_len(v3_sub(q[i], r[i])) <= 1e-12 * v3_len(r[i]) + 1e-12);
+		multigrid_destroy(mg);
+	}
+	bsr_free(&A);
+}
+
 /* The figure 2 sheet, small: positions and velocities after 8 frames. */
 static double* run_sheet(drape_preconditioner pc, int threads, int res, int* count, int64_t* factorizations)
 {
@@ -155,6 +277,13 @@ static double* run_sheet(drape_preconditioner pc, int threads, int res, int* cou
 	wd.cg_tolerance = 1e-9; /* tight enough that the preconditioner cannot change the motion */
 	drape_cloth_id c;
 	drape_world* w = make_sheet(&wd, NULL, res, 1.0, true, &c);
+	if (pc == DRAPE_PRECONDITIONER_MULTIGRID) {
+		/* Below MULTIGRID_MAX_FACTORED the hierarchy is one factored level: force three. */
+		CHECK(world_prepare(w) == DRAPE_OK);
+		multigrid_destroy(w->multigrid);
+		w->multigrid = multigrid_create(&w->A, 24, true);
+		CHECK(w->multigrid != NULL && multigrid_level_count(w->multigrid) >= 3);
+	}
 	int n = drape_cloth_vertex_count(w, c);
 	double* x0 = malloc(3 * (size_t)n * sizeof *x0);
 	drape_cloth_get_positions(w, c, x0);
@@ -196,6 +325,7 @@ static void pins_exact_and_threads_bit_identical(drape_preconditioner pc)
 
 static void test_cholesky_pins_exact_and_threads_bit_identical(void) { pins_exact_and_threads_bit_identical(DRAPE_PRECONDITIONER_CHOLESKY); }
 static void test_two_level_pins_exact_and_threads_bit_identical(void) { pins_exact_and_threads_bit_identical(DRAPE_PRECONDITIONER_TWO_LEVEL); }
+static void test_multigrid_pins_exact_and_threads_bit_identical(void) { pins_exact_and_threads_bit_identical(DRAPE_PRECONDITIONER_MULTIGRID); }
 
 static void test_bad_preconditioner_settings(void)
 {
@@ -206,7 +336,8 @@ static void test_bad_preconditioner_settings(void)
 	CHECK(!ok);
 	if (ok) scene_free(&s);
 	CHECK(strstr(err, "unknown preconditioner 'amg'") != NULL);
-	CHECK(strstr(err, "block_jacobi") != NULL && strstr(err, "cholesky") != NULL && strstr(err, "two_level") != NULL);
+	CHECK(strstr(err, "block_jacobi") != NULL && strstr(err, "cholesky") != NULL && strstr(err, "two_level") != NULL &&
+	      strstr(err, "multigrid") != NULL);
 	ok = scene_load_text("{\"solver\": {\"refactor_iterations\": 0}, \"cloths\": [{\"grid\": {\"resolution\": [4, 4]}}]}",
 			     "bad.json", &s, err, sizeof err);
 	CHECK(!ok);
@@ -223,6 +354,8 @@ static void test_bad_preconditioner_settings(void)
 	CHECK(drape_preconditioner_available(DRAPE_PRECONDITIONER_BLOCK_JACOBI));
 	drape_preconditioner p;
 	CHECK(drape_preconditioner_from_name("cholesky", &p) && p == DRAPE_PRECONDITIONER_CHOLESKY);
+	CHECK(drape_preconditioner_from_name("multigrid", &p) && p == DRAPE_PRECONDITIONER_MULTIGRID);
+	CHECK(strcmp(drape_preconditioner_name(DRAPE_PRECONDITIONER_MULTIGRID), "multigrid") == 0);
 	CHECK(!drape_preconditioner_from_name("ilu", &p));
 	CHECK(strcmp(drape_preconditioner_name(DRAPE_PRECONDITIONER_BLOCK_JACOBI), "block_jacobi") == 0);
 }
@@ -292,12 +425,28 @@ static void test_default_strain_within_two_percent(void)
 	if (!(sheet <= 0.02) || !(unlimited > over)) fprintf(stderr, "figure 2 strain: default %.4f, unlimited %.4f\n", sheet, unlimited);
 }
 
+/* The figure 1 drape (contact passes: the later passes of a step refresh only the finest level)
+ * with the multigrid preconditioner, a hierarchy of two levels or more: it runs, within the strain
+ * bound of the default. */
+static void test_multigrid_figure1(void)
+{
+	if (!cholesky_available()) return; /* a build without CHOLMOD: bad_preconditioner_settings covers it */
+	double strain = scene_strain("figure1_drape.json", SHORT(25, 19), SHORT(20, 10), "\"preconditioner\": \"multigrid\"");
+	CHECK(strain <= 0.02);
+	if (!(strain <= 0.02)) fprintf(stderr, "figure 1 strain with multigrid: %.4f\n", strain);
+}
+
 const test_case precond_tests[] = {
 	{"default_strain_within_two_percent", test_default_strain_within_two_percent},
 	{"cholesky_same_answer_as_block_jacobi", test_cholesky_same_answer_as_block_jacobi},
 	{"stale_cholesky_same_answer", test_stale_cholesky_same_answer},
 	{"cholesky_pins_exact_and_threads_bit_identical", test_cholesky_pins_exact_and_threads_bit_identical},
 	{"two_level_pins_exact_and_threads_bit_identical", test_two_level_pins_exact_and_threads_bit_identical},
+	{"multigrid_same_answer_as_block_jacobi", test_multigrid_same_answer_as_block_jacobi},
+	{"multigrid_pins_exact_and_threads_bit_identical", test_multigrid_pins_exact_and_threads_bit_identical},
+	{"multigrid_refresh_same_answer", test_multigrid_refresh_same_answer},
+	{"multigrid_separate_pieces", test_multigrid_separate_pieces},
+	{"multigrid_figure1", test_multigrid_figure1},
 	{"bad_preconditioner_settings", test_bad_preconditioner_settings},
 	{NULL, NULL},
 };

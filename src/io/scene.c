@@ -185,7 +185,7 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 			const char* name;
 			if (!json_string(c, &m, &name)) return false;
 			if (!drape_preconditioner_from_name(name, &w->preconditioner))
-				return json_fail(c, &m, "unknown preconditioner '%s' (block_jacobi, cholesky, two_level)", name);
+				return json_fail(c, &m, "unknown preconditioner '%s' (block_jacobi, cholesky, two_level, multigrid)", name);
 			if (!drape_preconditioner_available(w->preconditioner))
 				return json_fail(c, &m,
 						 "preconditioner '%s' needs CHOLMOD, which this build of drape lacks "

@@ -75,6 +75,28 @@ static inline mat3 m3_mul(mat3 a, mat3 b)
 			for (int j = 0; j < 3; ++j) r.m[i][j] += a.m[i][k] * b.m[k][j];
 	return r;
 }
+/* *acc += a b and *acc += a^T b, in place: the sparse matrix products of the multigrid setup
+ * (solver/multigrid.c) add millions of these, where a temporary product costs a third more. */
+static inline void m3_add_mul(mat3* acc, const mat3* a, const mat3* b)
+{
+	for (int i = 0; i < 3; ++i)
+		for (int k = 0; k < 3; ++k) {
+			const double s = a->m[i][k];
+			acc->m[i][0] += s * b->m[k][0];
+			acc->m[i][1] += s * b->m[k][1];
+			acc->m[i][2] += s * b->m[k][2];
+		}
+}
+static inline void m3_add_tmul(mat3* acc, const mat3* a, const mat3* b)
+{
+	for (int i = 0; i < 3; ++i)
+		for (int k = 0; k < 3; ++k) {
+			const double s = a->m[k][i];
+			acc->m[i][0] += s * b->m[k][0];
+			acc->m[i][1] += s * b->m[k][1];
+			acc->m[i][2] += s * b->m[k][2];
+		}
+}
 /* The cross-product matrix: m3_skew(a) v == a x v. */
 static inline mat3 m3_skew(vec3 a)
 {

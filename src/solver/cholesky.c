@@ -7,6 +7,7 @@
  * The factorisation and the solves run on one thread with the reference BLAS order, so the
  * preconditioner gives the same bits whatever drape's thread count. */
 #include "cholesky.h"
+#include "filtered.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,16 +116,7 @@ bool cholesky_factor(cholesky_precond* p, const bsr* A, const mat3* S, const uin
 		 * keeps the factor positive definite without coupling the constrained directions. */
 		for (int32_t I = 0; I < n; ++I)
 			for (int32_t k = A->row_start[I]; k < A->row_start[I + 1]; ++k) {
-				int32_t J = A->cols[k];
-				mat3 a = A->blocks[k];
-				if (constrained[I]) a = m3_mul(S[I], a);
-				if (constrained[J]) a = m3_mul(a, S[J]);
-				if (I == J && constrained[I]) {
-					const mat3* d = &A->blocks[k];
-					double scale = (d->m[0][0] + d->m[1][1] + d->m[2][2]) / 3.0;
-					a = m3_add(a, m3_scale(m3_sub(m3_identity(), S[I]), scale > 0.0 ? scale : 1.0));
-				}
-				p->filtered[k] = a;
+				p->filtered[k] = filtered_block(A, k, I, A->cols[k], S, constrained);
 			}
 		from = (const double*)p->filtered;
 	}

@@ -533,6 +533,19 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 			w->stats.factorizations++;
 			w->pcg.two_level = w->two_level;
 		}
+		if (w->multigrid) {
+			/* Prolongators and Galerkin matrices are refilled from A at a step's first solve;
+			 * a contact pass of the same step (the same x, v and h: A differs by the contacts)
+			 * refreshes only the finest level, which keeps the cycle SPD (docs/solver.md). */
+			if (!w->multigrid_step_built || !multigrid_valid(w->multigrid)) {
+				multigrid_setup(w->multigrid, &w->A, w->S, w->constrained, w->x, threads);
+				w->stats.factorizations++;
+				w->multigrid_step_built = true;
+			} else {
+				multigrid_refresh(w->multigrid, &w->A, w->S, w->constrained, threads);
+			}
+			w->pcg.multigrid = w->multigrid;
+		}
 		w->pcg.cancel = w->cancel;
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
@@ -664,6 +677,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	if (scheme.solve != SOLVE_PCG) guess = NULL;
 	w->reuse_step = true; /* the passes below may share element terms (assemble_pass) */
 	w->reuse_valid = false;
+	w->multigrid_step_built = false; /* the first pass builds the multigrid hierarchy */
 	pcg_result res;
 	bool finite;
 	int32_t crossings = 0, cloth_crossings = 0;

@@ -1,11 +1,12 @@
-/* Modified PCG (sec. 5.3, procedure modified-pcg) with a block-Jacobi or a Cholesky
- * preconditioner (cholesky.h; docs/solver.md compares them).
+/* Modified PCG (sec. 5.3, procedure modified-pcg) with a block-Jacobi, Cholesky, two-level or
+ * multigrid preconditioner (cholesky.h, two_level.h, multigrid.h; docs/solver.md compares them).
  *
  * The paper writes the preconditioner as P with P_ii = 1/A_ii and then applies P^-1 to the
  * residual; applying diag(A)^-1 (what a Jacobi preconditioner must do) is the consistent reading,
  * used here: s = r / diag(A), delta0 = filter(b)^T diag(A)^-1 filter(b). docs/solver.md. */
 #include "pcg.h"
 
+#include "block_inverse.h"
 #include "reduce.h"
 
 #include <omp.h>
@@ -52,33 +53,11 @@ static inline vec3 filter1(const mat3* S, const uint8_t* constrained, int32_t i,
 
 static inline vec3 precondition(mat3 pinv, vec3 r) { return m3_mulv(pinv, r); }
 
-static inline double safe_inverse(double d) { return d > 0.0 ? 1.0 / d : (d < 0.0 ? 1.0 / -d : 1.0); }
-
-/* Inverse of a diagonal block; falls back to the inverse of its diagonal if the block is not
- * safely positive definite (the preconditioner must be). */
-static mat3 block_inverse(const mat3* a)
-{
-	double c00 = a->m[1][1] * a->m[2][2] - a->m[1][2] * a->m[2][1];
-	double c01 = a->m[1][2] * a->m[2][0] - a->m[1][0] * a->m[2][2];
-	double c02 = a->m[1][0] * a->m[2][1] - a->m[1][1] * a->m[2][0];
-	double det = a->m[0][0] * c00 + a->m[0][1] * c01 + a->m[0][2] * c02;
-	double m2 = a->m[0][0] * a->m[1][1] - a->m[0][1] * a->m[1][0];
-	if (a->m[0][0] > 0.0 && m2 > 0.0 && det > 1e-12 * a->m[0][0] * a->m[1][1] * a->m[2][2]) {
-		double d = 1.0 / det;
-		mat3 r = {{{c00 * d, (a->m[0][2] * a->m[2][1] - a->m[0][1] * a->m[2][2]) * d, (a->m[0][1] * a->m[1][2] - a->m[0][2] * a->m[1][1]) * d},
-			   {c01 * d, (a->m[0][0] * a->m[2][2] - a->m[0][2] * a->m[2][0]) * d, (a->m[0][2] * a->m[1][0] - a->m[0][0] * a->m[1][2]) * d},
-			   {c02 * d, (a->m[0][1] * a->m[2][0] - a->m[0][0] * a->m[2][1]) * d, (a->m[0][0] * a->m[1][1] - a->m[0][1] * a->m[1][0]) * d}}};
-		return r;
-	}
-	mat3 r = m3_zero();
-	for (int k = 0; k < 3; ++k) r.m[k][k] = safe_inverse(a->m[k][k]);
-	return r;
-}
-
 /* s = P^-1 r for the preconditioners that act on the whole vector (one thread). */
-static void apply_global(cholesky_precond* chol, two_level* tl, const mat3* pinv, const vec3* r, vec3* s)
+static void apply_global(cholesky_precond* chol, two_level* tl, multigrid* mg, const mat3* pinv, const vec3* r, vec3* s)
 {
-	if (tl) two_level_apply(tl, pinv, r, s);
+	if (mg) multigrid_apply(mg, r, s);
+	else if (tl) two_level_apply(tl, pinv, r, s);
 	else cholesky_solve(chol, r, s);
 }
 
@@ -101,8 +80,9 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	for (int32_t i = 0; i < n; ++i) dv[i] = guess ? v3_add(filter1(S, constrained, i, guess[i]), z[i]) : z[i];
 	bsr_mul(A, dv, q, threads);
 	cholesky_precond* chol = cholesky_valid(w->cholesky) ? w->cholesky : NULL;
-	two_level* tl = two_level_valid(w->two_level) ? w->two_level : NULL;
-	const bool global = chol || tl;
+	multigrid* mg = multigrid_valid(w->multigrid) ? w->multigrid : NULL;
+	two_level* tl = !mg && two_level_valid(w->two_level) ? w->two_level : NULL;
+	const bool global = chol || tl || mg;
 	if (global) {
 		/* The same quantities with P^-1 applied to whole vectors: s holds filter(b), c its image. */
 		for (int32_t i = 0; i < n; ++i) {
@@ -110,8 +90,8 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 			s[i] = filter1(S, constrained, i, b[i]);
 			r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
 		}
-		apply_global(chol, tl, pinv, s, c);
-		apply_global(chol, tl, pinv, r, q);
+		apply_global(chol, tl, mg, pinv, s, c);
+		apply_global(chol, tl, mg, pinv, r, q);
 #pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
 		for (int32_t k = 0; k < chunks; ++k) {
 			double d0 = 0.0, dn = 0.0;
@@ -229,8 +209,13 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 					prs[k] = rs;
 				}
 			} else if (global) {
+				/* The V-cycle's loops are work-sharing constructs every thread runs
+				 * (multigrid.h); a Cholesky solve is one thread's. */
+				if (mg) multigrid_apply(mg, r, s);
+				else {
 #pragma omp single
-				apply_global(chol, tl, pinv, r, s);
+					apply_global(chol, tl, mg, pinv, r, s);
+				}
 #pragma omp for schedule(static)
 				for (int32_t k = 0; k < chunks; ++k) {
 					double rs = 0.0;

@@ -6,6 +6,7 @@
 
 #include "bsr.h"
 #include "cholesky.h"
+#include "multigrid.h"
 #include "two_level.h"
 
 typedef struct pcg_workspace {
@@ -20,6 +21,7 @@ typedef struct pcg_workspace {
 	 * Jacobi (the inverses in pinv). Owned by the caller. */
 	cholesky_precond* cholesky;
 	two_level* two_level; /* or a valid two-level preconditioner (two_level.h) */
+	multigrid* multigrid; /* or a valid multigrid preconditioner (multigrid.h) */
 	/* When set and non-zero, the solve stops early with cancelled set (an interrupt mid-step,
 	 * drape_world_set_cancel). Owned by the caller. */
 	const volatile int* cancel;

@@ -5,7 +5,7 @@
 #include <drape.h>
 #include <string.h>
 
-static const char* const names[DRAPE_PRECONDITIONER_COUNT] = {"block_jacobi", "cholesky", "two_level"};
+static const char* const names[DRAPE_PRECONDITIONER_COUNT] = {"block_jacobi", "cholesky", "two_level", "multigrid"};
 
 const char* drape_preconditioner_name(drape_preconditioner p)
 {
@@ -24,6 +24,7 @@ bool drape_preconditioner_from_name(const char* name, drape_preconditioner* out)
 
 bool drape_preconditioner_available(drape_preconditioner p)
 {
-	if (p == DRAPE_PRECONDITIONER_CHOLESKY || p == DRAPE_PRECONDITIONER_TWO_LEVEL) return cholesky_available();
+	if (p == DRAPE_PRECONDITIONER_CHOLESKY || p == DRAPE_PRECONDITIONER_TWO_LEVEL || p == DRAPE_PRECONDITIONER_MULTIGRID)
+		return cholesky_available();
 	return p == DRAPE_PRECONDITIONER_BLOCK_JACOBI;
 }

@@ -6,6 +6,9 @@
  * between two aggregates, so rebuilding it every step costs one pass over A. */
 #include "two_level.h"
 
+#include "aggregate.h"
+#include "filtered.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,32 +48,13 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 	if (!t->agg || !t->slot) return fail(t);
 	/* A particle not yet aggregated starts an aggregate with its free pattern neighbours (the
 	 * particles it shares a triangle or hinge with); particles left isolated join the aggregate of
-	 * a neighbour. */
-	for (int32_t i = 0; i < n; ++i) t->agg[i] = -1;
-	int32_t nc = 0;
-	for (int32_t i = 0; i < n; ++i) {
-		if (t->agg[i] >= 0) continue;
-		bool all_free = true;
-		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) all_free = all_free && t->agg[A->cols[k]] < 0;
-		if (!all_free) continue;
-		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) t->agg[A->cols[k]] = nc;
-		nc++;
-	}
-	for (int32_t i = 0; i < n; ++i) {
-		if (t->agg[i] >= 0) continue;
-		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1] && t->agg[i] < 0; ++k)
-			if (t->agg[A->cols[k]] >= 0) t->agg[i] = t->agg[A->cols[k]];
-		if (t->agg[i] < 0) t->agg[i] = nc++;
-	}
+	 * a neighbour (aggregate.h). */
+	const int32_t nc = aggregate_greedy(n, A->row_start, A->cols, t->agg);
 	t->nc = nc;
 	t->member_start = calloc((size_t)nc + 1, sizeof *t->member_start);
 	t->members = malloc((size_t)(n ? n : 1) * sizeof *t->members);
 	if (!t->member_start || !t->members) return fail(t);
-	for (int32_t i = 0; i < n; ++i) t->member_start[t->agg[i] + 1]++;
-	for (int32_t c = 0; c < nc; ++c) t->member_start[c + 1] += t->member_start[c];
-	for (int32_t i = 0; i < n; ++i) t->members[t->member_start[t->agg[i]]++] = i;
-	for (int32_t c = nc; c > 0; --c) t->member_start[c] = t->member_start[c - 1];
-	t->member_start[0] = 0;
+	aggregate_members(n, nc, t->agg, t->member_start, t->members);
 	bsr_builder b;
 	bool ok = bsr_builder_init(&b, nc);
 	for (int32_t i = 0; ok && i < n; ++i)
@@ -126,17 +110,8 @@ bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* c
 	bsr_zero(&t->coarse, 1);
 	for (int32_t I = 0; I < A->n; ++I)
 		for (int32_t k = A->row_start[I]; k < A->row_start[I + 1]; ++k) {
-			int32_t J = A->cols[k];
-			mat3 a = A->blocks[k];
-			/* The filtered matrix of cholesky_factor: S A S, and (I - S) d on a constrained
-			 * particle's diagonal. */
-			if (constrained[I]) a = m3_mul(S[I], a);
-			if (constrained[J]) a = m3_mul(a, S[J]);
-			if (I == J && constrained[I]) {
-				const mat3* d = &A->blocks[k];
-				double scale = (d->m[0][0] + d->m[1][1] + d->m[2][2]) / 3.0;
-				a = m3_add(a, m3_scale(m3_sub(m3_identity(), S[I]), scale > 0.0 ? scale : 1.0));
-			}
+			/* The filtered matrix of cholesky_factor (filtered.h). */
+			mat3 a = filtered_block(A, k, I, A->cols[k], S, constrained);
 			mat3* c = &t->coarse.blocks[t->slot[k]];
 			*c = m3_add(*c, a);
 		}
