@@ -5,6 +5,7 @@
 
 #include "core.h"
 #include "drape_limits.h"
+#include "collide/cloth_untangle.h"
 #include "collide/solid.h"
 #include "solver/constraints.h"
 #include "solver/bdf2.h"
@@ -377,6 +378,9 @@ drape_status drape_world_step(drape_world* w, double duration)
 		drape_status s = world_prepare(w);
 		if (s != DRAPE_OK) return s;
 	}
+	/* Cloth through itself (a seam merge snapped it so, or a step could not avoid it): unfold the
+	 * small knots before going on (collide/cloth_untangle.c). */
+	if (w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
 	if (w->def.threads == 0) {
 		w->threads = thread_policy_free_cores(w->threads_max);
 		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
@@ -488,6 +492,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->time = to_end ? t_end : w->time + h;
 		constraints_store_forces(w, hs);
 		contacts_commit(w, hs);
+		cloth_contacts_commit_pinches(w);
 		w->intersections = r.intersections;
 		w->stats.self_intersections = r.intersections;
 		w->stats.seam_gap = seams_max_gap(w);
