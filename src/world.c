@@ -377,10 +377,12 @@ drape_status drape_world_step(drape_world* w, double duration)
 	if (w->dirty) {
 		drape_status s = world_prepare(w);
 		if (s != DRAPE_OK) return s;
+		/* Cloth through itself as the topology changed (a seam merge snapped a knot in): unfold
+		 * it before going on (collide/cloth_untangle.c). Not after steps that could not avoid
+		 * an intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps)
+		 * would be smoothed at every frame, and the jolts never let it come to rest. */
+		if (w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
 	}
-	/* Cloth through itself (a seam merge snapped it so, or a step could not avoid it): unfold the
-	 * small knots before going on (collide/cloth_untangle.c). */
-	if (w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
 	if (w->def.threads == 0) {
 		w->threads = thread_policy_free_cores(w->threads_max);
 		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);

@@ -1,8 +1,8 @@
 /* Untangling small knots of cloth already through itself, in the spirit of Baraff, Witkin and Kass
  * (2003), "Untangling Cloth": the collision response (sec. 6) only keeps intersection-free cloth
- * free; it cannot undo an intersection a seam merge snapped in (docs/garments.md) or a step below
- * max_dt / 64 accepted. Such intersections are small: triangles one or two rings apart folded
- * through each other. Smoothing the patch around them (each particle moved half way to the mean
+ * free; it cannot undo an intersection a seam merge snapped in (docs/garments.md; the sides of an
+ * open seam are not contacts of each other). Such knots are small: triangles sharing a vertex or
+ * a ring apart, folded through each other. Smoothing the patch around them (each particle moved half way to the mean
  * of its mesh neighbours, the patch's rim held) unfolds it; the patch grows by a ring when that
  * is not enough. The exact count decides: the result is kept only if it has fewer intersections,
  * otherwise the positions are restored. Velocities are left as they are. docs/collide.md. */
