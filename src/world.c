@@ -5,6 +5,7 @@
 
 #include "core.h"
 #include "drape_limits.h"
+#include "collide/cloth_untangle.h"
 #include "collide/solid.h"
 #include "solver/constraints.h"
 #include "solver/bdf2.h"
@@ -380,6 +381,11 @@ drape_status drape_world_step(drape_world* w, double duration)
 	if (w->dirty) {
 		drape_status s = world_prepare(w);
 		if (s != DRAPE_OK) return s;
+		/* Cloth through itself as the topology changed (a seam merge snapped a knot in): unfold
+		 * it before going on (collide/cloth_untangle.c). Not after steps that could not avoid
+		 * an intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps)
+		 * would be smoothed at every frame, and the jolts never let it come to rest. */
+		if (w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
 	}
 	if (w->def.threads == 0) {
 		w->threads = thread_policy_free_cores(w->threads_max);
@@ -492,6 +498,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->time = to_end ? t_end : w->time + h;
 		constraints_store_forces(w, hs);
 		contacts_commit(w, hs);
+		cloth_contacts_commit_pinches(w);
 		w->intersections = r.intersections;
 		w->stats.self_intersections = r.intersections;
 		w->stats.seam_gap = seams_max_gap(w);

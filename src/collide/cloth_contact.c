@@ -15,6 +15,7 @@
 
 #include "../world_data.h"
 #include "cloth_pairs.h"
+#include "contact.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,23 +103,59 @@ static void alter_positions(drape_world* w, const repulsion* r, double h)
 	if (deficit > PUSH_SPEED * h) deficit = PUSH_SPEED * h;
 	for (int a = 0; a < 4; ++a) {
 		int32_t i = r->node[a];
-		if (w->constrained[i]) continue;
 		/* weights are +1 (or 1 - s, s) on the near side and -bary (or -(1 - u), -u) on the far
 		 * side, each side summing to one in magnitude */
-		w->y[i] = v3_madd(w->y[i], 0.5 * deficit * r->weight[a], r->normal);
+		vec3 move = v3_scale(r->normal, 0.5 * deficit * r->weight[a]);
+		if (w->constrained[i]) {
+			/* a pinched contact's particle moves in the directions its contact leaves free (its
+			 * filter S, sec. 5.1); other constrained particles keep their constraints' y */
+			if (w->solid_count == 0 || !w->contacts[i].pinched) continue;
+			move = m3_mulv(w->S[i], move);
+		}
+		w->y[i] = v3_add(w->y[i], move);
 	}
 }
 
-int32_t cloth_contacts_catch_crossings(drape_world* w, double h)
+int32_t cloth_contacts_catch_crossings(drape_world* w, double h, int32_t* pinched)
 {
+	*pinched = 0;
 	if (!w->def.self_collision || !w->pairs_ready) return 0;
 	cloth_pairs* d = &w->pairs;
 	if (cloth_pairs_crossings(d, w->x, w->x1, 1e-9) < 0 && (d->overloaded || (w->cancel && *w->cancel))) return -1;
 	int32_t before = w->repulsion_count;
 	for (int32_t k = 0; k < d->xvf_count; ++k) push_vf(w, d->xvf[k].p, d->xvf[k].t, d->xvf[k].bary, d->xvf[k].normal);
 	for (int32_t k = 0; k < d->xee_count; ++k) push_ee(w, d->xee[k].e0, d->xee[k].e1, d->xee[k].s, d->xee[k].u, d->xee[k].normal);
-	for (int32_t k = before; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k], h);
+	/* Cloth caught crossing while held by solids on both sides (an arm closing on the torso,
+	 * docs/garments.md) cannot be separated by the repulsion: the contacts fix its particles'
+	 * normal motion, and sticking ones all of it. Such contacts are pinched: they slide, on the
+	 * solid's bare surface, leaving the thickness to the layers; the caller makes the
+	 * constraints again and then applies the corrections (cloth_contacts_alter_crossings). */
+	for (int32_t k = before; k < w->repulsion_count; ++k)
+		for (int a = 0; a < 4; ++a) *pinched += contact_pinch(w, w->repulsions[k].node[a]);
+	if (*pinched == 0)
+		for (int32_t k = before; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k], h);
 	return w->repulsion_count - before;
+}
+
+void cloth_contacts_alter_crossings(drape_world* w, double h)
+{
+	for (int32_t k = w->proximity_count; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k], h);
+}
+
+void cloth_contacts_commit_pinches(drape_world* w)
+{
+	if (w->solid_count == 0) return;
+	/* A pinch lasts while its particle is in some repulsion pair (layers still pressed on it):
+	 * mark every pinched contact, clear the mark of those in a pair, release the rest. */
+	for (int32_t i = 0; i < w->particle_count; ++i)
+		if (w->contacts[i].pinched) w->contacts[i].pinched = PINCH_UNPRESSED;
+	for (int32_t e = 0; e < w->repulsion_count; ++e)
+		for (int a = 0; a < 4; ++a) {
+			contact* c = &w->contacts[w->repulsions[e].node[a]];
+			if (c->pinched) c->pinched = PINCH_PRESSED;
+		}
+	for (int32_t i = 0; i < w->particle_count; ++i)
+		if (w->contacts[i].pinched == PINCH_UNPRESSED) w->contacts[i].pinched = 0;
 }
 
 void cloth_contacts_assemble(drape_world* w, double h)

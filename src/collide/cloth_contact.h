@@ -37,9 +37,19 @@ bool cloth_contacts_prepare(drape_world* w);
 void cloth_contacts_assemble(drape_world* w, double h);
 
 /* After a solve: pairs whose motion x -> x1 crosses get a repulsion too, and their free particles
- * a position correction y for the next solve (sec. 6.2). Returns how many, or -1 when the search
- * went over its budget or was interrupted. */
-int32_t cloth_contacts_catch_crossings(drape_world* w, double h);
+ * a position correction y for the next solve (sec. 6.2). Solid contacts of their particles become
+ * pinched (contact_pinch); *pinched counts the new ones, and when it is > 0 no correction is made
+ * yet: the caller makes the constraints again, then calls cloth_contacts_alter_crossings. Returns
+ * how many pairs, or -1 when the search went over its budget or was interrupted. */
+int32_t cloth_contacts_catch_crossings(drape_world* w, double h, int32_t* pinched);
+
+/* The position corrections of every pair caught crossing in this step (after the constraints were
+ * made again). */
+void cloth_contacts_alter_crossings(drape_world* w, double h);
+
+/* After an accepted step: pinched contacts whose particle is in no repulsion pair any more are
+ * released from the pinch (their thickness comes back, at the contacts' push speed). */
+void cloth_contacts_commit_pinches(drape_world* w);
 
 /* Intersecting triangle pairs at positions x (exact test); -1 as above. */
 int32_t cloth_contacts_intersections(drape_world* w, const vec3* x);

@@ -46,6 +46,7 @@ static void begin_contact(drape_world* w, int32_t i, int32_t k, const solid_poin
 	c->slip_growing = false;
 	c->break_dir = v3_zero();
 	c->sticking = c->slip_speed < STICK_SPEED && w->solids[k].friction > 0.0;
+	c->pinched = 0;
 	c->normal_force = 0.0;
 	c->caught = false;
 }
@@ -58,13 +59,16 @@ static void constrain(drape_world* w, int32_t i, double h)
 	vec3 x = w->x[i], vs = c->surface_velocity, n = c->normal;
 	/* Target along n: on the grown surface at the step's end, but no further than PUSH_SPEED h
 	 * beyond where the surface's own motion would take the particle. */
-	double target = v3_dot(n, c->point_end) + thickness;
+	double target = v3_dot(n, c->point_end) + (c->pinched ? 0.0 : thickness);
 	double free_end = v3_dot(n, v3_madd(x, h, vs));
 	double push = target - free_end;
 	if (push > PUSH_SPEED * h) target = free_end + PUSH_SPEED * h;
+	/* A pinched particle gives up the thickness (it is held on the bare surface) no faster than
+	 * a deep one is pushed out. */
+	if (c->pinched && push < -PUSH_SPEED * h) target = free_end - PUSH_SPEED * h;
 	vec3 p = v3_madd(v3_madd(x, h, vs), target - free_end, n);
 	constraints_add_direction(w, i, n, p, vs, h);
-	if (c->sticking) {
+	if (c->sticking && !c->pinched) {
 		vec3 a, b;
 		tangents(n, &a, &b);
 		constraints_add_direction(w, i, a, p, vs, h);
@@ -114,6 +118,16 @@ void contacts_prepare(drape_world* w, double t, double h)
 		}
 		if (c->solid >= 0) constrain(w, i, h);
 	}
+}
+
+bool contact_pinch(drape_world* w, int32_t i)
+{
+	if (w->solid_count == 0) return false;
+	contact* c = &w->contacts[i];
+	if (c->solid < 0 || c->pinched) return false;
+	c->pinched = PINCH_PRESSED;
+	c->sticking = false;
+	return true;
 }
 
 void contacts_constrain(drape_world* w, double h)
@@ -183,7 +197,7 @@ void contacts_commit(drape_world* w, double h)
 			vec3 slip = v3_sub(rel, v3_scale(c->normal, v3_dot(rel, c->normal)));
 			double speed = v3_len(slip);
 			c->slip_growing = speed > c->slip_speed;
-			if (mu > 0.0 && speed < STICK_SPEED && !c->slip_growing) c->sticking = true;
+			if (mu > 0.0 && speed < STICK_SPEED && !c->slip_growing && !c->pinched) c->sticking = true;
 			c->slip_speed = speed;
 		}
 		c->normal_force = fn;

@@ -9,9 +9,13 @@
 
 #include "../math/mat3.h"
 
+enum { PINCH_PRESSED = 1, PINCH_UNPRESSED = 2 };
+
 typedef struct contact {
 	int32_t solid;        /* -1: the particle touches nothing */
 	bool sticking;        /* static friction holds: all three directions locked (sec. 5.4) */
+	uint8_t pinched;      /* PINCH_PRESSED: caught in a cloth/cloth crossing, and in a cloth/cloth
+			       * pair since: slides, held on the bare surface (collide/cloth_contact.c) */
 	double normal_force;  /* N, from the last accepted step: scales the sliding friction */
 	double slip_speed;    /* m/s, tangential speed relative to the surface after the last step */
 	bool slip_growing;    /* the slip sped up in the last step (or the contact just broke away) */
@@ -31,6 +35,11 @@ typedef struct drape_world drape_world;
  * ones (particles within the thickness, or whose path x + h v crosses a solid), and adds their
  * constraint directions to the filter, z and y (call after constraints_prepare). */
 void contacts_prepare(drape_world* w, double t, double h);
+
+/* Marks particle i's contact, if it has one and is not marked yet, as pinched: cloth layers
+ * between solid surfaces need the room the solid's thickness takes (collide/cloth_contact.c).
+ * Returns whether it changed; the constraints must then be made again (contacts_constrain). */
+bool contact_pinch(drape_world* w, int32_t i);
 
 /* Re-adds the constraint directions of every current contact (after constraints_prepare ran
  * again because the contact set changed within a step). */

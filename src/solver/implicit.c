@@ -680,7 +680,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	w->multigrid_step_built = false; /* the first pass builds the multigrid hierarchy */
 	pcg_result res;
 	bool finite;
-	int32_t crossings = 0, cloth_crossings = 0;
+	int32_t crossings = 0, cloth_crossings = 0, pinched = 0;
 	bool cancelled = false, wild = false, crowded = false;
 	double raw_change = 0.0;
 	int32_t raw_worst = -1, raw_spring = -1;
@@ -722,7 +722,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		}
 		double td = now_ms();
 		r->eval_ms += td - tc;
-		cloth_crossings = cloth_contacts_catch_crossings(w, h);
+		cloth_crossings = cloth_contacts_catch_crossings(w, h, &pinched);
 		double te = now_ms();
 		r->cc_ms += te - td;
 		tc = te;
@@ -739,10 +739,11 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		 * solve the step again with the new constraints. */
 		int32_t released = contacts_release_pulling(w, h);
 		crossings = contacts_catch_crossings(w, h);
-		if (released > 0) {
+		if (released > 0 || pinched > 0) {
 			constraints_prepare(w, t, h);
 			contacts_constrain(w, h);
 			bdf2_shift(w);
+			if (pinched > 0) cloth_contacts_alter_crossings(w, h);
 		}
 		r->cs_ms += now_ms() - tc;
 		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
