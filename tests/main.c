@@ -2,9 +2,10 @@
  * CTest registers one test per suite (CMakeLists.txt). */
 #include "test.h"
 
+#include "progress.h" /* cpu_seconds: each case's CPU time, which says more than wall time on a shared machine */
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int test_failures = 0;
 int test_checks = 0;
@@ -32,15 +33,6 @@ extern const test_case character_tests[];
 extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
-
-/* The process's CPU seconds (all threads): printed beside each case, so that the cases that make the
- * suite slow can be found on a shared machine, where wall time says little. */
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct suite {
 	const char* name;
