@@ -63,28 +63,40 @@ static void test_duplicate_triangle_refused(void)
 	CHECK(strstr(err, "triangles 0 and 1 use the same three vertices") != NULL);
 }
 
+/* Tiles of one colour share no particle (elements within a tile may), every element is in
+ * exactly one tile, and a tile holds neighbouring elements: those of a grid sorted by their
+ * lowest particle, so a tile spans few grid rows. */
 static void test_colouring_separates_shared_particles(void)
 {
 	drape_grid_def g = drape_default_grid_def();
-	g.resolution[0] = g.resolution[1] = 12;
+	g.resolution[0] = g.resolution[1] = 41;
 	drape_mesh m;
 	char err[128];
 	CHECK(drape_mesh_make_grid(&g, &m, err, sizeof err) == DRAPE_OK);
 	colouring c;
 	CHECK(colouring_build(&c, m.triangles, m.triangle_count, 3, 3 * sizeof(int32_t), m.vertex_count));
-	CHECK(c.count > 1 && c.count < 16);
-	CHECK(c.start[c.count] == m.triangle_count);
+	CHECK(c.count > 1 && c.count < 8);
+	CHECK(c.start[c.count] == c.tile_count);
+	CHECK(c.tile[c.tile_count] == m.triangle_count);
+	CHECK(c.tile_count == (m.triangle_count + colouring_tile_size(m.triangle_count) - 1) / colouring_tile_size(m.triangle_count));
 	int* seen = calloc((size_t)m.triangle_count, sizeof *seen);
 	int* owner = malloc((size_t)m.vertex_count * sizeof *owner);
 	for (int32_t k = 0; k < c.count; ++k) {
 		for (int32_t i = 0; i < m.vertex_count; ++i) owner[i] = -1;
-		for (int32_t j = c.start[k]; j < c.start[k + 1]; ++j) {
-			int32_t t = c.order[j];
-			seen[t]++;
-			for (int a = 0; a < 3; ++a) {
-				CHECK(owner[m.triangles[3 * t + a]] == -1); /* no particle twice in one colour */
-				owner[m.triangles[3 * t + a]] = t;
+		for (int32_t t = c.start[k]; t < c.start[k + 1]; ++t) {
+			int32_t lowest = m.vertex_count, highest = -1;
+			for (int32_t j = c.tile[t]; j < c.tile[t + 1]; ++j) {
+				int32_t e = c.order[j];
+				seen[e]++;
+				for (int a = 0; a < 3; ++a) {
+					int32_t p = m.triangles[3 * e + a];
+					CHECK(owner[p] == -1 || owner[p] == t); /* no particle in two tiles of a colour */
+					owner[p] = t;
+					lowest = p < lowest ? p : lowest;
+					highest = p > highest ? p : highest;
+				}
 			}
+			CHECK(highest - lowest <= 3 * 41); /* 128 triangles of a 41-wide grid: <= 3 rows */
 		}
 	}
 	for (int32_t t = 0; t < m.triangle_count; ++t) CHECK(seen[t] == 1);
@@ -94,11 +106,11 @@ static void test_colouring_separates_shared_particles(void)
 	drape_mesh_free(&m);
 }
 
-/* A fan of 80 triangles around one vertex needs more than 64 colours: the overflow colour is
- * still a complete, valid partition. */
+/* A fan of 10,000 triangles around one vertex: 79 tiles of 128 all share it, so 64 colours of one
+ * tile each and the overflow colour with the other 15, still a complete partition. */
 static void test_colouring_overflow(void)
 {
-	int32_t n = 80;
+	int32_t n = 10000;
 	int32_t* tris = malloc(3 * (size_t)n * sizeof *tris);
 	for (int32_t t = 0; t < n; ++t) {
 		tris[3 * t] = 0;
@@ -107,9 +119,11 @@ static void test_colouring_overflow(void)
 	}
 	colouring c;
 	CHECK(colouring_build(&c, tris, n, 3, 3 * sizeof(int32_t), n + 1));
+	CHECK(colouring_tile_size(n) == 128);
 	CHECK(c.count == COLOURING_SERIAL + 1);
-	CHECK(c.start[c.count] == n);
-	CHECK(c.start[COLOURING_SERIAL + 1] - c.start[COLOURING_SERIAL] == n - 64);
+	CHECK(c.tile_count == 79);
+	CHECK(c.tile[c.tile_count] == n);
+	CHECK(c.start[COLOURING_SERIAL + 1] - c.start[COLOURING_SERIAL] == 79 - 64);
 	colouring_free(&c);
 	free(tris);
 }

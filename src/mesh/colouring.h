@@ -1,4 +1,5 @@
-/* Greedy colouring of force elements so that elements of one colour share no particle. */
+/* Tiled colouring of force elements: elements grouped into tiles of neighbouring elements, tiles
+ * coloured so that no two tiles of one colour share a particle (docs/solver.md, "Assembly"). */
 #ifndef DRAPE_COLOURING_H
 #define DRAPE_COLOURING_H
 
@@ -6,22 +7,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* No two elements of one colour share a particle, so a colour can be assembled in parallel with
- * plain stores, and every matrix slot receives its contributions in colour order whatever the
- * thread count (bit-identical results). */
+/* A tile's elements are assembled by one thread in tile order; the tiles of one colour in
+ * parallel with plain stores (they share no particle), colours in order. Every matrix slot
+ * therefore receives its contributions in a fixed order whatever the thread count (bit-identical
+ * results), and a tile's elements, being neighbours, touch a small part of the matrix while it is
+ * in cache. */
 typedef struct colouring {
-	int32_t count;  /* colours */
-	int32_t* start; /* count + 1 offsets into order */
-	int32_t* order; /* element indices, colour by colour, increasing within a colour */
+	int32_t count;      /* colours */
+	int32_t* start;     /* count + 1 offsets into the tiles, colour by colour */
+	int32_t tile_count; /* tiles */
+	int32_t* tile;      /* tile_count + 1 offsets into order */
+	int32_t* order;     /* element indices, tile by tile */
 } colouring;
 
-/* Elements of colour COLOURING_SERIAL (only when a particle touches > 64 elements) may share
- * particles and must be assembled by one thread. */
+/* Tiles of colour COLOURING_SERIAL (only when a particle is shared by more than 64 tiles) may
+ * share particles and must be assembled by one thread. */
 #define COLOURING_SERIAL 64
 
 /* Element e's particles are the `arity` int32 at (const char*)elems + e * stride_bytes. */
 bool colouring_build(colouring* c, const void* elems, int32_t elem_count, int arity, size_t stride_bytes,
 		     int32_t particle_count);
 void colouring_free(colouring* c);
+
+/* Elements per tile for elem_count elements (a function of the count only, never of the thread
+ * count, so the summation order is fixed). */
+int32_t colouring_tile_size(int32_t elem_count);
 
 #endif

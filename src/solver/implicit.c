@@ -1,7 +1,7 @@
 /* The implicit step. Eq. 18:
  *   (M - h df/dv - h^2 df/dx) dv = h (f0 + h df/dx v0 + df/dx y),   dx = h (v0 + dv) + y,
  * solved by modified PCG with the constraint filter (sec. 5.3). Every element's local terms are
- * scattered straight into precomputed matrix slots, colour by colour (no allocation, and the same
+ * scattered straight into precomputed matrix slots, in coloured tiles (no allocation, and the same
  * sums in the same order whatever the thread count). The right-hand side is gathered the same way
  * as h f_e + h^2 K_e (v0 + y/h), so df/dx is never stored as a matrix of its own. */
 #include "implicit.h"
@@ -263,12 +263,15 @@ static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const a
 	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
-/* Elements of one colour in parallel, colours in order. */
+/* The tiles of one colour in parallel, each tile's elements in order on one thread, colours in
+ * order (src/mesh/colouring.h): j is the element's place in col->order. */
 #define ASSEMBLE_COLOURED(col, call)                                                                                  \
 	for (int32_t k_ = 0; k_ < (col)->count; ++k_) {                                                               \
-		int32_t lo_ = (col)->start[k_], hi_ = (col)->start[k_ + 1];                                           \
-		_Pragma("omp parallel for num_threads(threads) schedule(static) if (k_ != COLOURING_SERIAL && hi_ - lo_ > 256)") \
-		for (int32_t j = lo_; j < hi_; ++j) call;                                                             \
+		const int32_t lo_ = (col)->start[k_], hi_ = (col)->start[k_ + 1];                                     \
+		const bool par_ = k_ != COLOURING_SERIAL && hi_ - lo_ > 1 && (col)->tile[hi_] - (col)->tile[lo_] > 256; \
+		_Pragma("omp parallel for num_threads(threads) schedule(static) if (par_)")                           \
+		for (int32_t t_ = lo_; t_ < hi_; ++t_)                                                                \
+			for (int32_t j = (col)->tile[t_]; j < (col)->tile[t_ + 1]; ++j) call;                         \
 	}
 
 /* b += an element's recorded terms, as scatter_role added them. */
