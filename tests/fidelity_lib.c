@@ -150,6 +150,8 @@ cantilever_result run_cantilever(const cantilever_def* def)
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	cd.material.density = def->density;
+	if (def->stretch > 0.0) cd.material.stretch = def->stretch;
+	if (def->shear > 0.0) cd.material.shear = def->shear;
 	/* The other direction is stiffer (10x by default): the test sees warp and weft apart. */
 	cd.material.bend_u = def->weft ? def->bend : def->across * def->bend;
 	cd.material.bend_v = def->weft ? def->across * def->bend : def->bend;

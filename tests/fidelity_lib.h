@@ -30,6 +30,7 @@ typedef struct cantilever_def {
 	double bend;         /* N*m, the rigidity along the strip */
 	double across;       /* the rigidity across the strip, in units of bend */
 	double clamp_cell;   /* length of the pinned cell (between the two clamp columns), in cells */
+	double stretch, shear; /* N/m; 0: the default material's */
 	double density;      /* kg/m^2 */
 	double settle;       /* seconds simulated */
 	double cg_tolerance; /* 0: the default */

@@ -40,7 +40,7 @@ static void cantilever_free_length(void)
 {
 	/* The clamp's pinned cell sets zero slope at its middle, so the free length runs from there
 	 * (fidelity_lib.c). With the strip 1000x stiffer across, it cannot twist (docs/bending.md,
-	 * "Why L/c = 1.5 is soft"), so both models are a chain of hinged segments, within 2 % of
+	 * "Why L/c = 1.5 came out soft"), so both models are a chain of hinged segments, within 2 % of
 	 * the elastica at L/c = 1.5 on 4 mm cells, and a pinned cell of 0.4 cell must give the
 	 * same error as one of 0.1 (measured from the second column they differ by 5 %). */
 	const double c = cbrt(2e-5 / (0.1 * 9.81));
