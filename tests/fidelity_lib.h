@@ -28,6 +28,9 @@ typedef struct cantilever_def {
 	drape_bend_model bend_model;
 	drape_integrator integrator;
 	double bend;         /* N*m, the rigidity along the strip */
+	double across;       /* the rigidity across the strip, in units of bend */
+	double clamp_cell;   /* length of the pinned cell (between the two clamp columns), in cells */
+	double stretch, shear; /* N/m; 0: the default material's */
 	double density;      /* kg/m^2 */
 	double settle;       /* seconds simulated */
 	double cg_tolerance; /* 0: the default */
@@ -38,7 +41,8 @@ cantilever_def default_cantilever(void);
 typedef struct cantilever_result {
 	bool ok;
 	double drop;         /* mean tip drop below the clamp, m */
-	double reference;    /* elastica_tip_drop */
+	double reference;    /* elastica_tip_drop for the free length from the pinned cell's middle */
+	double free_length;  /* that length, m */
 	double last_motion;  /* largest tip displacement over the last second, m */
 	int32_t particles;
 } cantilever_result;
