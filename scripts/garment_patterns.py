@@ -167,11 +167,13 @@ def shirt():
 def blouse():
     # long sleeves to the wrist with elastic cuffs, a gathered sleeve cap and an elastic waist;
     # grain vertical on the torso (u = height, v = -x) and along the arm on the sleeves (u = length)
-    L = 0.46
+    # The elastics and the cap ease back to plain fabric over T (about four rows) along the panel
+    # (docs/garments.md, "Tapered regions"): an abrupt b leaves the plain row beside it 10 % short.
+    L, T = 0.46, 0.06
     return shirt_like(hem=0.72, neck_x=0.16, front_neck=1.30, back_neck=1.42, sleeve_length=L, cuff_radius=0.058,
-                      torso_regions=[{"uv_min": [0.98, -0.30], "uv_max": [1.04, 0.30], "bv": 0.8}],
-                      sleeve_regions=[{"uv_min": [L - 0.05, -1.0], "uv_max": [L + 0.01, 1.0], "bv": 0.8},
-                                      {"uv_min": [-0.01, -1.0], "uv_max": [0.07, 1.0], "bv": 1.1}])
+                      torso_regions=[{"uv_min": [0.98, -0.30], "uv_max": [1.04, 0.30], "bv": 0.8, "taper": [T, 0.0]}],
+                      sleeve_regions=[{"uv_min": [L - 0.05, -1.0], "uv_max": [L + 0.01, 1.0], "bv": 0.8, "taper": [T, 0.0]},
+                                      {"uv_min": [-0.01, -1.0], "uv_max": [0.07, 1.0], "bv": 1.1, "taper": [T, 0.0]}])
 
 
 if __name__ == "__main__":

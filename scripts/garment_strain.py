@@ -32,6 +32,20 @@ def read_obj(path):
     return np.array(v), np.array(vt), np.array(f)
 
 
+def region_weight(r, c):
+    """How much of a stretch region's b applies at uv c: 1 in its box, linear to 0 over its taper."""
+    lo, hi, taper = r["uv_min"], r["uv_max"], r.get("taper", [0.0, 0.0])
+    out = 0.0
+    for a in (0, 1):
+        d = lo[a] - c[a] if c[a] < lo[a] else c[a] - hi[a] if c[a] > hi[a] else 0.0
+        if d == 0.0:
+            continue
+        if not taper[a] > 0.0 or d >= taper[a]:
+            return 0.0
+        out = max(out, d / taper[a])
+    return 1.0 - out
+
+
 def panels_of(faces):
     """Connected pieces (through shared vertices) of frame 0's triangles, numbered in order."""
     n = faces[:, :, 0].max() + 1
@@ -71,14 +85,15 @@ def main(d, first=None, last=None):
     files = sorted(glob.glob(os.path.join(d, "frame_*.obj")))
     _, vt0, f0 = read_obj(files[0])
     panel = panels_of(f0)
-    # per triangle (b_u, b_v) from its panel's regions, by the uv centroid (later regions win)
+    # per triangle (b_u, b_v) from its panel's regions, by the uv centroid, as drape applies them
+    # (src/mesh/stretch_region.c: boxes with optional tapers, later regions win)
     b = np.ones((len(f0), 2))
     cent = vt0[f0[:, :, 1]].mean(axis=1)
     for t, p in enumerate(panel):
         for r in pattern["panels"][p].get("stretch_regions", []):
-            lo, hi = r["uv_min"], r["uv_max"]
-            if lo[0] <= cent[t][0] <= hi[0] and lo[1] <= cent[t][1] <= hi[1]:
-                b[t] = (r.get("bu", 1.0), r.get("bv", 1.0))
+            w = region_weight(r, cent[t])
+            if w > 0.0:
+                b[t] = (1.0 + w * (r.get("bu", 1.0) - 1.0), 1.0 + w * (r.get("bv", 1.0) - 1.0))
     plain = np.all(b == 1.0, axis=1)  # triangles outside every stretch region
     worst, where, strains, frames = {True: 0.0, False: 0.0}, {}, {True: [], False: []}, 0
     for path in files:

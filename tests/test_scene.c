@@ -264,6 +264,26 @@ void test_scene_stretch_regions(void)
 	CHECK(load_text("{'cloths': [{'grid': {}, 'stretch_regions': []}]}", &s, err, sizeof err));
 	CHECK(s.cloths[0].stretch_scale == NULL);
 	scene_free(&s);
+
+	/* A band 0 <= u <= 1 with b_v = 0.8 over a 9 x 2 m strip of unit cells, tapered over 4 m in u:
+	 * b_v = 1 - 0.2 (1 - d / 4) at a centroid d beyond the box, and 1 from d = 4 on; no taper in
+	 * v, where the box spans the strip. */
+	json = "{'cloths': [{'grid': {'resolution': [10, 3], 'size': [9, 2]}, 'stretch_regions': ["
+	       "{'uv_min': [0, 0], 'uv_max': [1, 2], 'bv': 0.8, 'taper': [4, 0]}]}]}";
+	CHECK(load_text(json, &s, err, sizeof err));
+	m = &s.cloths[0].mesh;
+	b = s.cloths[0].stretch_scale;
+	int tapered = 0;
+	for (int32_t t = 0; b && t < m->triangle_count; ++t) {
+		double cu = 0.0;
+		for (int k = 0; k < 3; ++k) cu += m->uvs[2 * m->triangle_uvs[3 * t + k]] / 3.0;
+		const double d = cu > 1.0 ? cu - 1.0 : 0.0;
+		const double bv = d >= 4.0 ? 1.0 : 1.0 - 0.2 * (1.0 - d / 4.0);
+		CHECK(b[2 * t] == 1.0 && fabs(b[2 * t + 1] - bv) < 1e-12);
+		tapered += d > 0.0 && d < 4.0;
+	}
+	CHECK(tapered == 16); /* centroids at u = 1 1/3 ... 4 2/3 */
+	scene_free(&s);
 }
 
 void test_scene_mesh_file(void)
@@ -394,6 +414,8 @@ static const scene_case scene_cases[] = {
 	 {"cloths[0].stretch_regions[0]: missing required key 'uv_max'", NULL}},
 	{"{'cloths': [{" GRID ", 'stretch_regions': [{'uv_min': [0.5, 0], 'uv_max': [0.4, 1]}]}]}",
 	 {"cloths[0].stretch_regions[0].uv_max: must be greater than uv_min", NULL}},
+	{"{'cloths': [{" GRID ", 'stretch_regions': [{'uv_min': [0, 0], 'uv_max': [0.5, 0.5], 'taper': [0.1, -1]}]}]}",
+	 {"cloths[0].stretch_regions[0].taper: must be >= 0 in both u and v", NULL}},
 	{"{'cloths': [{" GRID ", 'stretch_regions': [{'uv_min': [5, 5], 'uv_max': [6, 6]}]}]}",
 	 {"cloths[0].stretch_regions[0]: no triangle of cloth 'cloth0' has its uv centroid in", NULL}},
 	/* Pins. */

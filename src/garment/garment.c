@@ -375,22 +375,15 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 		for (int k = 0; k < 3; ++k) m->triangles[3 * (t0 + t) + k] = m->triangle_uvs[3 * (t0 + t) + k] = v0 + tris[3 * t + k];
 		double cu = 0.0, cv = 0.0;
 		for (int k = 0; k < 3; ++k) cu += pts[2 * tris[3 * t + k]] / 3.0, cv += pts[2 * tris[3 * t + k] + 1] / 3.0;
-		g->stretch_scale[2 * (t0 + t)] = g->stretch_scale[2 * (t0 + t) + 1] = 1.0;
-		for (int32_t k = 0; k < p->region_count; ++k) {
-			const pattern_region* rg = &p->regions[k];
-			if (cu >= rg->lo[0] && cu <= rg->hi[0] && cv >= rg->lo[1] && cv <= rg->hi[1]) {
-				g->stretch_scale[2 * (t0 + t)] = rg->bu;
-				g->stretch_scale[2 * (t0 + t) + 1] = rg->bv;
-			}
-		}
+		stretch_regions_apply(p->regions, p->region_count, cu, cv, &g->stretch_scale[2 * (t0 + t)]);
 	}
 	for (int32_t k = 0; k < p->region_count; ++k) {
-		const pattern_region* rg = &p->regions[k];
+		const stretch_region* rg = &p->regions[k];
 		int32_t hits = 0;
 		for (int32_t t = 0; t < tc; ++t) {
 			double cu = 0.0, cv = 0.0;
 			for (int c = 0; c < 3; ++c) cu += pts[2 * tris[3 * t + c]] / 3.0, cv += pts[2 * tris[3 * t + c] + 1] / 3.0;
-			hits += cu >= rg->lo[0] && cu <= rg->hi[0] && cv >= rg->lo[1] && cv <= rg->hi[1];
+			hits += stretch_region_weight(rg, cu, cv) == 1.0;
 		}
 		if (hits == 0) {
 			free(pts);

@@ -7,6 +7,8 @@
 
 #include "drape.h"
 
+#include "../mesh/stretch_region.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,11 +30,6 @@ typedef struct pattern_point {
 	double bulge;
 } pattern_point;
 
-/* A b_u, b_v region (eq. 10) in the panel's uv (grain frame), as the scene's stretch_regions. */
-typedef struct pattern_region {
-	double lo[2], hi[2];
-	double bu, bv;
-} pattern_region;
 
 typedef struct pattern_panel {
 	const char* name;
@@ -57,7 +54,7 @@ typedef struct pattern_panel {
 	double plane_center[3];
 	double plane_normal[3];
 	double plane_up[3];
-	const pattern_region* regions;
+	const stretch_region* regions;
 	int32_t region_count;
 } pattern_panel;
 

@@ -318,8 +318,8 @@ static bool load_material(const json_ctx* c, const jnode* cn, drape_material* m)
 	return true;
 }
 
-/* Eq. 10's b_u, b_v per triangle: a region applies to triangles whose rest (uv) centroid lies in
- * its box; later regions win. stretch_scale stays NULL (all 1) when there are no regions. */
+/* Eq. 10's b_u, b_v per triangle from its rest (uv) centroid: stretch_regions_apply (boxes with
+ * optional tapers, later regions win). stretch_scale stays NULL (all 1) when there are no regions. */
 static bool load_stretch_regions(const json_ctx* c, const jnode* cn, scene_cloth* cloth)
 {
 	const cJSON* item = json_get(cn, "stretch_regions");
@@ -329,49 +329,40 @@ static bool load_stretch_regions(const json_ctx* c, const jnode* cn, scene_cloth
 	if (!json_array(c, &rn, &count)) return false;
 	if (count == 0) return true;
 	const drape_mesh* mesh = &cloth->mesh;
-	double* b = malloc(sizeof(double) * 2 * (size_t)mesh->triangle_count);
-	if (!b) return scene_out_of_memory(c);
-	cloth->stretch_scale = b;
-	for (int32_t t = 0; t < 2 * mesh->triangle_count; ++t) b[t] = 1.0;
-
-	static const char* const keys[] = {"uv_min", "uv_max", "bu", "bv", NULL};
-	for (const cJSON* r = item->child; r; r = r->next) {
-		jnode n = json_node(&rn, r);
-		if (!json_check_object(c, &n, keys)) return false;
-		double lo[2], hi[2], bu = 1.0, bv = 1.0;
-		const cJSON* mn = json_get(&n, "uv_min");
-		const cJSON* mx = json_get(&n, "uv_max");
-		if (!mn || !mx) return json_fail(c, &n, "missing required key '%s'", mn ? "uv_max" : "uv_min");
-		jnode lon = json_node(&n, mn), hin = json_node(&n, mx);
-		if (!json_vector(c, &lon, 2, lo) || !json_vector(c, &hin, 2, hi) ||
-		    !json_opt_positive(c, &n, "bu", &bu) || !json_opt_positive(c, &n, "bv", &bv))
-			return false;
-		if (!(lo[0] < hi[0]) || !(lo[1] < hi[1]))
-			return json_fail(c, &hin,
-					 "must be greater than uv_min in both u and v, got [%g, %g] and [%g, %g]",
-					 lo[0], lo[1], hi[0], hi[1]);
-		int32_t hits = 0;
-		for (int32_t t = 0; t < mesh->triangle_count; ++t) {
-			double cu = 0.0, cv = 0.0;
-			for (int k = 0; k < 3; ++k) {
-				int32_t uv = mesh->triangle_uvs[3 * t + k];
-				cu += mesh->uvs[2 * uv] / 3.0;
-				cv += mesh->uvs[2 * uv + 1] / 3.0;
-			}
-			if (cu >= lo[0] && cu <= hi[0] && cv >= lo[1] && cv <= hi[1]) {
-				b[2 * t] = bu;
-				b[2 * t + 1] = bv;
-				++hits;
-			}
-		}
-		/* An empty region is nearly always a unit mistake (uv are metres, not 0..1). */
-		if (hits == 0)
-			return json_fail(
-				c, &n,
-				"no triangle of cloth '%s' has its uv centroid in [%g, %g] x [%g, %g] (uv are in metres)",
-				cloth->name, lo[0], hi[0], lo[1], hi[1]);
+	stretch_region* regions = calloc((size_t)count, sizeof *regions);
+	double* cen = malloc(sizeof(double) * 2 * (size_t)(mesh->triangle_count > 0 ? mesh->triangle_count : 1));
+	double* b = malloc(sizeof(double) * 2 * (size_t)(mesh->triangle_count > 0 ? mesh->triangle_count : 1));
+	if (!regions || !cen || !b) {
+		free(regions);
+		free(cen);
+		free(b);
+		return scene_out_of_memory(c);
 	}
-	return true;
+	cloth->stretch_scale = b;
+	for (int32_t t = 0; t < mesh->triangle_count; ++t) {
+		cen[2 * t] = cen[2 * t + 1] = 0.0;
+		for (int k = 0; k < 3; ++k) {
+			int32_t uv = mesh->triangle_uvs[3 * t + k];
+			cen[2 * t] += mesh->uvs[2 * uv] / 3.0;
+			cen[2 * t + 1] += mesh->uvs[2 * uv + 1] / 3.0;
+		}
+	}
+	bool ok = true;
+	int k = 0;
+	for (const cJSON* r = item->child; ok && r; r = r->next, ++k) {
+		jnode n = json_node(&rn, r);
+		ok = scene_load_stretch_region(c, &n, &regions[k]);
+		int32_t hits = 0;
+		for (int32_t t = 0; ok && t < mesh->triangle_count; ++t) hits += stretch_region_weight(&regions[k], cen[2 * t], cen[2 * t + 1]) == 1.0;
+		/* An empty region is nearly always a unit mistake (uv are metres, not 0..1). */
+		if (ok && hits == 0)
+			ok = json_fail(c, &n, "no triangle of cloth '%s' has its uv centroid in [%g, %g] x [%g, %g] (uv are in metres)",
+				       cloth->name, regions[k].lo[0], regions[k].hi[0], regions[k].lo[1], regions[k].hi[1]);
+	}
+	for (int32_t t = 0; ok && t < mesh->triangle_count; ++t) stretch_regions_apply(regions, count, cen[2 * t], cen[2 * t + 1], &b[2 * t]);
+	free(regions);
+	free(cen);
+	return ok;
 }
 
 static bool load_cloth(loader* L, const jnode* n, int32_t index)

@@ -153,32 +153,21 @@ static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
 	return true;
 }
 
-static bool load_regions(const json_ctx* c, const jnode* pn, pattern_region** out, int32_t* count_out)
+static bool load_regions(const json_ctx* c, const jnode* pn, stretch_region** out, int32_t* count_out)
 {
 	const cJSON* item = json_get(pn, "stretch_regions");
 	if (!item) return true;
 	jnode rn = json_node(pn, item);
 	int count;
 	if (!json_array(c, &rn, &count)) return false;
-	pattern_region* r = calloc((size_t)(count > 0 ? count : 1), sizeof *r);
+	stretch_region* r = calloc((size_t)(count > 0 ? count : 1), sizeof *r);
 	if (!r) return scene_out_of_memory(c);
 	*out = r;
 	*count_out = count;
-	static const char* const keys[] = {"uv_min", "uv_max", "bu", "bv", NULL};
 	int k = 0;
 	for (const cJSON* e = item->child; e; e = e->next, ++k) {
 		jnode n = json_node(&rn, e);
-		if (!json_check_object(c, &n, keys)) return false;
-		r[k].bu = r[k].bv = 1.0;
-		const cJSON* mn = json_get(&n, "uv_min");
-		const cJSON* mx = json_get(&n, "uv_max");
-		if (!mn || !mx) return json_fail(c, &n, "missing required key '%s'", mn ? "uv_max" : "uv_min");
-		jnode lon = json_node(&n, mn), hin = json_node(&n, mx);
-		if (!json_vector(c, &lon, 2, r[k].lo) || !json_vector(c, &hin, 2, r[k].hi) ||
-		    !json_opt_positive(c, &n, "bu", &r[k].bu) || !json_opt_positive(c, &n, "bv", &r[k].bv))
-			return false;
-		if (!(r[k].lo[0] < r[k].hi[0]) || !(r[k].lo[1] < r[k].hi[1]))
-			return json_fail(c, &hin, "must be greater than uv_min in both u and v");
+		if (!scene_load_stretch_region(c, &n, &r[k])) return false;
 	}
 	return true;
 }
@@ -211,7 +200,7 @@ static bool load_side(const json_ctx* c, const jnode* sn, const char* key, patte
 
 /* Panels and seams from `n` (the garment object or a pattern file's root) into def's arrays. */
 static bool load_pattern(const json_ctx* c, const jnode* n, garment_def* def, pattern_panel** panels, pattern_point*** points,
-			 pattern_region*** regions, pattern_seam** seams)
+			 stretch_region*** regions, pattern_seam** seams)
 {
 	const cJSON* pl = json_get(n, "panels");
 	if (!pl) return json_fail(c, n, "missing required key 'panels'");
@@ -254,7 +243,7 @@ static bool load_pattern(const json_ctx* c, const jnode* n, garment_def* def, pa
 		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, p)) return false;
 		if (!(hypot(p->grain[0], p->grain[1]) > 0.0))
 			return json_fail(c, &pn, "panel '%s': the grain line has zero length", p->name);
-		pattern_region* r = NULL;
+		stretch_region* r = NULL;
 		int32_t rc = 0;
 		bool ok = load_regions(c, &pn, &r, &rc);
 		(*regions)[i] = r;
@@ -423,7 +412,7 @@ bool scene_load_garment(loader* L, const jnode* n, int32_t index)
 
 	pattern_panel* panels = NULL;
 	pattern_point** points = NULL;
-	pattern_region** regions = NULL;
+	stretch_region** regions = NULL;
 	pattern_seam* seams = NULL;
 	cJSON* file_root = NULL;
 	char* file_text = NULL;

@@ -5,6 +5,8 @@
 #include "scene.h"
 #include "scene_json.h"
 
+#include "../mesh/stretch_region.h"
+
 typedef struct loader {
 	json_ctx c;
 	scene* s; /* being filled; freed whole on failure */
@@ -25,6 +27,8 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so);
 bool scene_load_garment(loader* L, const jnode* n, int32_t index);
 
 bool scene_out_of_memory(const json_ctx* c);
+/* One stretch_regions entry ({"uv_min", "uv_max", "bu", "bv", "taper"}; docs/scene-format.md). */
+bool scene_load_stretch_region(const json_ctx* c, const jnode* n, stretch_region* r);
 /* A malloc'd copy of s, or NULL. */
 char* scene_copy_string(const char* s);
 /* Mesh files are found relative to the scene file's directory: the malloc'd path, or NULL. */

@@ -29,3 +29,29 @@ char* scene_file_path(const char* scene_path, const char* file)
 	memcpy(p + dir, file, n + 1);
 	return p;
 }
+
+bool scene_load_stretch_region(const json_ctx* c, const jnode* n, stretch_region* r)
+{
+	static const char* const keys[] = {"uv_min", "uv_max", "bu", "bv", "taper", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	*r = (stretch_region){.bu = 1.0, .bv = 1.0};
+	const cJSON* mn = json_get(n, "uv_min");
+	const cJSON* mx = json_get(n, "uv_max");
+	if (!mn || !mx) return json_fail(c, n, "missing required key '%s'", mn ? "uv_max" : "uv_min");
+	jnode lon = json_node(n, mn), hin = json_node(n, mx);
+	if (!json_vector(c, &lon, 2, r->lo) || !json_vector(c, &hin, 2, r->hi) || !json_opt_positive(c, n, "bu", &r->bu) ||
+	    !json_opt_positive(c, n, "bv", &r->bv))
+		return false;
+	if (!(r->lo[0] < r->hi[0]) || !(r->lo[1] < r->hi[1]))
+		return json_fail(c, &hin, "must be greater than uv_min in both u and v, got [%g, %g] and [%g, %g]", r->lo[0],
+				 r->lo[1], r->hi[0], r->hi[1]);
+	const cJSON* tp = json_get(n, "taper");
+	if (tp) {
+		jnode tn = json_node(n, tp);
+		if (!json_vector(c, &tn, 2, r->taper)) return false;
+		if (!(r->taper[0] >= 0.0) || !(r->taper[1] >= 0.0))
+			return json_fail(c, &tn, "must be >= 0 in both u and v (rest-plane metres beyond the box), got [%g, %g]",
+					 r->taper[0], r->taper[1]);
+	}
+	return true;
+}
