@@ -485,6 +485,13 @@ static void cusick(void)
 
 int main(int argc, char** argv)
 {
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		const bool help = argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0);
+		fprintf(help ? stdout : stderr,
+			"usage: drape_validate [OUT.md]\n\nRuns every physical check (docs/validation.md) and writes the "
+			"report to OUT.md (default docs/validation.md); a few minutes.\n");
+		return help ? 0 : 2;
+	}
 	const char* path = argc > 1 ? argv[1] : "docs/validation.md";
 	char tmp[1024];
 	snprintf(tmp, sizeof tmp, "%s.part", path);
