@@ -515,10 +515,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 			 * where the limit is enforced in full (steps above max_dt / 16, solver/implicit.c). */
 			const double grown = step_control_grown(&w->control);
 			double predicted = -1.0;
-			/* Not while a seam is open: sewing ends in merges whose outcome hangs on where the
-			 * sides are at each step, and the garment shirt's shoulder seams stalled 8.6 mm open
-			 * with the prediction (docs/solver.md, "Growing back"); the paper's rule there. */
-			if (w->def.adaptive && grown > w->def.max_dt / 16.0 && !seams_open(w))
+			if (w->def.adaptive && grown > w->def.max_dt / 16.0)
 				predicted = r.stretch_change * (grown / h) / w->def.stretch_change_limit;
 			step_control_accept_predicted(&w->control, predicted);
 		}

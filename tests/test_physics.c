@@ -282,11 +282,7 @@ static void test_warm_start_same_motion_fewer_iterations(void)
 	CHECK(max_abs_diff(cold, warm, 3 * 441) < 1e-6);
 	run_sheet(false, 1e-3, 30, 31, NULL, &ic);
 	run_sheet(true, 1e-3, 30, 31, NULL, &iw);
-	/* 2,366 against 2,689 (0.88); 0.81 (2,710 against 3,364) before the step control stopped
-	 * trying growths predicted to fail (docs/solver.md, "Growing back"): 57 steps and 8 rejected
-	 * instead of 63 and 12, and the retry after a rejection is where the warm start (the rejected
-	 * step's dv, rescaled) guessed best. */
-	CHECK(iw < 0.9 * ic);
+	CHECK(iw < 0.85 * ic);
 }
 
 const test_case physics_tests[] = {
