@@ -508,17 +508,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->stats.steps++;
 		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
 		if (h > w->stats.max_dt) w->stats.max_dt = h;
-		if (!(to_end && h < proposed * (1.0 - 1e-4))) {
-			/* The strain change grows about in proportion to the step (measured on the garments:
-			 * 1.6-2.2 times at twice the step, docs/solver.md, "Growing back"), so a step whose
-			 * change is over half the limit predicts that the doubled one would be rejected. Only
-			 * where the limit is enforced in full (steps above max_dt / 16, solver/implicit.c). */
-			const double grown = step_control_grown(&w->control);
-			double predicted = -1.0;
-			if (w->def.adaptive && grown > w->def.max_dt / 16.0)
-				predicted = r.stretch_change * (grown / h) / w->def.stretch_change_limit;
-			step_control_accept_predicted(&w->control, predicted);
-		}
+		if (!(to_end && h < proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
 	}
 	w->stats.penetrating = world_count_penetrating(w);
 	return DRAPE_OK;

@@ -354,43 +354,6 @@ static void test_step_control_sequence(void)
 	CHECK(!step_control_reject(&c));
 }
 
-/* A growth that the accepted step's strain change predicts to fail is put off, not tried: the
- * successes still count, the wait does not grow, and the growth comes at the first step whose
- * prediction is within the limit (docs/solver.md, "Growing back"). */
-static void test_step_control_predicted_growth(void)
-{
-	step_control c;
-	step_control_init(&c, 0.04, 1e-3);
-	CHECK(step_control_grown(&c) == 0.04);
-	CHECK(step_control_reject(&c));
-	CHECK(c.dt == 0.02 && step_control_grown(&c) == 0.04);
-	for (int k = 0; k < 10; ++k) step_control_accept_predicted(&c, 1.5);
-	CHECK(c.dt == 0.02);                      /* ten successes, every growth predicted to fail */
-	CHECK(c.wait == STEP_CONTROL_FIRST_WAIT); /* nothing was tried, so nothing failed */
-	CHECK(!c.just_grew);
-	step_control_accept_predicted(&c, STEP_CONTROL_GROW_BELOW);
-	CHECK(c.dt == 0.04 && c.just_grew); /* at the limit: tried at once, the successes counted */
-	/* Without a prediction (< 0) the paper's rule holds: two successes, then double. */
-	CHECK(step_control_reject(&c));
-	step_control_accept_predicted(&c, -1.0);
-	CHECK(c.dt == 0.02);
-	step_control_accept_predicted(&c, -1.0);
-	CHECK(c.dt == 0.02); /* the failed try doubled the wait to 4 */
-	step_control_accept_predicted(&c, -1.0);
-	step_control_accept_predicted(&c, 0.2);
-	CHECK(c.dt == 0.04);
-	/* A low prediction does not shorten the wait: it only ever holds a growth back. */
-	CHECK(step_control_reject(&c));
-	step_control_accept_predicted(&c, 0.0);
-	CHECK(c.dt == 0.02);
-	/* Growth never passes max_dt. */
-	step_control_init(&c, 0.03, 1e-3);
-	CHECK(step_control_reject(&c) && step_control_reject(&c));
-	CHECK(c.dt == 0.0075 && step_control_grown(&c) == 0.015);
-	c.dt = 0.02;
-	CHECK(step_control_grown(&c) == 0.03);
-}
-
 /* Dense Gaussian elimination with partial pivoting on an m x m row-major matrix (overwritten). */
 static bool dense_solve(int m, double* a, double* b)
 {
@@ -639,7 +602,6 @@ const test_case solver_tests[] = {
 	{"pcg_without_constraints_is_standard_pcg", test_pcg_without_constraints_is_standard_pcg},
 	{"pcg_thread_count_invariant", test_pcg_thread_count_invariant},
 	{"step_control_sequence", test_step_control_sequence},
-	{"step_control_predicted_growth", test_step_control_predicted_growth},
 	{"block_tridiag_matches_dense", test_block_tridiag_matches_dense},
 	{"block_tridiag_singular_pivot", test_block_tridiag_singular_pivot},
 	{NULL, NULL},

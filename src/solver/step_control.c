@@ -1,9 +1,7 @@
 /* Adaptive time stepping (sec. 7). The paper says: after two successes at a reduced step, try a
  * larger one; if that fails, reduce again and wait longer before the next try, at most 40 steps.
  * We double the wait after each failed growth attempt (2, 4, 8, 16, 32, 40) and return it to 2
- * once a growth attempt has held. A growth that the last step's strain change predicts to fail is
- * not tried at all: each such try cost a rejected step of twice the size and a longer wait
- * (docs/solver.md, "Growing back"). */
+ * once a growth attempt has held. docs/solver.md. */
 #include "step_control.h"
 
 void step_control_init(step_control* c, double max_dt, double min_dt)
@@ -18,19 +16,15 @@ void step_control_init(step_control* c, double max_dt, double min_dt)
 	c->rejected_runs = 0;
 }
 
-double step_control_grown(const step_control* c) { return 2.0 * c->dt < c->max_dt ? 2.0 * c->dt : c->max_dt; }
-
-void step_control_accept(step_control* c) { step_control_accept_predicted(c, -1.0); }
-
-void step_control_accept_predicted(step_control* c, double predicted)
+void step_control_accept(step_control* c)
 {
 	if (c->just_grew) {
 		c->just_grew = false;
 		c->wait = STEP_CONTROL_FIRST_WAIT;
 	}
 	c->successes++;
-	if (c->dt < c->max_dt && c->successes >= c->wait && !(predicted > STEP_CONTROL_GROW_BELOW)) {
-		c->dt = step_control_grown(c);
+	if (c->dt < c->max_dt && c->successes >= c->wait) {
+		c->dt = 2.0 * c->dt < c->max_dt ? 2.0 * c->dt : c->max_dt;
 		c->successes = 0;
 		c->just_grew = true;
 	}

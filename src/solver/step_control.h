@@ -1,6 +1,5 @@
 /* Adaptive step-size control of sec. 7: halve on a rejected step, try doubling after two
- * successes, and back off (up to one try every 40 steps) when growth attempts keep failing; a
- * growth that the accepted step's own strain change says would fail is not tried. */
+ * successes, and back off (up to one try every 40 steps) when growth attempts keep failing. */
 #ifndef DRAPE_STEP_CONTROL_H
 #define DRAPE_STEP_CONTROL_H
 
@@ -8,9 +7,6 @@
 
 #define STEP_CONTROL_FIRST_WAIT 2
 #define STEP_CONTROL_MAX_WAIT 40
-/* A growth is not tried while the strain change predicted for the larger step is above this share
- * of the limit that step would be judged by (docs/solver.md, "Growing back"). */
-#define STEP_CONTROL_GROW_BELOW 1.0
 
 typedef struct step_control {
 	double dt;        /* the step to propose next */
@@ -26,12 +22,6 @@ typedef struct step_control {
 void step_control_init(step_control* c, double max_dt, double min_dt);
 /* An accepted step of the proposed size (not one shortened to land on a frame boundary). */
 void step_control_accept(step_control* c);
-/* The same, with `predicted`: the strain change the next larger step (step_control_grown) would
- * make, as a share of the limit it would be judged by, or < 0 when unknown. Above
- * STEP_CONTROL_GROW_BELOW the growth is put off (the successes still count). */
-void step_control_accept_predicted(step_control* c, double predicted);
-/* The step a growth would propose now: twice dt, at most max_dt. */
-double step_control_grown(const step_control* c);
 /* A rejected step: returns false if the halved step would fall below min_dt. */
 bool step_control_reject(step_control* c);
 /* Records a rejection of a step of size h (before step_control_reject); returns how many
