@@ -497,6 +497,14 @@ typedef struct drape_stats {
 	/* After the last step of the call: cloth particles inside a solid by more than its thickness. */
 	int32_t penetrating;
 	int64_t factorizations; /* numeric Cholesky factorisations (preconditioner CHOLESKY) */
+	/* Rejected steps by reason; they sum to `rejected` (docs/solver.md, "Adaptive time stepping"):
+	 * strain (sec. 7's stretch-change test, the strain limiter's residual, a diverging explicit
+	 * part), particles still crossing into solids, a new cloth self-intersection, and the rest
+	 * (CG breakdown, NaN or Inf, a contact search over its budget, the test hook). */
+	int64_t rejected_strain;
+	int64_t rejected_penetration;
+	int64_t rejected_intersection;
+	int64_t rejected_other;
 } drape_stats;
 
 drape_stats drape_world_get_stats(const drape_world* world);

@@ -434,6 +434,10 @@ drape_status drape_world_step(drape_world* w, double duration)
 		if (r.outcome != STEP_ACCEPTED) {
 			bdf2_reject(w);
 			w->stats.rejected++;
+			if (r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING) w->stats.rejected_strain++;
+			else if (r.outcome == STEP_PENETRATION) w->stats.rejected_penetration++;
+			else if (r.outcome == STEP_SELF_INTERSECTION) w->stats.rejected_intersection++;
+			else w->stats.rejected_other++;
 			/* A failure at a step shortened to reach t_end is judged at that size. */
 			if (h < w->control.dt) w->control.dt = h;
 			/* An explicit part that diverged at h diverges at h again (its limit is set by the

@@ -201,6 +201,9 @@ static void test_adaptive_recovers_from_violent_start(void)
 	for (int f = 1; f <= 60; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 	drape_stats s = drape_world_get_stats(w);
 	CHECK(s.rejected > 0);
+	/* ... by the strain tests, and every rejection has its reason */
+	CHECK(s.rejected_strain > 0);
+	CHECK(s.rejected_strain + s.rejected_penetration + s.rejected_intersection + s.rejected_other == s.rejected);
 	CHECK(s.min_dt < 1.0 / 30.0);
 	CHECK_NEAR(s.max_dt, 1.0 / 30.0, 1e-15); /* it grew back */
 	CHECK(max_strain(w) < 0.05);

@@ -209,6 +209,8 @@ static void test_forced_rejections_recover(void)
 	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
 	drape_stats s = drape_world_get_stats(w);
 	CHECK(s.rejected == 3);
+	CHECK(s.rejected_other == 3 && s.rejected_strain == 0); /* the test hook's, counted as such */
+	CHECK(s.rejected_penetration == 0 && s.rejected_intersection == 0);
 	CHECK_NEAR(s.min_dt, 1.0 / 240.0, 1e-15);
 	/* 1/240 twice, 1/120 twice, then the 1/120 left to the frame's end: 5 steps */
 	CHECK(s.steps == 5);

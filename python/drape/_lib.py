@@ -93,7 +93,9 @@ class Stats(Structure):
                 ("steps", c_int64), ("rejected", c_int64), ("cg_iterations", c_int64), ("min_dt", c_double),
                 ("max_dt", c_double), ("solid_contacts", c_int32), ("cloth_contacts", c_int32),
                 ("self_intersections", c_int32), ("seam_gap", c_double), ("penetrating", c_int32),
-                ("factorizations", c_int64)]
+                ("factorizations", c_int64), ("rejected_strain", c_int64),
+                ("rejected_penetration", c_int64), ("rejected_intersection", c_int64),
+                ("rejected_other", c_int64)]
 
 
 class RunProgress(Structure):

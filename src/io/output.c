@@ -302,6 +302,12 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	int frames = t->frames_written > 1 ? t->frames_written - 1 : 0;
 	cJSON_AddNumberToObject(tot, "steps", (double)st->steps);
 	cJSON_AddNumberToObject(tot, "rejected", (double)st->rejected);
+	/* which test rejected them (drape_stats): where a run's small steps come from */
+	cJSON* by = cJSON_AddObjectToObject(tot, "rejected_by");
+	cJSON_AddNumberToObject(by, "strain", (double)st->rejected_strain);
+	cJSON_AddNumberToObject(by, "penetration", (double)st->rejected_penetration);
+	cJSON_AddNumberToObject(by, "self_intersection", (double)st->rejected_intersection);
+	cJSON_AddNumberToObject(by, "other", (double)st->rejected_other);
 	cJSON_AddNumberToObject(tot, "cg_iterations", (double)st->cg_iterations);
 	cJSON_AddNumberToObject(tot, "eval_ms", st->eval_ms);
 	cJSON_AddNumberToObject(tot, "cg_ms", st->cg_ms);

@@ -72,6 +72,10 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 {
 	t->steps += fs->steps;
 	t->rejected += fs->rejected;
+	t->rejected_strain += fs->rejected_strain;
+	t->rejected_penetration += fs->rejected_penetration;
+	t->rejected_intersection += fs->rejected_intersection;
+	t->rejected_other += fs->rejected_other;
 	t->cg_iterations += fs->cg_iterations;
 	t->eval_ms += fs->eval_ms;
 	t->cg_ms += fs->cg_ms;
