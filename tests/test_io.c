@@ -6,8 +6,13 @@
 
 #include "io/obj_read.h"
 #include "io/obj_write.h"
+#include "io/text_number.h"
 
 #include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -529,7 +534,58 @@ static void test_obj_write_round_trip(void)
 	scratch_close(&s);
 }
 
+/* The frame writers' number formatting (io/text_number.c) prints what printf prints, byte for
+ * byte: random doubles over every exponent the fast path takes and beyond, ties at the ninth digit
+ * (x.25, x.75 at 10^7 and 10^8), rounding that carries into a new digit, signed zeros and the
+ * edges of the fast path. */
+static bool same_as_printf(double v)
+{
+	char a[64], b[64];
+	bool ok = true;
+	text_g9(v, a);
+	snprintf(b, sizeof b, "%.9g", v);
+	if (strcmp(a, b) != 0) ok = false, fprintf(stderr, "%%.9g of %a: '%s', printf '%s'\n", v, a, b);
+	if (fabs(v) < 1e15) {
+		text_f6(v, a);
+		snprintf(b, sizeof b, "%.6f", v);
+		if (strcmp(a, b) != 0) ok = false, fprintf(stderr, "%%.6f of %a: '%s', printf '%s'\n", v, a, b);
+	}
+	return ok;
+}
+
+static void test_text_number_as_printf(void)
+{
+	uint64_t state = 88172645463325252ull;
+	int bad = 0;
+	for (int k = 0; k < SHORT(300000, 60000) && bad < 10; ++k) {
+		state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+		/* a mantissa of random bits and an exponent from 2^-60 to 2^40 */
+		double v = ldexp((double)(state >> 11) / 9007199254740992.0, (int)(state % 101) - 60);
+		if (state & (1ull << 62)) v = -v;
+		bad += !same_as_printf(v);
+		bad += !same_as_printf(rint(v * 1e6) / 1e6); /* few digits, many trailing zeros */
+	}
+	const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e-4, 9.99999999e-5, 1e-5, 0.000123456789, 99999999.95, 999999999.4,
+				  999999999.6, 1e9, 123456789.0, 12345678.25, 12345678.75, 12345678.5, 1234567.125, 98765432.5,
+				  1e-14, 9.99999999999e-15, 1e15, 0.9999999995, 0.99999999949, 5e-7, 4.999999e-7, 5.0000001e-7,
+				  1.0 / 3.0, 2.0 / 3.0, 0.1, 0.2, 0.3, 1e-300, 1e300, INFINITY, -INFINITY};
+	for (size_t k = 0; k < sizeof special / sizeof special[0]; ++k) bad += !same_as_printf(special[k]);
+	for (int p = -15; p <= 10; ++p) {
+		const double t = pow(10.0, p);
+		bad += !same_as_printf(t) + !same_as_printf(nextafter(t, 0.0)) + !same_as_printf(nextafter(t, 1e300));
+	}
+	CHECK(bad == 0);
+	const int64_t ints[] = {0, 1, -1, 9, 10, 12345, -987654321, INT64_MAX, INT64_MIN, 1000000};
+	for (size_t k = 0; k < sizeof ints / sizeof ints[0]; ++k) {
+		char a[32], b[32];
+		text_i64(ints[k], a);
+		snprintf(b, sizeof b, "%lld", (long long)ints[k]);
+		CHECK(strcmp(a, b) == 0);
+	}
+}
+
 const test_case io_tests[] = {
+	{"text_number_as_printf", test_text_number_as_printf},
 	{"grid_default_def", test_grid_default_def},
 	{"grid_layout", test_grid_layout},
 	{"grid_orientation_and_diagonals", test_grid_orientation_and_diagonals},
