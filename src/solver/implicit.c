@@ -398,8 +398,7 @@ static double stretch_change(drape_world* w, int32_t* worst)
 	for (int32_t k = 0; k < chunks; ++k) {
 		double worst_change = 0.0;
 		int32_t at = -1;
-		int32_t end = (k + 1) * REDUCE_CHUNK < m ? (k + 1) * REDUCE_CHUNK : m;
-		for (int32_t j = k * REDUCE_CHUNK; j < end; ++j) {
+		for (int32_t j = k * REDUCE_CHUNK; j < reduce_chunk_end(k, m); ++j) {
 			const triangle_elem* e = &w->triangles[j];
 			vec3 x0[3] = {w->x[e->v[0]], w->x[e->v[1]], w->x[e->v[2]]};
 			vec3 x1[3] = {w->x1[e->v[0]], w->x1[e->v[1]], w->x1[e->v[2]]};

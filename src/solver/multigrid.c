@@ -294,8 +294,6 @@ void multigrid_destroy(multigrid* m)
 int32_t multigrid_level_count(const multigrid* m) { return m->levels; }
 int32_t multigrid_level_size(const multigrid* m, int32_t level) { return level >= 0 && level < m->levels ? m->lv[level].n : 0; }
 
-static inline int32_t chunk_end(int32_t k, int32_t n) { return (k + 1) * REDUCE_CHUNK < n ? (k + 1) * REDUCE_CHUNK : n; }
-
 /* A deterministic start vector for the Lanczos steps (no special structure: a hash). */
 static inline double hash_unit(uint32_t i)
 {
@@ -321,7 +319,7 @@ static double spectral_radius(mg_level* L, double* partial)
 #pragma omp for schedule(static)
 	for (int32_t k = 0; k < chunks; ++k) {
 		double rz = 0.0;
-		for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+		for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 			r[i] = v3(hash_unit(3u * (uint32_t)i), hash_unit(3u * (uint32_t)i + 1u), hash_unit(3u * (uint32_t)i + 2u));
 			z[i] = m3_mulv(L->dinv[i], r[i]);
 			p[i] = z[i];
@@ -336,7 +334,7 @@ static double spectral_radius(mg_level* L, double* partial)
 #pragma omp for schedule(static)
 		for (int32_t k = 0; k < chunks; ++k) {
 			double pq = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+			for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 				q[i] = bsr_row_mul(&L->A, p, i);
 				pq += v3_dot(p[i], q[i]);
 			}
@@ -349,7 +347,7 @@ static double spectral_radius(mg_level* L, double* partial)
 #pragma omp for schedule(static)
 		for (int32_t k = 0; k < chunks; ++k) {
 			double s = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+			for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 				r[i] = v3_madd(r[i], -alpha[steps], q[i]);
 				z[i] = m3_mulv(L->dinv[i], r[i]);
 				s += v3_dot(r[i], z[i]);

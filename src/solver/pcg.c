@@ -61,8 +61,6 @@ static void apply_global(cholesky_precond* chol, two_level* tl, multigrid* mg, c
 	else cholesky_solve(chol, r, s);
 }
 
-static inline int32_t chunk_end(int32_t k, int32_t n) { return (k + 1) * REDUCE_CHUNK < n ? (k + 1) * REDUCE_CHUNK : n; }
-
 pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
 		     const uint8_t* constrained, double tolerance, int max_iterations, int threads, pcg_workspace* w,
 		     vec3* dv)
@@ -95,7 +93,7 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 #pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
 		for (int32_t k = 0; k < chunks; ++k) {
 			double d0 = 0.0, dn = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+			for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 				d0 += v3_dot(s[i], c[i]);
 				c[i] = filter1(S, constrained, i, q[i]);
 				dn += v3_dot(r[i], c[i]);
@@ -107,7 +105,7 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 #pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
 		for (int32_t k = 0; k < chunks; ++k) {
 			double d0 = 0.0, dn = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+			for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 				const mat3* a = &A->blocks[A->diag[i]];
 				pinv[i] = block_inverse(a);
 				vec3 fb = filter1(S, constrained, i, b[i]);
@@ -166,7 +164,7 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 #pragma omp for schedule(static)
 			for (int32_t k = 0; k < chunks; ++k) {
 				double cq = 0.0;
-				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+				for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 					q[i] = filter1(S, constrained, i, q[i]);
 					cq += v3_dot(c[i], q[i]);
 				}
@@ -182,7 +180,7 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 #pragma omp for schedule(static)
 			for (int32_t k = 0; k < chunks; ++k) {
 				double rs = 0.0;
-				for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+				for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 					dv[i] = v3_madd(dv[i], alpha, c[i]);
 					r[i] = v3_madd(r[i], -alpha, q[i]);
 					if (global) continue;
@@ -196,13 +194,13 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 				 * split the same way for every thread count. */
 				const int32_t nc = two_level_aggregate_count(tl);
 #pragma omp for schedule(static)
-				for (int32_t k = 0; k < reduce_chunks(nc); ++k) two_level_restrict(tl, r, k * REDUCE_CHUNK, chunk_end(k, nc));
+				for (int32_t k = 0; k < reduce_chunks(nc); ++k) two_level_restrict(tl, r, k * REDUCE_CHUNK, reduce_chunk_end(k, nc));
 #pragma omp single
 				two_level_coarse_solve(tl);
 #pragma omp for schedule(static)
 				for (int32_t k = 0; k < chunks; ++k) {
 					double rs = 0.0;
-					for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) {
+					for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
 						s[i] = two_level_prolong(tl, pinv, r, i);
 						rs += v3_dot(r[i], s[i]);
 					}
@@ -219,7 +217,7 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 #pragma omp for schedule(static)
 				for (int32_t k = 0; k < chunks; ++k) {
 					double rs = 0.0;
-					for (int32_t i = k * REDUCE_CHUNK; i < chunk_end(k, n); ++i) rs += v3_dot(r[i], s[i]);
+					for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) rs += v3_dot(r[i], s[i]);
 					prs[k] = rs;
 				}
 			}

@@ -9,6 +9,8 @@
 #define REDUCE_CHUNK 512
 
 static inline int32_t reduce_chunks(int32_t n) { return (n + REDUCE_CHUNK - 1) / REDUCE_CHUNK; }
+/* One past the last index of chunk k of n. */
+static inline int32_t reduce_chunk_end(int32_t k, int32_t n) { return (k + 1) * REDUCE_CHUNK < n ? (k + 1) * REDUCE_CHUNK : n; }
 
 static inline double reduce_sum(const double* partial, int32_t chunks)
 {
