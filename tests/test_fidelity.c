@@ -148,13 +148,14 @@ static double relaxed_fold_energy(drape_bend_model model, double* reference)
 
 static void relaxed_fold_bend_energy(void)
 {
-	/* Measured: tensor 0.83, dihedral 0.90 of the continuum (docs/bending.md: both meshes let the
-	 * relaxed strip find shapes a little softer than the cylinder; the 3 % goal is not met). The
-	 * bounds catch a model that stiffens past the continuum or loses its bending. */
+	/* Measured on this alternating-diagonal grid: tensor 0.96 (0.98 at half the cell; 0.83 before
+	 * the Morley element, docs/bending.md), dihedral 0.90 of the continuum (its hinges let the
+	 * relaxed strip trade bending for twist). The bounds catch a model that stiffens past the
+	 * continuum or loses its bending, and the tensor model finding soft mesh-scale shapes again. */
 	for (int m = 0; m < DRAPE_BEND_MODEL_COUNT; ++m) {
 		double ref, e = relaxed_fold_energy((drape_bend_model)m, &ref);
 		CHECK(e <= 1.0 * ref);
-		CHECK(e >= 0.8 * ref);
+		CHECK(e >= (m == DRAPE_BEND_TENSOR ? 0.93 : 0.8) * ref);
 	}
 }
 
