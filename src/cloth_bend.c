@@ -101,7 +101,8 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 				int co = (ko + c) % 3;
 				nb_slot[k][co] = eo->v[co] == e->v[(k + 1) % 3] ? (k + 1) % 3 : (k + 2) % 3;
 				nb_slot[k][3 + co] = 6 + 2 * k + (c - 1);
-				e->v[6 + 2 * k + (c - 1)] = eo->v[3 + co];
+				/* A flap the neighbour lacks repeats its v[0]; here it repeats this v[0]. */
+				e->v[6 + 2 * k + (c - 1)] = eo->v[3 + co] == eo->v[0] ? e->v[0] : eo->v[3 + co];
 			}
 		}
 		bend_tensor_morley(&fit[t], nb, nb_edge, (const int(*)[6])nb_slot, e->alpha);

@@ -275,6 +275,67 @@ static void names_round_trip(void)
 
 
 
+/* The tensor element's curvature (docs/bending.md, `tensor`): exact for quadratic fields wherever
+ * the element and its neighbours are interior, on an irregular mesh and on the alternating grid,
+ * and conservative: on the alternating grid the checkerboard z = (-1)^(i+j), bounded, has no mean
+ * curvature over whole periods (the per-triangle fit alone read it as (-4, -4, 0) / h^2). */
+static void tensor_curvature_exact_and_conservative(void)
+{
+	for (int kind = 0; kind < 2; ++kind) {
+		const int nx = 14, ny = 14;
+		drape_mesh mesh;
+		CHECK(strip_mesh_make(nx, ny, nx - 1.0, ny - 1.0, 0.0, kind ? STRIP_IRREGULAR : STRIP_GRID, false, 5, 0.0, &mesh));
+		drape_world_def wd = drape_default_world_def();
+		wd.self_collision = false;
+		drape_world* w = drape_world_create(&wd);
+		drape_cloth_def cd = drape_default_cloth_def();
+		cd.mesh = &mesh;
+		cd.bend_model = DRAPE_BEND_TENSOR;
+		CHECK(drape_cloth_add(w, &cd).index >= 0);
+		CHECK(world_prepare(w) == DRAPE_OK);
+		/* Fields: u^2/2, v^2/2, uv, then the checkerboard; uv = (x, y) on these meshes. */
+		for (int f = 0; f < 4; ++f) {
+			for (int i = 0; i < mesh.vertex_count; ++i) {
+				double u = mesh.uvs[2 * i], v = mesh.uvs[2 * i + 1];
+				int gi = i % nx, gj = i / nx;
+				w->x[i].z = f == 0 ? 0.5 * u * u : f == 1 ? 0.5 * v * v : f == 2 ? u * v : ((gi + gj) & 1 ? -1.0 : 1.0);
+			}
+			double mean[3] = {0, 0, 0}, worst = 0.0;
+			int interior = 0, window = 0;
+			for (int32_t t = 0; t < w->btens_count; ++t) {
+				const bend_tensor_elem* e = &w->btens[t];
+				double H[3] = {0, 0, 0}, cu = 0.0, cv = 0.0;
+				for (int c = 0; c < 3; ++c)
+					for (int m = 0; m < BEND_TENSOR_NODES; ++m) H[c] += e->alpha[c][m] * w->x[e->v[m]].z;
+				for (int m = 0; m < 3; ++m) {
+					cu += mesh.uvs[2 * (e->v[m])] / 3.0;
+					cv += mesh.uvs[2 * (e->v[m]) + 1] / 3.0;
+				}
+				bool full = true;
+				for (int m = 3; m < BEND_TENSOR_NODES; ++m) full = full && e->v[m] != e->v[0];
+				if (f < 3 && full) {
+					double want[3] = {f == 0, f == 1, f == 2};
+					for (int c = 0; c < 3; ++c) worst = fmax(worst, fabs(H[c] - want[c]));
+					++interior;
+				}
+				if (f == 3 && kind == 0 && cu > 3.0 && cu < 9.0 && cv > 3.0 && cv < 9.0) {
+					for (int c = 0; c < 3; ++c) mean[c] += H[c];
+					++window;
+				}
+			}
+			if (f < 3) {
+				CHECK(interior > 50);
+				CHECK(worst < 1e-9);
+			} else if (kind == 0) {
+				CHECK(window == 72);
+				for (int c = 0; c < 3; ++c) CHECK(fabs(mean[c] / window) < 1e-9);
+			}
+		}
+		drape_world_destroy(w);
+		drape_mesh_free(&mesh);
+	}
+}
+
 /* The tensor model's force and Jacobian in the implicit system against finite differences of its
  * energy (drape_world_elastic_energy, formed from the elements, not from the assembled matrix). */
 static void tensor_derivatives_match_energy(void)
@@ -354,5 +415,6 @@ const test_case fidelity_tests[] = {
 	{"bdf2_free_fall", bdf2_free_fall},
 	{"names_round_trip", names_round_trip},
 	{"tensor_derivatives_match_energy", tensor_derivatives_match_energy},
+	{"tensor_curvature_exact_and_conservative", tensor_curvature_exact_and_conservative},
 	{NULL, NULL},
 };
