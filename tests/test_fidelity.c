@@ -276,15 +276,38 @@ static void names_round_trip(void)
 
 
 /* The tensor element's curvature (docs/bending.md, `tensor`): exact for quadratic fields wherever
- * the element and its neighbours are interior, on an irregular mesh and on the alternating grid,
- * and conservative: on the alternating grid the checkerboard z = (-1)^(i+j), bounded, has no mean
- * curvature over whole periods (the per-triangle fit alone read it as (-4, -4, 0) / h^2). */
+ * the element and its neighbours are interior, on the alternating grid, an irregular mesh and the
+ * grid cut by a seam down its middle (the right half's uv turned 90 degrees and moved, so each
+ * element sees its neighbours across the seam only through their own uv), and conservative: on
+ * the alternating grid the checkerboard z = (-1)^(i+j), bounded, has no mean curvature over whole
+ * periods (the per-triangle fit alone read it as (-4, -4, 0) / h^2). */
 static void tensor_curvature_exact_and_conservative(void)
 {
-	for (int kind = 0; kind < 2; ++kind) {
-		const int nx = 14, ny = 14;
+	for (int kind = 0; kind < 3; ++kind) {
+		const int nx = 14, ny = 14, seam = 6;
 		drape_mesh mesh;
-		CHECK(strip_mesh_make(nx, ny, nx - 1.0, ny - 1.0, 0.0, kind ? STRIP_IRREGULAR : STRIP_GRID, false, 5, 0.0, &mesh));
+		CHECK(strip_mesh_make(nx, ny, nx - 1.0, ny - 1.0, 0.0, kind == 1 ? STRIP_IRREGULAR : STRIP_GRID, false, 5, 0.0, &mesh));
+		if (kind == 2) {
+			/* Seam column i = seam: its vertices get a second uv for the triangles right of it;
+			 * right of it, uv = (20 - y, 3 + x). */
+			double* uvs = realloc(mesh.uvs, 2 * (size_t)(mesh.uv_count + ny) * sizeof *uvs);
+			CHECK(uvs != NULL);
+			mesh.uvs = uvs;
+			for (int i = 0; i < mesh.vertex_count; ++i)
+				if (i % nx > seam) uvs[2 * i] = 20.0 - mesh.positions[3 * i + 1], uvs[2 * i + 1] = 3.0 + mesh.positions[3 * i];
+			for (int j = 0; j < ny; ++j) {
+				int i = j * nx + seam;
+				uvs[2 * (mesh.uv_count + j)] = 20.0 - mesh.positions[3 * i + 1];
+				uvs[2 * (mesh.uv_count + j) + 1] = 3.0 + mesh.positions[3 * i];
+			}
+			for (int t = 0; t < mesh.triangle_count; ++t) {
+				const int32_t* tv = &mesh.triangles[3 * t];
+				if (mesh.positions[3 * tv[0]] + mesh.positions[3 * tv[1]] + mesh.positions[3 * tv[2]] <= 3.0 * seam) continue;
+				for (int c = 0; c < 3; ++c)
+					if (tv[c] % nx == seam) mesh.triangle_uvs[3 * t + c] = mesh.uv_count + tv[c] / nx;
+			}
+			mesh.uv_count += ny;
+		}
 		drape_world_def wd = drape_default_world_def();
 		wd.self_collision = false;
 		drape_world* w = drape_world_create(&wd);
@@ -293,38 +316,43 @@ static void tensor_curvature_exact_and_conservative(void)
 		cd.bend_model = DRAPE_BEND_TENSOR;
 		CHECK(drape_cloth_add(w, &cd).index >= 0);
 		CHECK(world_prepare(w) == DRAPE_OK);
-		/* Fields: u^2/2, v^2/2, uv, then the checkerboard; uv = (x, y) on these meshes. */
+		/* Fields of the flat positions (x, y): x^2/2, y^2/2, xy, then the checkerboard. */
 		for (int f = 0; f < 4; ++f) {
 			for (int i = 0; i < mesh.vertex_count; ++i) {
-				double u = mesh.uvs[2 * i], v = mesh.uvs[2 * i + 1];
+				double x = mesh.positions[3 * i], y = mesh.positions[3 * i + 1];
 				int gi = i % nx, gj = i / nx;
-				w->x[i].z = f == 0 ? 0.5 * u * u : f == 1 ? 0.5 * v * v : f == 2 ? u * v : ((gi + gj) & 1 ? -1.0 : 1.0);
+				w->x[i].z = f == 0 ? 0.5 * x * x : f == 1 ? 0.5 * y * y : f == 2 ? x * y : ((gi + gj) & 1 ? -1.0 : 1.0);
 			}
 			double mean[3] = {0, 0, 0}, worst = 0.0;
-			int interior = 0, window = 0;
+			int interior = 0, window = 0, turned = 0;
 			for (int32_t t = 0; t < w->btens_count; ++t) {
 				const bend_tensor_elem* e = &w->btens[t];
-				double H[3] = {0, 0, 0}, cu = 0.0, cv = 0.0;
+				double H[3] = {0, 0, 0}, cx = 0.0, cy = 0.0;
 				for (int c = 0; c < 3; ++c)
 					for (int m = 0; m < BEND_TENSOR_NODES; ++m) H[c] += e->alpha[c][m] * w->x[e->v[m]].z;
 				for (int m = 0; m < 3; ++m) {
-					cu += mesh.uvs[2 * (e->v[m])] / 3.0;
-					cv += mesh.uvs[2 * (e->v[m]) + 1] / 3.0;
+					cx += mesh.positions[3 * e->v[m]] / 3.0;
+					cy += mesh.positions[3 * e->v[m] + 1] / 3.0;
 				}
 				bool full = true;
 				for (int m = 3; m < BEND_TENSOR_NODES; ++m) full = full && e->v[m] != e->v[0];
 				if (f < 3 && full) {
-					double want[3] = {f == 0, f == 1, f == 2};
+					/* In the turned uv (u', v') = (20 - y, 3 + x): x^2/2 has H_v'v' = 1, y^2/2
+					 * H_u'u' = 1, and xy H_u'v' = -1. */
+					bool right = kind == 2 && cx > seam;
+					double want[3] = {f == (right ? 1 : 0), f == (right ? 0 : 1), f == 2 ? (right ? -1.0 : 1.0) : 0.0};
 					for (int c = 0; c < 3; ++c) worst = fmax(worst, fabs(H[c] - want[c]));
 					++interior;
+					turned += right && cx < seam + 1.0;
 				}
-				if (f == 3 && kind == 0 && cu > 3.0 && cu < 9.0 && cv > 3.0 && cv < 9.0) {
+				if (f == 3 && kind == 0 && cx > 3.0 && cx < 9.0 && cy > 3.0 && cy < 9.0) {
 					for (int c = 0; c < 3; ++c) mean[c] += H[c];
 					++window;
 				}
 			}
 			if (f < 3) {
 				CHECK(interior > 50);
+				CHECK(kind != 2 || turned > 10);
 				CHECK(worst < 1e-9);
 			} else if (kind == 0) {
 				CHECK(window == 72);
