@@ -228,7 +228,7 @@ drape_status world_prepare(drape_world* w)
 		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) &&
 		  bsr_builder_add_elements(&bb, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring)) &&
 		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) &&
-		  bsr_builder_add_elements(&bb, w->btens, w->btens_count, 6, sizeof(bend_tensor_elem)) &&
+		  bsr_builder_add_elements(&bb, w->btens, w->btens_count, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
 		  bsr_builder_finish(&bb, &w->A) && bend_tensor_build(w) &&
 		  pcg_workspace_init(&w->pcg, n) && limit_set_init(&w->limit, n);
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */

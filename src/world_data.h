@@ -9,6 +9,7 @@
 #include "collide/cloth_contact.h"
 #include "collide/cloth_pairs.h"
 #include "collide/contact.h"
+#include "forces/bend_tensor.h"
 #include "forces/forces.h"
 #include "mesh/topology.h"
 #include "mesh/colouring.h"
@@ -37,12 +38,14 @@ typedef struct hinge_elem {
 	int32_t slot[16];
 } hinge_elem;
 
-/* A tensor-bending element (forces/bend_tensor.h): a triangle's corners v[0..2] and the flaps
- * across its edges v[3..5] (a missing flap repeats v[0] with zero weights); the Hessian weights
- * alpha, the uv area and the stiffness against curvature along u and v. v must stay first. */
+/* A tensor-bending element (forces/bend_tensor.h): a triangle's corners v[0..2], the flaps
+ * across its edges v[3..5], and for edge k the two flaps of that neighbour across its other
+ * edges v[6 + 2k], v[7 + 2k] (a missing node repeats v[0] with zero weights); the Hessian
+ * weights alpha, the uv area and the stiffness against curvature along u and v. v must stay
+ * first. */
 typedef struct bend_tensor_elem {
-	int32_t v[6];
-	double alpha[3][6];
+	int32_t v[BEND_TENSOR_NODES];
+	double alpha[3][BEND_TENSOR_NODES];
 	double area;
 	double c_uu, c_vv, damping;
 } bend_tensor_elem;

@@ -62,6 +62,36 @@ static void cantilever_free_length(void)
 	}
 }
 
+static void tensor_cantilever_any_cells(void)
+{
+	/* Issue 13: the tensor model on drape's alternating-diagonal grid at L/c = 1.5, where the
+	 * drop is most sensitive (docs/bending.md). The plate has no Poisson coupling, so the strip
+	 * must bend the same whether the rigidity across it is 10x or 1x the one along it. The
+	 * per-triangle quadratic fit alone read a checkerboard as a uniform curvature on this grid
+	 * (+6.9 % at 10x, +23 % at 1x) and was +140 % on 2 x 14 mm cells; the Morley element that
+	 * averages two fits' slopes across each edge is +1.0 %, +1.0 % and +0.3 %. */
+	const double c = cbrt(2e-5 / (0.1 * 9.81));
+	struct {
+		double along, across, rigidity;
+	} cases[] = {{0.004, 0.004, 10.0}, {0.004, 0.004, 1.0}, {0.002, 0.014, 10.0}};
+	double drop[3];
+	for (int k = 0; k < 3; ++k) {
+		cantilever_def d = default_cantilever();
+		d.bend_model = DRAPE_BEND_TENSOR;
+		d.overhang = 1.5 * c;
+		d.width = 0.028;
+		d.cell_along = cases[k].along;
+		d.cell_across = cases[k].across;
+		d.across = cases[k].rigidity;
+		d.settle = 2.0;
+		cantilever_result r = run_cantilever(&d);
+		CHECK(r.ok);
+		CHECK_REL(r.drop, r.reference, 0.03, 0.0);
+		drop[k] = r.drop;
+	}
+	CHECK_REL(drop[1], drop[0], 0.002, 0.0);
+}
+
 static void elastica_peirce_angle(void)
 {
 	/* ASTM D1388 / Peirce: at L = 2c the chord to the tip makes 41.5 degrees. */
@@ -118,13 +148,14 @@ static double relaxed_fold_energy(drape_bend_model model, double* reference)
 
 static void relaxed_fold_bend_energy(void)
 {
-	/* Measured: tensor 0.83, dihedral 0.90 of the continuum (docs/bending.md: both meshes let the
-	 * relaxed strip find shapes a little softer than the cylinder; the 3 % goal is not met). The
-	 * bounds catch a model that stiffens past the continuum or loses its bending. */
+	/* Measured on this alternating-diagonal grid: tensor 0.96 (0.98 at half the cell; 0.83 before
+	 * the Morley element, docs/bending.md), dihedral 0.90 of the continuum (its hinges let the
+	 * relaxed strip trade bending for twist). The bounds catch a model that stiffens past the
+	 * continuum or loses its bending, and the tensor model finding soft mesh-scale shapes again. */
 	for (int m = 0; m < DRAPE_BEND_MODEL_COUNT; ++m) {
 		double ref, e = relaxed_fold_energy((drape_bend_model)m, &ref);
 		CHECK(e <= 1.0 * ref);
-		CHECK(e >= 0.8 * ref);
+		CHECK(e >= (m == DRAPE_BEND_TENSOR ? 0.93 : 0.8) * ref);
 	}
 }
 
@@ -244,6 +275,95 @@ static void names_round_trip(void)
 
 
 
+/* The tensor element's curvature (docs/bending.md, `tensor`): exact for quadratic fields wherever
+ * the element and its neighbours are interior, on the alternating grid, an irregular mesh and the
+ * grid cut by a seam down its middle (the right half's uv turned 90 degrees and moved, so each
+ * element sees its neighbours across the seam only through their own uv), and conservative: on
+ * the alternating grid the checkerboard z = (-1)^(i+j), bounded, has no mean curvature over whole
+ * periods (the per-triangle fit alone read it as (-4, -4, 0) / h^2). */
+static void tensor_curvature_exact_and_conservative(void)
+{
+	for (int kind = 0; kind < 3; ++kind) {
+		const int nx = 14, ny = 14, seam = 6;
+		drape_mesh mesh;
+		CHECK(strip_mesh_make(nx, ny, nx - 1.0, ny - 1.0, 0.0, kind == 1 ? STRIP_IRREGULAR : STRIP_GRID, false, 5, 0.0, &mesh));
+		if (kind == 2) {
+			/* Seam column i = seam: its vertices get a second uv for the triangles right of it;
+			 * right of it, uv = (20 - y, 3 + x). */
+			double* uvs = realloc(mesh.uvs, 2 * (size_t)(mesh.uv_count + ny) * sizeof *uvs);
+			CHECK(uvs != NULL);
+			mesh.uvs = uvs;
+			for (int i = 0; i < mesh.vertex_count; ++i)
+				if (i % nx > seam) uvs[2 * i] = 20.0 - mesh.positions[3 * i + 1], uvs[2 * i + 1] = 3.0 + mesh.positions[3 * i];
+			for (int j = 0; j < ny; ++j) {
+				int i = j * nx + seam;
+				uvs[2 * (mesh.uv_count + j)] = 20.0 - mesh.positions[3 * i + 1];
+				uvs[2 * (mesh.uv_count + j) + 1] = 3.0 + mesh.positions[3 * i];
+			}
+			for (int t = 0; t < mesh.triangle_count; ++t) {
+				const int32_t* tv = &mesh.triangles[3 * t];
+				if (mesh.positions[3 * tv[0]] + mesh.positions[3 * tv[1]] + mesh.positions[3 * tv[2]] <= 3.0 * seam) continue;
+				for (int c = 0; c < 3; ++c)
+					if (tv[c] % nx == seam) mesh.triangle_uvs[3 * t + c] = mesh.uv_count + tv[c] / nx;
+			}
+			mesh.uv_count += ny;
+		}
+		drape_world_def wd = drape_default_world_def();
+		wd.self_collision = false;
+		drape_world* w = drape_world_create(&wd);
+		drape_cloth_def cd = drape_default_cloth_def();
+		cd.mesh = &mesh;
+		cd.bend_model = DRAPE_BEND_TENSOR;
+		CHECK(drape_cloth_add(w, &cd).index >= 0);
+		CHECK(world_prepare(w) == DRAPE_OK);
+		/* Fields of the flat positions (x, y): x^2/2, y^2/2, xy, then the checkerboard. */
+		for (int f = 0; f < 4; ++f) {
+			for (int i = 0; i < mesh.vertex_count; ++i) {
+				double x = mesh.positions[3 * i], y = mesh.positions[3 * i + 1];
+				int gi = i % nx, gj = i / nx;
+				w->x[i].z = f == 0 ? 0.5 * x * x : f == 1 ? 0.5 * y * y : f == 2 ? x * y : ((gi + gj) & 1 ? -1.0 : 1.0);
+			}
+			double mean[3] = {0, 0, 0}, worst = 0.0;
+			int interior = 0, window = 0, turned = 0;
+			for (int32_t t = 0; t < w->btens_count; ++t) {
+				const bend_tensor_elem* e = &w->btens[t];
+				double H[3] = {0, 0, 0}, cx = 0.0, cy = 0.0;
+				for (int c = 0; c < 3; ++c)
+					for (int m = 0; m < BEND_TENSOR_NODES; ++m) H[c] += e->alpha[c][m] * w->x[e->v[m]].z;
+				for (int m = 0; m < 3; ++m) {
+					cx += mesh.positions[3 * e->v[m]] / 3.0;
+					cy += mesh.positions[3 * e->v[m] + 1] / 3.0;
+				}
+				bool full = true;
+				for (int m = 3; m < BEND_TENSOR_NODES; ++m) full = full && e->v[m] != e->v[0];
+				if (f < 3 && full) {
+					/* In the turned uv (u', v') = (20 - y, 3 + x): x^2/2 has H_v'v' = 1, y^2/2
+					 * H_u'u' = 1, and xy H_u'v' = -1. */
+					bool right = kind == 2 && cx > seam;
+					double want[3] = {f == (right ? 1 : 0), f == (right ? 0 : 1), f == 2 ? (right ? -1.0 : 1.0) : 0.0};
+					for (int c = 0; c < 3; ++c) worst = fmax(worst, fabs(H[c] - want[c]));
+					++interior;
+					turned += right && cx < seam + 1.0;
+				}
+				if (f == 3 && kind == 0 && cx > 3.0 && cx < 9.0 && cy > 3.0 && cy < 9.0) {
+					for (int c = 0; c < 3; ++c) mean[c] += H[c];
+					++window;
+				}
+			}
+			if (f < 3) {
+				CHECK(interior > 50);
+				CHECK(kind != 2 || turned > 10);
+				CHECK(worst < 1e-9);
+			} else if (kind == 0) {
+				CHECK(window == 72);
+				for (int c = 0; c < 3; ++c) CHECK(fabs(mean[c] / window) < 1e-9);
+			}
+		}
+		drape_world_destroy(w);
+		drape_mesh_free(&mesh);
+	}
+}
+
 /* The tensor model's force and Jacobian in the implicit system against finite differences of its
  * energy (drape_world_elastic_energy, formed from the elements, not from the assembled matrix). */
 static void tensor_derivatives_match_energy(void)
@@ -317,10 +437,12 @@ const test_case fidelity_tests[] = {
 	{"elastica_peirce_angle", elastica_peirce_angle},
 	{"cantilever_matches_elastica", cantilever_matches_elastica},
 	{"cantilever_free_length", cantilever_free_length},
+	{"tensor_cantilever_any_cells", tensor_cantilever_any_cells},
 	{"relaxed_fold_bend_energy", relaxed_fold_bend_energy},
 	{"momentum_at_defaults", momentum_at_defaults},
 	{"bdf2_free_fall", bdf2_free_fall},
 	{"names_round_trip", names_round_trip},
 	{"tensor_derivatives_match_energy", tensor_derivatives_match_energy},
+	{"tensor_curvature_exact_and_conservative", tensor_curvature_exact_and_conservative},
 	{NULL, NULL},
 };

@@ -1,7 +1,11 @@
 /* Curvature-tensor bending (docs/bending.md): a per-triangle estimate of the Hessian of the
- * position field, from the jumps of the deformation gradient (eq. 9's w_u, w_v) across the
- * triangle's three edges, and the orthotropic plate energy
+ * position field and the orthotropic plate energy
  *     E_T = A_T/2 (B_uu |x_uu|^2 + B_vv |x_vv|^2 + 2 sqrt(B_uu B_vv) |x_uv|^2).
+ * The estimate is a rotation-free Morley triangle: the curvature is the boundary integral of the
+ * slopes, (1/A) sum_k |e_k| (theta_k - G n_k) n_k n_k^T, with the normal slope theta_k at each
+ * edge's midpoint the average of the quadratics fitted to the two triangles beside it (each from
+ * the jumps of the deformation gradient, eq. 9's w_u, w_v, across its three edges). One slope
+ * per edge makes it conservative, the fits make it exact for quadratic fields.
  * For an isometric deformation of the flat (u, v) pattern, x_uu = k_uu n, x_vv = k_vv n and
  * x_uv = k_uv n exactly (the u and v lines stay geodesics), so the energy is the plate's with no
  * Poisson coupling, and it is quadratic in x: a constant Hessian, as in Bergou et al.'s quadratic
@@ -63,18 +67,19 @@ static bool solve3(double m[3][3], double rhs[3][6], int cols)
 	return true;
 }
 
-bool bend_tensor_element(const bend_tensor_input* in, double c_uu, double c_vv, double alpha[3][6], double* area)
+bool bend_tensor_fit_make(const bend_tensor_input* in, double c_uu, double c_vv, bend_tensor_fit* out)
 {
 	const double(*P)[2] = in->uv;
 	double g[3][2];
+	memset(out, 0, sizeof *out);
 	if (!bary_gradients(P[0], P[1], P[2], g)) return false;
-	*area = 0.5 * fabs((P[1][0] - P[0][0]) * (P[2][1] - P[0][1]) - (P[2][0] - P[0][0]) * (P[1][1] - P[0][1]));
+	out->area = 0.5 * fabs((P[1][0] - P[0][0]) * (P[2][1] - P[0][1]) - (P[2][0] - P[0][0]) * (P[1][1] - P[0][1]));
 	const double cu = (P[0][0] + P[1][0] + P[2][0]) / 3.0, cv = (P[0][1] + P[1][1] + P[2][1]) / 3.0;
 	/* Free edges: the plate's natural condition M_nn = 0, with M = diag-weighted curvature. */
 	double cmax = fmax(c_uu, c_vv);
 	double wu = cmax > 0.0 ? c_uu / cmax : 1.0, wv = cmax > 0.0 ? c_vv / cmax : 1.0, wt = sqrt(wu * wv);
 
-	double m[3][3], d[3][6];
+	double m[3][3], d[3][6], n[3][2];
 	memset(d, 0, sizeof d);
 	for (int k = 0; k < 3; ++k) {
 		/* Edge k joins corners k+1 and k+2; n is its unit normal pointing away from corner k. */
@@ -84,6 +89,11 @@ bool bend_tensor_element(const bend_tensor_input* in, double c_uu, double c_vv, 
 		double len = sqrt(tu * tu + tv * tv);
 		double nu = tv / len, nv = -tu / len;
 		if (nu * (a[0] - P[k][0]) + nv * (a[1] - P[k][1]) < 0.0) nu = -nu, nv = -nv;
+		n[k][0] = nu;
+		n[k][1] = nv;
+		out->weight[k][0] = len / out->area * nu * nu;
+		out->weight[k][1] = len / out->area * nv * nv;
+		out->weight[k][2] = len / out->area * nu * nv;
 		if (!in->has_flap[k]) {
 			m[k][0] = wu * nu * nu;
 			m[k][1] = wv * nv * nv;
@@ -109,9 +119,9 @@ bool bend_tensor_element(const bend_tensor_input* in, double c_uu, double c_vv, 
 		d[k][(k + 2) % 3] += h[1][0] * nu + h[1][1] * nv;
 		d[k][3 + k] += h[2][0] * nu + h[2][1] * nv;
 		/* Row k: the jump d_k that each quadratic field q_c (Hessian component c = uu, vv, uv)
-		 * produces through the same weights, so that K is exact for every quadratic field. The
-		 * linear interpolants' gradients are not the field's gradient at the centroids, so
-		 * this cannot be written as n^T H (c' - c). Coordinates about the centroid. */
+		 * produces through the same weights, so that the fit is exact for every quadratic
+		 * field. The linear interpolants' gradients are not the field's gradient at the
+		 * centroids, so this cannot be written as n^T H (c' - c). Coordinates about the centroid. */
 		const double* node[6] = {P[0], P[1], P[2], NULL, NULL, NULL};
 		node[3 + k] = q;
 		for (int c = 0; c < 3; ++c) m[k][c] = 0.0;
@@ -123,24 +133,63 @@ bool bend_tensor_element(const bend_tensor_input* in, double c_uu, double c_vv, 
 			m[k][2] += d[k][mm] * pu * pv;
 		}
 	}
+	memcpy(out->jump, d, sizeof d);
 	if (!solve3(m, d, 6)) return false;
-	memcpy(alpha, d, sizeof d);
+	memcpy(out->alpha, d, sizeof d);
+	/* The fitted quadratic is the linear interpolant plus 1/2 y^T H y - I(1/2 y^T H y) (y about
+	 * the centroid; the bracket vanishes at the corners), so its gradient at y exceeds the
+	 * interpolant's by H y - sum_m 1/2 (Y_m^T H Y_m) grad(phi_m): at edge k's midpoint, along
+	 * n_k, a linear function of H, i.e. of alpha. */
+	double suu[2] = {0, 0}, svv[2] = {0, 0}, suv[2] = {0, 0};
+	for (int mm = 0; mm < 3; ++mm) {
+		double yu = P[mm][0] - cu, yv = P[mm][1] - cv;
+		for (int r = 0; r < 2; ++r) {
+			suu[r] += 0.5 * yu * yu * g[mm][r];
+			svv[r] += 0.5 * yv * yv * g[mm][r];
+			suv[r] += yu * yv * g[mm][r];
+		}
+	}
+	for (int k = 0; k < 3; ++k) {
+		double yu = 0.5 * (P[(k + 1) % 3][0] + P[(k + 2) % 3][0]) - cu;
+		double yv = 0.5 * (P[(k + 1) % 3][1] + P[(k + 2) % 3][1]) - cv;
+		/* d/du picks H_uu y_u + H_uv y_v, d/dv picks H_uv y_u + H_vv y_v. */
+		double e_uu = n[k][0] * (yu - suu[0]) + n[k][1] * (-suu[1]);
+		double e_vv = n[k][0] * (-svv[0]) + n[k][1] * (yv - svv[1]);
+		double e_uv = n[k][0] * (yv - suv[0]) + n[k][1] * (yu - suv[1]);
+		for (int mm = 0; mm < 6; ++mm)
+			out->eta[k][mm] = e_uu * out->alpha[0][mm] + e_vv * out->alpha[1][mm] + e_uv * out->alpha[2][mm];
+	}
 	return true;
 }
 
-void bend_tensor_matrix(const double alpha[3][6], double area, double c_uu, double c_vv, double q[6][6])
+void bend_tensor_morley(const bend_tensor_fit* own, const bend_tensor_fit* const nb[3], const int nb_edge[3],
+			const int nb_slot[3][6], double alpha[3][BEND_TENSOR_NODES])
 {
-	const double c_uv = sqrt(c_uu * c_vv);
-	for (int i = 0; i < 6; ++i)
-		for (int j = 0; j < 6; ++j)
-			q[i][j] = area * (c_uu * alpha[0][i] * alpha[0][j] + c_vv * alpha[1][i] * alpha[1][j] +
-					  2.0 * c_uv * alpha[2][i] * alpha[2][j]);
+	/* theta_k - G n_k: for a free edge the own fit's eta; across an edge the mean of the own fit's
+	 * slope and the neighbour's (whose outward normal is -n_k), i.e.
+	 * 1/2 (jump_k + eta_k - eta'_k'), since n_k . (G' - G) is the jump. */
+	memset(alpha, 0, 3 * BEND_TENSOR_NODES * sizeof(double));
+	for (int k = 0; k < 3; ++k) {
+		const double* w = own->weight[k];
+		const double s = nb[k] ? 0.5 : 1.0;
+		for (int mm = 0; mm < 6; ++mm) {
+			double own_part = s * (own->eta[k][mm] + own->jump[k][mm]);
+			for (int c = 0; c < 3; ++c) alpha[c][mm] += w[c] * own_part;
+		}
+		if (!nb[k]) continue;
+		for (int mm = 0; mm < 6; ++mm) {
+			double nb_part = -0.5 * nb[k]->eta[nb_edge[k]][mm];
+			for (int c = 0; c < 3; ++c) alpha[c][nb_slot[k][mm]] += w[c] * nb_part;
+		}
+	}
 }
 
-double bend_tensor_energy(const double q[6][6], const vec3 x[6])
+void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,
+			double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES])
 {
-	double e = 0.0;
-	for (int i = 0; i < 6; ++i)
-		for (int j = 0; j < 6; ++j) e += q[i][j] * v3_dot(x[i], x[j]);
-	return 0.5 * e;
+	const double c_uv = sqrt(c_uu * c_vv);
+	for (int i = 0; i < BEND_TENSOR_NODES; ++i)
+		for (int j = 0; j < BEND_TENSOR_NODES; ++j)
+			q[i][j] = area * (c_uu * alpha[0][i] * alpha[0][j] + c_vv * alpha[1][i] * alpha[1][j] +
+					  2.0 * c_uv * alpha[2][i] * alpha[2][j]);
 }

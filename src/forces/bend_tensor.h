@@ -1,11 +1,16 @@
-/* Curvature-tensor bending of a triangle and its three edge neighbours (docs/bending.md): the
- * per-triangle Hessian estimate of the position field and its constant 6x6 energy matrix. */
+/* Curvature-tensor bending of a triangle (docs/bending.md): a quadratic fitted to the triangle and
+ * its three edge neighbours, the rotation-free Morley curvature that averages two such fits'
+ * slopes across each edge, and the constant energy matrix. */
 #ifndef DRAPE_BEND_TENSOR_H
 #define DRAPE_BEND_TENSOR_H
 
 #include "../math/vec3.h"
 
 #include <stdbool.h>
+
+/* Nodes of an element: corners 0..2, the flap across edge k at 3 + k, and the neighbour across
+ * edge k's two other flaps at 6 + 2k, 7 + 2k (its flap across the shared edge is corner k). */
+#define BEND_TENSOR_NODES 12
 
 /* A triangle's corners in its own uv, and for each edge k (corners k+1, k+2, opposite corner k)
  * whether a neighbour shares it and, if so, the neighbour's uv of corner k+1, corner k+2 and its
@@ -16,13 +21,34 @@ typedef struct bend_tensor_input {
 	double flap_uv[3][3][2];
 } bend_tensor_input;
 
-/* Nodes 0..2 are the corners, 3 + k the flap across edge k. alpha[c][m]: the Hessian component c
- * (uu, vv, uv) of the position field is sum_m alpha[c][m] x_m, exact for quadratic fields when all
- * flaps exist. A free edge closes the system with the plate's M_nn = 0 (c_uu, c_vv weigh it).
- * Returns false for a degenerate triangle or neighbour; *area is the uv area. */
-bool bend_tensor_element(const bend_tensor_input* in, double c_uu, double c_vv, double alpha[3][6], double* area);
+/* The quadratic fitted to a triangle's 6 nodes (corners 0..2, flap of edge k at 3 + k), as linear
+ * functionals of the node positions: alpha[c] its Hessian component c (uu, vv, uv), exact for
+ * quadratic fields when all flaps exist (a free edge closes the fit with the plate's M_nn = 0,
+ * c_uu, c_vv weighing it); jump[k] the jump of the linear interpolants' gradient across edge k
+ * along its outward normal n_k (zero for a free edge); eta[k] what the fit's curvature adds to the
+ * linear interpolant's slope n_k . grad at edge k's midpoint; weight[k] = |e_k| / A (n_u^2, n_v^2,
+ * n_u n_v), the Morley curvature's weights (bend_tensor_morley). */
+typedef struct bend_tensor_fit {
+	double alpha[3][6];
+	double jump[3][6];
+	double eta[3][6];
+	double weight[3][3];
+	double area;
+} bend_tensor_fit;
+
+/* Returns false for a degenerate triangle or neighbour. */
+bool bend_tensor_fit_make(const bend_tensor_input* in, double c_uu, double c_vv, bend_tensor_fit* out);
+
+/* The element's Hessian weights: alpha[c][m] over the BEND_TENSOR_NODES nodes. nb[k] is the fit
+ * of the neighbour across edge k (NULL for a free edge) and nb_edge[k] that edge's index in it;
+ * nb_slot[k][m] the element node that the neighbour's node m is. Exact for quadratic fields where
+ * both fits are, and conservative: summed over a mesh, area times curvature is the distributional
+ * Hessian of the piecewise linear field, so a bounded field has no mean curvature. */
+void bend_tensor_morley(const bend_tensor_fit* own, const bend_tensor_fit* const nb[3], const int nb_edge[3],
+			const int nb_slot[3][6], double alpha[3][BEND_TENSOR_NODES]);
+
 /* q = area * (c_uu a_uu a_uu^T + c_vv a_vv a_vv^T + 2 sqrt(c_uu c_vv) a_uv a_uv^T): E = 1/2 sum q_ij x_i.x_j. */
-void bend_tensor_matrix(const double alpha[3][6], double area, double c_uu, double c_vv, double q[6][6]);
-double bend_tensor_energy(const double q[6][6], const vec3 x[6]);
+void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,
+			double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES]);
 
 #endif

@@ -11,7 +11,7 @@
 
 typedef struct triplet {
 	uint64_t key; /* (row << 32) | col */
-	int64_t order; /* element * 36 + entry: the summation order */
+	int64_t order; /* element * 144 + entry: the summation order */
 	double k, d;
 } triplet;
 
@@ -41,19 +41,32 @@ bool bend_tensor_build(drape_world* w)
 	w->bq_start = calloc((size_t)n + 1, sizeof *w->bq_start);
 	if (!w->bq_start) return false;
 	if (w->btens_count == 0) return true;
-	size_t count = 36 * (size_t)w->btens_count;
-	triplet* t = malloc(count * sizeof *t);
-	if (!t) return false;
+	enum { NN = BEND_TENSOR_NODES };
+	/* Slots that repeat a vertex (a missing neighbour) carry zero weights: only nonzero entries
+	 * are kept, so an element adds at most its distinct nodes squared. */
+	size_t count = 0;
 	for (int32_t e = 0; e < w->btens_count; ++e) {
 		const bend_tensor_elem* el = &w->btens[e];
-		double q[6][6], qd[6][6];
+		int used = 0;
+		for (int i = 0; i < NN; ++i) used += el->alpha[0][i] != 0.0 || el->alpha[1][i] != 0.0 || el->alpha[2][i] != 0.0;
+		count += (size_t)used * (size_t)used;
+	}
+	triplet* t = malloc((count > 0 ? count : 1) * sizeof *t);
+	if (!t) return false;
+	size_t at_t = 0;
+	for (int32_t e = 0; e < w->btens_count; ++e) {
+		const bend_tensor_elem* el = &w->btens[e];
+		double q[NN][NN], qd[NN][NN];
 		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
 		bend_tensor_matrix(el->alpha, el->area, el->damping, el->damping, qd);
-		for (int i = 0; i < 6; ++i)
-			for (int j = 0; j < 6; ++j) {
-				triplet* p = &t[36 * (size_t)e + (size_t)(6 * i + j)];
+		bool used[NN];
+		for (int i = 0; i < NN; ++i) used[i] = el->alpha[0][i] != 0.0 || el->alpha[1][i] != 0.0 || el->alpha[2][i] != 0.0;
+		for (int i = 0; i < NN; ++i)
+			for (int j = 0; j < NN; ++j) {
+				if (!used[i] || !used[j]) continue;
+				triplet* p = &t[at_t++];
 				p->key = ((uint64_t)(uint32_t)el->v[i] << 32) | (uint32_t)el->v[j];
-				p->order = 36 * (int64_t)e + 6 * i + j;
+				p->order = (int64_t)NN * NN * e + NN * i + j;
 				p->k = q[i][j];
 				p->d = qd[i][j];
 			}
@@ -133,10 +146,10 @@ double bend_tensor_world_energy(const drape_world* w)
 	double e = 0.0;
 	for (int32_t k = 0; k < w->btens_count; ++k) {
 		const bend_tensor_elem* el = &w->btens[k];
-		double q[6][6];
+		double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES];
 		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
-		for (int i = 0; i < 6; ++i)
-			for (int j = i + 1; j < 6; ++j) e += q[i][j] * v3_len2(v3_sub(w->x[el->v[i]], w->x[el->v[j]]));
+		for (int i = 0; i < BEND_TENSOR_NODES; ++i)
+			for (int j = i + 1; j < BEND_TENSOR_NODES; ++j) e += q[i][j] * v3_len2(v3_sub(w->x[el->v[i]], w->x[el->v[j]]));
 	}
 	return -0.5 * e;
 }
