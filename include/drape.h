@@ -391,6 +391,11 @@ typedef struct drape_world_def {
 	 * solve refactors) or the step size changes. */
 	drape_preconditioner preconditioner;
 	int32_t refactor_iterations;
+	/* Newton iterations per step on the step's nonlinear system (backward_euler and bdf2 only):
+	 * 1 is Baraff & Witkin's single linearised step (eq. 18); more re-linearise at the new
+	 * state until the velocity correction is small. The swinging sheet keeps BDF2's second
+	 * order at 1/30 s steps only with them (docs/integrators.md, "Where the swing's energy goes"). */
+	int32_t newton_iterations;
 	int32_t cookie;
 } drape_world_def;
 

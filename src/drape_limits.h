@@ -26,6 +26,7 @@
 #define LIMIT_REPULSION 1.0e6	    /* N/m: the cloth/cloth repulsion spring (default 200) */
 #define LIMIT_BEND 0.1		    /* N*m: a material's bend_u and bend_v (default 2e-5; a stiff board) */
 #define LIMIT_BEND_DAMPING 0.01	    /* N*m*s: a material's bend damping (default 2e-7) */
+#define LIMIT_NEWTON_ITERATIONS 100 /* Newton iterations per step (default 1; docs/integrators.md) */
 /* Bytes a particle costs at least (measured: 4.35 KB on the figure-2 sheet at 10K and 40K
  * particles, block-Jacobi, one thread). */
 #define LIMIT_BYTES_PER_PARTICLE 4000.0

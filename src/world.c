@@ -57,6 +57,7 @@ drape_world_def drape_default_world_def(void)
 	d.preconditioner = drape_preconditioner_available(DRAPE_PRECONDITIONER_TWO_LEVEL) ? DRAPE_PRECONDITIONER_TWO_LEVEL
 											     : DRAPE_PRECONDITIONER_BLOCK_JACOBI;
 	d.refactor_iterations = 1;
+	d.newton_iterations = 1;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
@@ -104,6 +105,11 @@ drape_world* drape_world_create(const drape_world_def* def)
 		why = "preconditioners 'cholesky', 'two_level' and 'multigrid' need CHOLMOD, which this build lacks (install "
 		      "libsuitesparse-dev and rebuild, or use block_jacobi)";
 	else if (def->refactor_iterations < 1) why = "refactor_iterations must be >= 1";
+	else if (def->newton_iterations < 1 || def->newton_iterations > LIMIT_NEWTON_ITERATIONS)
+		why = "newton_iterations must lie in [1, 100]";
+	else if (def->newton_iterations > 1 && def->integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
+		 def->integrator != DRAPE_INTEGRATOR_BDF2)
+		why = "newton_iterations above 1 needs a fully implicit integrator (backward_euler or bdf2)";
 	if (why) {
 		if (def && def->cookie == DRAPE_COOKIE && drape_integrator_name(def->integrator))
 			fprintf(stderr, "drape_world_create (integrator %s): %s\n", drape_integrator_name(def->integrator), why);
@@ -151,6 +157,11 @@ static void free_solver(drape_world* w)
 	free(w->x_keep);
 	free(w->v_keep);
 	w->x_prev = w->v_prev = w->x_keep = w->v_keep = NULL;
+	free(w->newton_x);
+	free(w->newton_v);
+	free(w->newton_y);
+	free(w->newton_z);
+	w->newton_x = w->newton_v = w->newton_y = w->newton_z = NULL;
 	w->h_prev = 0.0;
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
@@ -279,7 +290,14 @@ drape_status world_prepare(drape_world* w)
 		w->x_keep = malloc(m * sizeof(vec3));
 		w->v_keep = malloc(m * sizeof(vec3));
 		w->h_prev = 0.0;
-		ok = w->x_prev && w->v_prev && w->x_keep && w->v_keep && w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
+		if (w->def.newton_iterations > 1) {
+			w->newton_x = malloc(m * sizeof(vec3));
+			w->newton_v = malloc(m * sizeof(vec3));
+			w->newton_y = malloc(m * sizeof(vec3));
+			w->newton_z = calloc(m, sizeof(vec3));
+			ok = w->newton_x && w->newton_v && w->newton_y && w->newton_z;
+		}
+		ok = ok && w->x_prev && w->v_prev && w->x_keep && w->v_keep && w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
 		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid && w->reuse_A && w->reuse_r &&
 		     w->reuse_used && w->reuse_y && w->reuse_dirty;
 		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};

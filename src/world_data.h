@@ -257,6 +257,12 @@ struct drape_world {
 	vec3* x_keep; /* during a BDF2 step: x_n and v_n while x, v hold the extrapolated state */
 	vec3* v_keep;
 	bool bdf2_active;
+	/* Newton iterations (def.newton_iterations > 1; solver/implicit.c): the iterate's state, its
+	 * y (-h v_k) and a zero z; NULL otherwise. */
+	vec3* newton_x;
+	vec3* newton_v;
+	vec3* newton_y;
+	vec3* newton_z;
 };
 
 #endif

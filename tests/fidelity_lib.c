@@ -209,3 +209,95 @@ cantilever_result run_cantilever(const cantilever_def* def)
 	drape_mesh_free(&mesh);
 	return r;
 }
+
+swing_def default_swing(void)
+{
+	return (swing_def){.integrator = DRAPE_INTEGRATOR_BACKWARD_EULER, .adaptive = true};
+}
+
+static double swing_energy(drape_world* w, drape_cloth_id id, int n)
+{
+	double* x = malloc(3 * (size_t)n * sizeof *x);
+	double* m = malloc((size_t)n * sizeof *m);
+	drape_cloth_get_positions(w, id, x);
+	drape_cloth_get_masses(w, id, m);
+	double e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
+	for (int i = 0; i < n; ++i) e += m[i] * 9.81 * x[3 * i + 2];
+	free(x);
+	free(m);
+	return e;
+}
+
+/* The sheet held at its corner, made with def's settings (rest: the reference's). */
+static drape_world* swing_world(const swing_def* k, bool rest, drape_mesh* mesh, drape_cloth_id* id)
+{
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = 0.3;
+	g.resolution[0] = g.resolution[1] = 21;
+	g.center[2] = 1.0;
+	char err[128];
+	if (drape_mesh_make_grid(&g, mesh, err, sizeof err) != DRAPE_OK) return NULL;
+	drape_world_def wd = drape_default_world_def();
+	wd.self_collision = false;
+	if (k->threads > 0) wd.threads = k->threads;
+	if (k->no_strain_limit) wd.strain_limit = 0.0;
+	if (!rest) {
+		wd.integrator = k->integrator;
+		wd.adaptive = k->adaptive;
+		if (k->max_dt > 0.0) wd.max_dt = k->max_dt;
+		if (k->cg_tolerance > 0.0) wd.cg_tolerance = k->cg_tolerance;
+		if (!k->adaptive) wd.min_dt = wd.max_dt;
+		if (k->newton_iterations > 0) wd.newton_iterations = k->newton_iterations;
+	}
+	drape_world* w = drape_world_create(&wd);
+	if (!w) {
+		drape_mesh_free(mesh);
+		return NULL;
+	}
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = mesh;
+	if (!rest && k->undamped) cd.material.stretch_damping = cd.material.shear_damping = cd.material.bend_damping = 0.0;
+	if (!rest && k->no_drag) cd.material.drag = 0.0;
+	*id = drape_cloth_add(w, &cd);
+	drape_constraint_def c = drape_default_constraint_def();
+	c.cloth = *id;
+	c.vertex = 0;
+	drape_constraint_add(w, &c);
+	return w;
+}
+
+swing_result run_swing(const swing_def* k)
+{
+	swing_result res = {0};
+	drape_mesh mesh, rest_mesh;
+	drape_cloth_id id, rest_id;
+	drape_world* w = swing_world(k, false, &mesh, &id);
+	drape_world* rest = swing_world(k, true, &rest_mesh, &rest_id);
+	if (!w || !rest) {
+		if (w) drape_world_destroy(w), drape_mesh_free(&mesh);
+		if (rest) drape_world_destroy(rest), drape_mesh_free(&rest_mesh);
+		return res;
+	}
+	const int n = mesh.vertex_count;
+	double e0 = swing_energy(w, id, n), emin = e0;
+	bool ok = true;
+	for (int f = 0; f < 15 && ok; ++f) {
+		ok = drape_world_step(w, 1.0 / 30.0) == DRAPE_OK;
+		emin = fmin(emin, swing_energy(w, id, n));
+	}
+	double e05 = swing_energy(w, id, n);
+	ok = ok && drape_world_step(rest, 10.0) == DRAPE_OK;
+	res.swing = e0 - swing_energy(rest, rest_id, n);
+	res.lost = (e0 - e05) / res.swing;
+	res.lost_lowest = (e0 - emin) / res.swing;
+	drape_stats st = drape_world_get_stats(w);
+	res.steps = st.steps;
+	res.rejected = st.rejected;
+	res.cg_iterations = st.cg_iterations;
+	res.ok = ok;
+	drape_world_destroy(w);
+	drape_world_destroy(rest);
+	drape_mesh_free(&mesh);
+	drape_mesh_free(&rest_mesh);
+	return res;
+}

@@ -49,6 +49,34 @@ typedef struct cantilever_result {
 
 cantilever_result run_cantilever(const cantilever_def* def);
 
+/* The swinging sheet (docs/validation.md, docs/integrators.md "Where the swing's energy goes"): a
+ * 0.3 m sheet, 21 x 21, held at one corner, released from horizontal, cloth/cloth contact off. */
+typedef struct swing_def {
+	drape_integrator integrator;
+	bool adaptive;
+	double max_dt, cg_tolerance; /* 0: the default */
+	bool undamped;               /* no stretch, shear or bend damping */
+	bool no_drag;                /* no air drag */
+	bool no_strain_limit;
+	int32_t newton_iterations;   /* 0: the default */
+	int32_t threads;             /* 0: the default */
+} swing_def;
+
+swing_def default_swing(void);
+
+typedef struct swing_result {
+	bool ok;
+	double lost;        /* share of the swing energy gone at 0.5 s (negative: gained) */
+	double lost_lowest; /* ... at the lowest point of [0, 0.5] s, sampled every 1/30 s */
+	double swing;       /* mechanical energy at the start minus that of the hanging rest state, J */
+	int64_t steps, rejected, cg_iterations;
+} swing_result;
+
+/* Mechanical energy is kinetic + gravity + elastic (drape_world_elastic_energy). The rest state
+ * is the same sheet settled for 10 s with the default material and steps (its damping and drag do
+ * not move the equilibrium; an undamped sheet would still be swinging). */
+swing_result run_swing(const swing_def* def);
+
 /* A mesh for a rectangle of nx x ny vertices spanning lx x ly (world x, y at height z), uv = (x, y)
  * or, when swap_uv, (y, x); the first column of cells is `first` long (0: like the others). Caller
  * frees with drape_mesh_free. */

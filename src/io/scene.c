@@ -128,7 +128,7 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 		static const char* const keys[] = {
 			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
 			"stretch_change_limit", "strain_limit", "threads", "integrator", "onoff_c1", "preconditioner", "refactor_iterations",
-			NULL};
+			"newton_iterations", NULL};
 		if (!json_check_object(c, &n, keys)) return false;
 		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
 		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
@@ -196,6 +196,11 @@ static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
 		if (ri) {
 			jnode m = json_node(&n, ri);
 			if (!json_integer(c, &m, 1, INT32_MAX, &w->refactor_iterations)) return false;
+		}
+		const cJSON* ni = json_get(&n, "newton_iterations");
+		if (ni) {
+			jnode m = json_node(&n, ni);
+			if (!json_integer(c, &m, 1, LIMIT_NEWTON_ITERATIONS, &w->newton_iterations)) return false;
 		}
 		const cJSON* th = json_get(&n, "threads");
 		if (th) {

@@ -505,14 +505,18 @@ static bool solve_diagonal(drape_world* w)
 	return ok;
 }
 
-/* Assembles and solves the step's system(s) as the integrator says, leaving dv and e. */
-static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess, step_report* r)
+/* Assembles and solves the step's system(s) as the integrator says, leaving dv and e. With
+ * inertia_v0 (a Newton iteration, newton_refine), b also gets -M (v - inertia_v0). */
+static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess,
+			     const vec3* inertia_v0, step_report* r)
 {
 	const int threads = w->threads;
 	const int32_t n = w->particle_count;
 	pcg_result res = {.iterations = 0, .converged = true};
 	double ta = now_ms();
 	assemble_pass(w, t, h, &sc->pass[0]);
+	if (inertia_v0)
+		for (int32_t i = 0; i < n; ++i) w->b[i] = v3_madd(w->b[i], -w->mass[i], v3_sub(w->v[i], inertia_v0[i]));
 	double tb = now_ms();
 	r->eval_ms += tb - ta;
 	switch (sc->solve) {
@@ -631,6 +635,55 @@ static bool wild_proposal(drape_world* w, double h, step_report* r)
 	return true;
 }
 
+/* Newton iterations stop once the largest velocity correction is this share of the largest
+ * velocity change of the step. */
+#define NEWTON_TOLERANCE 1e-2
+
+/* Newton iterations on the step's nonlinear system (docs/integrators.md, "Where the swing's
+ * energy goes"). Eq. 18 is one Newton step of M (v1 - v0) = h f(x0 + h v1 + y, v1), linearised
+ * about (x0, v0); at large steps a fast rotation linearised that way stretches the cloth by about
+ * (omega h)^2 / 2, which the stiff stretch then turns into heat. Iteration k linearises about the
+ * proposal (x_k, v_k) instead: (M - h df/dv - h^2 df/dx) d = h f(x_k, v_k) - M (v_k - v0), then
+ * x_k+1 = x_k + h d, v_k+1 = v_k + d. It is the same assembly and solve with the state swapped for
+ * the iterate, y = -h v_k (so that b's h^2 K (v + y/h) vanishes and x1 = x_k + h d) and z = 0 (the
+ * constrained directions are on their targets already), plus b's -M (v_k - v0). BDF2's step is
+ * backward Euler's from (xb, vb), so the same iteration solves it (v0 is vb there). The Jacobian
+ * is eq. 18's (Gauss-Newton in compression, drag's df/dx left out), so convergence is linear. */
+static void newton_refine(drape_world* w, const step_scheme* sc, double t, double h, step_report* r)
+{
+	const int32_t n = w->particle_count;
+	vec3 *x0 = w->x, *v0 = w->v, *y0 = w->y, *z0 = w->z;
+	double change = 0.0;
+	for (int32_t i = 0; i < n; ++i) change = fmax(change, v3_len(v3_sub(w->v1[i], v0[i])));
+	/* Later passes must not reuse (or overwrite) the element terms recorded about (x0, v0). */
+	const bool reuse_step = w->reuse_step;
+	w->reuse_step = false;
+	for (int k = 1; k < w->def.newton_iterations; ++k) {
+		for (int32_t i = 0; i < n; ++i) {
+			w->newton_x[i] = w->x1[i];
+			w->newton_v[i] = w->v1[i];
+			w->newton_y[i] = v3_scale(w->v1[i], -h);
+		}
+		w->x = w->newton_x, w->v = w->newton_v, w->y = w->newton_y, w->z = w->newton_z;
+		w->multigrid_step_built = false; /* a different matrix: rebuild the hierarchy */
+		pcg_result res = solve_step(w, sc, t, h, NULL, v0, r);
+		double correction = 0.0;
+		bool finite = !res.breakdown;
+		for (int32_t i = 0; i < n; ++i) {
+			w->x1[i] = v3_madd(w->newton_x[i], h, w->dv[i]);
+			w->v1[i] = v3_add(w->newton_v[i], w->dv[i]);
+			finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
+			correction = fmax(correction, v3_len(w->dv[i]));
+		}
+		w->x = x0, w->v = v0, w->y = y0, w->z = z0;
+		if (!finite || !(correction > NEWTON_TOLERANCE * change)) break;
+	}
+	w->reuse_step = reuse_step;
+	/* dv is the step's whole velocity change again (the warm start and the constraint forces
+	 * read it); e keeps the last iteration's residual, the nonlinear system's constraint impulse. */
+	for (int32_t i = 0; i < n; ++i) w->dv[i] = v3_sub(w->v1[i], v0[i]);
+}
+
 void implicit_step(drape_world* w, double t, double h, step_report* r)
 {
 	const int32_t n = w->particle_count;
@@ -695,7 +748,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	const bool diverging_scheme = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
 				      w->def.integrator != DRAPE_INTEGRATOR_BDF2 && w->def.min_dt < w->def.max_dt;
 	for (int pass = 1;; ++pass) {
-		res = solve_step(w, &scheme, t, h, guess, r);
+		res = solve_step(w, &scheme, t, h, guess, NULL, r);
 		/* An interrupt is honoured mid-step, between the solve and the contact passes. */
 		if (res.cancelled || (w->cancel && *w->cancel)) {
 			cancelled = true;
@@ -708,6 +761,12 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		double tc = now_ms();
 		finite = propose(w, h, scheme.old_velocity_positions);
 		if (!finite || res.breakdown) break;
+		if (w->def.newton_iterations > 1) {
+			newton_refine(w, &scheme, t, h, r);
+			finite = true;
+			for (int32_t i = 0; i < n; ++i) finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
+			if (!finite) break;
+		}
 		if (wild_proposal(w, h, r)) {
 			wild = true;
 			break;
