@@ -30,10 +30,14 @@ static void cantilever_matches_elastica(void)
 		d.width = 0.02;
 		d.mesh = cases[k].mesh;
 		d.weft = cases[k].weft;
-		d.settle = 3.0;
+		d.settle = 5.0;
 		cantilever_result r = run_cantilever(&d);
 		CHECK(r.ok);
 		CHECK_REL(r.drop, r.reference, 0.03, 0.0);
+		/* Issue 13: statics settle at the default tolerances (the tip still within 1 um over the
+		 * last second; 5 s of settling, the last one measured); a residual's net force would keep
+		 * it creeping. */
+		CHECK(r.last_motion < 1e-6);
 	}
 }
 
