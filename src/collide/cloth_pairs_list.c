@@ -61,6 +61,40 @@ static bool list_covers(const cloth_pairs* d, const query* q)
 	return spread + q->grow + 64.0 * DBL_EPSILON * (M + d->list_grow) <= d->list_grow;
 }
 
+/* Whether the boxes of points P[0 .. np) and Q[0 .. nq) (indices into x) come within reach. */
+static bool near_at(const vec3* x, const int32_t* P, int np, const int32_t* Q, int nq, double reach)
+{
+	vec3 p[3], q[3];
+	for (int k = 0; k < np; ++k) p[k] = x[P[k]];
+	for (int k = 0; k < nq; ++k) q[k] = x[Q[k]];
+	aabb a = points_box(p, np), b = points_box(q, nq);
+	return boxes_near(&a, &b, reach);
+}
+
+/* The live tests of pair (A, B) (pair_live) whose features are within reach = 2 list_grow of each
+ * other at list_ref. A query the list covers moves every point by at most D from its reference
+ * position (and the common translation), and its tests go on only for features whose points' boxes
+ * come within 2 g of each other (g its growth: vertex/triangle boxes, boxes_near of edges), so
+ * within 2 (g + D) <= 2 list_grow at list_ref: the others would stop at that box test. */
+static uint32_t live_near(const cloth_pairs* d, int32_t A, int32_t B, uint32_t live)
+{
+	const double reach = 2.0 * d->list_grow;
+	const vec3* x = d->list_ref;
+	const int32_t* ta = d->triangles + 3 * (size_t)A;
+	const int32_t* tb = d->triangles + 3 * (size_t)B;
+	for (int k = 0; k < 3; ++k) {
+		if ((live & (0x10001u << k)) && !near_at(x, ta + k, 1, tb, 3, reach)) live &= ~(0x10001u << k);
+		if ((live & (0x80008u << k)) && !near_at(x, tb + k, 1, ta, 3, reach)) live &= ~(0x80008u << k);
+	}
+	for (int b = 0; b < 9; ++b) {
+		if (!(live & (0x400040u << b))) continue;
+		const int32_t* e = d->edges + 2 * (size_t)d->triangle_edges[3 * (size_t)A + b / 3];
+		const int32_t* f = d->edges + 2 * (size_t)d->triangle_edges[3 * (size_t)B + b % 3];
+		if (!near_at(x, e, 2, f, 2, reach)) live &= ~(0x400040u << b);
+	}
+	return live;
+}
+
 typedef struct collect_ctx {
 	cloth_pairs* d;
 	int64_t budget;
@@ -89,7 +123,7 @@ static bool collect_pair(void* ctx, int32_t A, int32_t B)
 	}
 	d->list[2 * d->list_count] = A;
 	d->list[2 * d->list_count + 1] = B;
-	d->list_live[d->list_count] = pair_live(d, A, B);
+	d->list_live[d->list_count] = live_near(d, A, B, pair_live(d, A, B));
 	d->list_count++;
 	return true;
 }

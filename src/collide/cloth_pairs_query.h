@@ -235,6 +235,7 @@ static inline bool visit_pair_live(query* q, int32_t A, int32_t B, uint32_t live
 	}
 	if (q->proximity) live >>= 16;
 	live &= 0x7fffu;
+	if (!live) return true;
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	for (int k = 0; k < 3; ++k) {
