@@ -118,7 +118,8 @@ typedef struct cloth_pairs {
 	 * much more than the query's growth the list's boxes get; 0 turns the list off. */
 	double skin;
 	vec3* list_ref;   /* particle_count */
-	aabb* list_boxes; /* triangle_count */
+	aabb* list_boxes; /* triangle_count: at list_ref, grown by list_grow */
+	aabb* list_edge_boxes; /* edge_count: at list_ref */
 	double list_grow;
 	int32_t* list;      /* 2 per pair, lower triangle first */
 	uint32_t* list_live; /* per pair: the feature tests its topology leaves (pair_live) */

@@ -61,36 +61,28 @@ static bool list_covers(const cloth_pairs* d, const query* q)
 	return spread + q->grow + 64.0 * DBL_EPSILON * (M + d->list_grow) <= d->list_grow;
 }
 
-/* Whether the boxes of points P[0 .. np) and Q[0 .. nq) (indices into x) come within reach. */
-static bool near_at(const vec3* x, const int32_t* P, int np, const int32_t* Q, int nq, double reach)
-{
-	vec3 p[3], q[3];
-	for (int k = 0; k < np; ++k) p[k] = x[P[k]];
-	for (int k = 0; k < nq; ++k) q[k] = x[Q[k]];
-	aabb a = points_box(p, np), b = points_box(q, nq);
-	return boxes_near(&a, &b, reach);
-}
-
 /* The live tests of pair (A, B) (pair_live) whose features are within reach = 2 list_grow of each
  * other at list_ref. A query the list covers moves every point by at most D from its reference
  * position (and the common translation), and its tests go on only for features whose points' boxes
  * come within 2 g of each other (g its growth: vertex/triangle boxes, boxes_near of edges), so
- * within 2 (g + D) <= 2 list_grow at list_ref: the others would stop at that box test. */
+ * within 2 (g + D) <= 2 list_grow at list_ref: the others would stop at that box test. A vertex is
+ * compared with the triangle's list box, grown by list_grow already; edges by their boxes at
+ * list_ref (list_edge_boxes). */
 static uint32_t live_near(const cloth_pairs* d, int32_t A, int32_t B, uint32_t live)
 {
-	const double reach = 2.0 * d->list_grow;
+	const double G = d->list_grow;
 	const vec3* x = d->list_ref;
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
 	const int32_t* tb = d->triangles + 3 * (size_t)B;
 	for (int k = 0; k < 3; ++k) {
-		if ((live & (0x10001u << k)) && !near_at(x, ta + k, 1, tb, 3, reach)) live &= ~(0x10001u << k);
-		if ((live & (0x80008u << k)) && !near_at(x, tb + k, 1, ta, 3, reach)) live &= ~(0x80008u << k);
+		aabb pa = aabb_of_point(x[ta[k]]), pb = aabb_of_point(x[tb[k]]);
+		if ((live & (0x10001u << k)) && !boxes_near(&pa, &d->list_boxes[B], G)) live &= ~(0x10001u << k);
+		if ((live & (0x80008u << k)) && !boxes_near(&pb, &d->list_boxes[A], G)) live &= ~(0x80008u << k);
 	}
 	for (int b = 0; b < 9; ++b) {
 		if (!(live & (0x400040u << b))) continue;
-		const int32_t* e = d->edges + 2 * (size_t)d->triangle_edges[3 * (size_t)A + b / 3];
-		const int32_t* f = d->edges + 2 * (size_t)d->triangle_edges[3 * (size_t)B + b % 3];
-		if (!near_at(x, e, 2, f, 2, reach)) live &= ~(0x400040u << b);
+		int32_t e = d->triangle_edges[3 * (size_t)A + b / 3], f = d->triangle_edges[3 * (size_t)B + b % 3];
+		if (!boxes_near(&d->list_edge_boxes[e], &d->list_edge_boxes[f], 2.0 * G)) live &= ~(0x400040u << b);
 	}
 	return live;
 }
@@ -138,7 +130,8 @@ static bool list_build(cloth_pairs* d, const query* q)
 	d->list_count = 0;
 	if (!d->list_ref) d->list_ref = malloc((d->particle_count ? (size_t)d->particle_count : 1) * sizeof *d->list_ref);
 	if (!d->list_boxes) d->list_boxes = malloc((size_t)d->triangle_count * sizeof *d->list_boxes);
-	if (!d->list_ref || !d->list_boxes) return false;
+	if (!d->list_edge_boxes) d->list_edge_boxes = malloc((d->edge_count ? (size_t)d->edge_count : 1) * sizeof *d->list_edge_boxes);
+	if (!d->list_ref || !d->list_boxes || !d->list_edge_boxes) return false;
 	memcpy(d->list_ref, q->x, (size_t)d->particle_count * sizeof *d->list_ref);
 	double M;
 	double spread = list_spread(d, q, &M);
@@ -149,6 +142,8 @@ static bool list_build(cloth_pairs* d, const query* q)
 		aabb b = aabb_add_point(aabb_of_segment(q->x[v[0]], q->x[v[1]]), q->x[v[2]]);
 		d->list_boxes[t] = aabb_grow(b, d->list_grow);
 	}
+	for (int32_t e = 0; e < d->edge_count; ++e)
+		d->list_edge_boxes[e] = aabb_of_segment(q->x[d->edges[2 * e]], q->x[d->edges[2 * e + 1]]);
 	if (!cloth_pairs_fit_tree(d, d->list_boxes)) return false;
 	collect_ctx c = {d, (int64_t)CLOTH_PAIRS_BUDGET * d->triangle_count, false};
 	int32_t stack[BVH_PAIRS_STACK];

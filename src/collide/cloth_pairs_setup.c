@@ -74,6 +74,7 @@ void cloth_pairs_free(cloth_pairs* d)
 	free(d->parts);
 	free(d->list_ref);
 	free(d->list_boxes);
+	free(d->list_edge_boxes);
 	free(d->list);
 	free(d->list_live);
 	if (d->tree_built) bvh_free(&d->tree);
