@@ -115,7 +115,7 @@ static bool collect_pair(void* ctx, int32_t A, int32_t B)
 	}
 	d->list[2 * d->list_count] = A;
 	d->list[2 * d->list_count + 1] = B;
-	d->list_live[d->list_count] = pair_live_rest(d, A, B, live_near(d, A, B, pair_live(d, A, B)));
+	d->list_live[d->list_count] = live_near(d, A, B, pair_live(d, A, B));
 	d->list_count++;
 	return true;
 }

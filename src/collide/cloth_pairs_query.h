@@ -192,10 +192,9 @@ bool cloth_pairs_list_ready(cloth_pairs* d, const query* q);
 /* The feature tests visit_pair(q, A, B, ...) makes that get past the topology: bit k (k < 3): vertex
  * k of A against B, bit 3 + k: vertex k of B against A, bit 6 + 3 i + j: edge i of A against edge j
  * of B; only the owned ones (visit_pair), not sharing a vertex. The low 16 bits are the crossing
- * tests, the high 16 the proximity tests, the same here; pair_live_rest then leaves rest neighbours
- * out of the proximity tests. A function of the topology alone: the candidate list keeps it with
- * each pair, so that a query runs only these (visit_live) and skips the tests that would stop at
- * their first line. */
+ * tests, the high 16 the proximity tests, which also leave out rest neighbours. A function of the
+ * topology alone: the candidate list keeps it with each pair, so that a query runs only these
+ * (visit_live) and skips the tests that would stop at their first line. */
 static inline uint32_t pair_live(const cloth_pairs* d, int32_t A, int32_t B)
 {
 	const int32_t* ta = d->triangles + 3 * (size_t)A;
@@ -203,31 +202,23 @@ static inline uint32_t pair_live(const cloth_pairs* d, int32_t A, int32_t B)
 	unsigned oa = d->owns[A], ob = d->owns[B];
 	uint32_t live = 0;
 	for (int k = 0; k < 3; ++k) {
-		if ((oa & (1u << k)) && !has_vertex(tb, ta[k])) live |= 0x10001u << k;
-		if ((ob & (1u << k)) && !has_vertex(ta, tb[k])) live |= 0x80008u << k;
+		if ((oa & (1u << k)) && !has_vertex(tb, ta[k])) {
+			live |= 1u << k;
+			if (!rest_near_vf(&d->rest, ta[k], B)) live |= 1u << (16 + k);
+		}
+		if ((ob & (1u << k)) && !has_vertex(ta, tb[k])) {
+			live |= 1u << (3 + k);
+			if (!rest_near_vf(&d->rest, tb[k], A)) live |= 1u << (19 + k);
+		}
 	}
 	for (int i = 0; i < 3; ++i)
 		for (int j = 0; j < 3; ++j) {
 			if (!(oa & (8u << i)) || !(ob & (8u << j))) continue;
 			int32_t e = d->triangle_edges[3 * (size_t)A + i], f = d->triangle_edges[3 * (size_t)B + j];
-			if (!share_endpoint(d->edges + 2 * (size_t)e, d->edges + 2 * (size_t)f)) live |= 0x400040u << (3 * i + j);
+			if (share_endpoint(d->edges + 2 * (size_t)e, d->edges + 2 * (size_t)f)) continue;
+			live |= 1u << (6 + 3 * i + j);
+			if (!rest_near_ee(&d->rest, e, f)) live |= 1u << (22 + 3 * i + j);
 		}
-	return live;
-}
-
-/* live without the proximity tests of rest neighbours (rest_near_vf, rest_near_ee). */
-static inline uint32_t pair_live_rest(const cloth_pairs* d, int32_t A, int32_t B, uint32_t live)
-{
-	const int32_t* ta = d->triangles + 3 * (size_t)A;
-	const int32_t* tb = d->triangles + 3 * (size_t)B;
-	for (int k = 0; k < 3; ++k) {
-		if ((live & (0x10000u << k)) && rest_near_vf(&d->rest, ta[k], B)) live &= ~(0x10000u << k);
-		if ((live & (0x80000u << k)) && rest_near_vf(&d->rest, tb[k], A)) live &= ~(0x80000u << k);
-	}
-	for (int b = 0; b < 9; ++b)
-		if ((live & (0x400000u << b)) &&
-		    rest_near_ee(&d->rest, d->triangle_edges[3 * (size_t)A + b / 3], d->triangle_edges[3 * (size_t)B + b % 3]))
-			live &= ~(0x400000u << b);
 	return live;
 }
 
