@@ -312,6 +312,7 @@ drape_status world_prepare(drape_world* w)
 			w->pairs_ready = ok;
 			ok = ok && cloth_contacts_init_rest(w) && seams_set_sewn(w);
 			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
+			if (ok) cloth_pairs_set_skin(&w->pairs, CLOTH_PAIRS_SKIN * w->def.cloth_thickness);
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
 			/* over the search's budget (a cloth crushed onto itself): the first step's

@@ -816,11 +816,85 @@ static void test_cloth_pairs_budget(void)
 	mesh_free(&m);
 }
 
+/* The candidate list (cloth_pairs_set_skin) gives the bytes the tree gives: proximity (with rest
+ * neighbours) and crossings along a drifting, wobbling folded sheet (each step a 0.3 m common
+ * translation, which the list ignores, plus a random deformation of up to 8 % of a cell, which it
+ * tracks against a skin of 16 %) report the same pairs, the same candidate counts and the same
+ * budget verdicts as a detector without the list, on one thread and on three. The list answers
+ * most queries and is built again every few steps as the deformation adds up, and after a turn of
+ * the sheet (a list that missed the deformation, checking half of it, fails the comparison). */
+static void test_cloth_pairs_list_matches_traversal(void)
+{
+	uint64_t seed = 41;
+	int n = 15;
+	mesh m = folded_mesh(n, 2, 0.1, &seed);
+	const double s = 1.0 / (n - 1), h = 1.6 * s, eps = 1e-3 * s; /* h: the fold's layers are 1.5 s apart */
+	cloth_pairs plain, listed;
+	CHECK(cloth_pairs_init(&plain, m.tri, m.nt, m.nv));
+	CHECK(cloth_pairs_init(&listed, m.tri, m.nt, m.nv));
+	cloth_pairs_set_skin(&listed, 0.1 * h);
+	/* rest neighbours within a cell and a half on the unfolded grids (each layer's own) */
+	double* uv = malloc(6 * (size_t)m.nt * sizeof *uv);
+	for (int32_t t = 0; t < m.nt; ++t)
+		for (int k = 0; k < 3; ++k) {
+			int32_t local = m.tri[3 * t + k] % (n * n);
+			uv[6 * t + 2 * k] = (double)(local % n) * s;
+			uv[6 * t + 2 * k + 1] = (double)(local / n) * s;
+		}
+	CHECK(cloth_pairs_set_rest(&plain, uv, 1.5 * s) && cloth_pairs_set_rest(&listed, uv, 1.5 * s));
+	free(uv);
+	vec3* x0 = malloc((size_t)m.nv * sizeof *x0);
+	vec3* x1 = malloc((size_t)m.nv * sizeof *x1);
+	memcpy(x0, m.x, (size_t)m.nv * sizeof *x0);
+	int queries = 0, mismatches = 0, found = 0;
+	for (int step = 0; step < 24; ++step) {
+		cloth_pairs_set_threads(&listed, step % 3 == 2 ? 3 : 1);
+		for (int32_t i = 0; i < m.nv; ++i) {
+			x1[i] = v3_add(x0[i], v3_add(vrand(&seed, 0.08 * s), v3(0.3, -0.1, 0.2)));
+			/* step 12 also turns the sheet by 0.3 rad about z: far beyond the skin */
+			if (step == 12) x1[i] = v3(cos(0.3) * x1[i].x - sin(0.3) * x1[i].y, sin(0.3) * x1[i].x + cos(0.3) * x1[i].y, x1[i].z);
+		}
+		int32_t a = cloth_pairs_proximity(&plain, x0, h), b = cloth_pairs_proximity(&listed, x0, h);
+		mismatches += a != b || plain.candidate_pairs != listed.candidate_pairs || plain.vf_count != listed.vf_count ||
+			      plain.ee_count != listed.ee_count ||
+			      memcmp(plain.vf, listed.vf, sizeof *plain.vf * (size_t)plain.vf_count) != 0 ||
+			      memcmp(plain.ee, listed.ee, sizeof *plain.ee * (size_t)plain.ee_count) != 0;
+		a = cloth_pairs_crossings(&plain, x0, x1, eps);
+		b = cloth_pairs_crossings(&listed, x0, x1, eps);
+		mismatches += a != b || plain.candidate_pairs != listed.candidate_pairs || plain.xvf_count != listed.xvf_count ||
+			      plain.xee_count != listed.xee_count ||
+			      memcmp(plain.xvf, listed.xvf, sizeof *plain.xvf * (size_t)plain.xvf_count) != 0 ||
+			      memcmp(plain.xee, listed.xee, sizeof *plain.xee * (size_t)plain.xee_count) != 0;
+		found += a + plain.vf_count + plain.ee_count;
+		queries += 2;
+		memcpy(x0, x1, (size_t)m.nv * sizeof *x0);
+	}
+	CHECK(mismatches == 0);
+	CHECK(found > 100); /* the folded layers are in contact: the results are not empty */
+	/* answered from the list but around the turn (its crossing query overflows the budget with
+	 * the turn in its boxes, and the next LIST_RETRY_AFTER queries traverse) */
+	CHECK(listed.list_builds >= 3 && listed.list_builds <= queries / 4 && listed.list_queries >= queries / 2);
+	/* a crushed state: both over the budget, then both back */
+	vec3* ball = malloc((size_t)m.nv * sizeof *ball);
+	for (int32_t i = 0; i < m.nv; ++i) ball[i] = vrand(&seed, 0.05 * h);
+	CHECK(cloth_pairs_proximity(&plain, ball, h) == -1 && plain.overloaded);
+	CHECK(cloth_pairs_proximity(&listed, ball, h) == -1 && listed.overloaded);
+	CHECK(cloth_pairs_proximity(&plain, m.x, h) == cloth_pairs_proximity(&listed, m.x, h) && !listed.overloaded);
+	CHECK(memcmp(plain.vf, listed.vf, sizeof *plain.vf * (size_t)plain.vf_count) == 0);
+	free(ball);
+	free(x0);
+	free(x1);
+	cloth_pairs_free(&plain);
+	cloth_pairs_free(&listed);
+	mesh_free(&m);
+}
+
 const test_case cloth_pairs_tests[] = {
 	{"cloth_pairs_budget", test_cloth_pairs_budget},
 	{"cloth_pairs_topology", test_cloth_pairs_topology},
 	{"cloth_pairs_proximity_matches_brute_force", test_cloth_pairs_proximity_matches_brute_force},
 	{"cloth_pairs_history_independent", test_cloth_pairs_history_independent},
+	{"cloth_pairs_list_matches_traversal", test_cloth_pairs_list_matches_traversal},
 	{"cloth_pairs_threads_bit_identical", test_cloth_pairs_threads_bit_identical},
 	{"cloth_pairs_crossings_match_brute_force", test_cloth_pairs_crossings_match_brute_force},
 	{"cloth_pairs_vertex_through_folded_layer", test_cloth_pairs_vertex_through_folded_layer},

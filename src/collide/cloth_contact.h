@@ -25,6 +25,10 @@ typedef struct drape_world drape_world;
  * (docs/collide.md, "Rest neighbours"): a thickness of margin for in-plane compression. */
 #define CLOTH_REST_RADIUS 1.5
 
+/* The cloth/cloth candidate list's skin, in cloth thicknesses (cloth_pairs_set_skin): the list is
+ * rebuilt when the cloth has deformed by about this much (docs/collide.md, "Candidate list"). */
+#define CLOTH_PAIRS_SKIN 0.5
+
 /* Once per topology, after the detector's init: tells it each triangle's rest (u, v) so that
  * proximity skips rest neighbours. Returns false on allocation failure. */
 bool cloth_contacts_init_rest(drape_world* w);

@@ -111,6 +111,23 @@ typedef struct cloth_pairs {
 	void* scratch;
 	size_t scratch_bytes;
 
+	/* The candidate list (cloth_pairs_list.c; docs/collide.md, "Candidate list"): the triangle
+	 * pairs whose boxes at list_ref, grown by list_grow, overlap. While no particle has moved
+	 * (up to a common translation) by more than list_grow less a query's own growth, it holds
+	 * every pair the tree would report, and a query filters it instead of traversing. skin: how
+	 * much more than the query's growth the list's boxes get; 0 turns the list off. */
+	double skin;
+	vec3* list_ref;   /* particle_count */
+	aabb* list_boxes; /* triangle_count: at list_ref, grown by list_grow */
+	aabb* list_edge_boxes; /* edge_count: at list_ref */
+	double list_grow;
+	int32_t* list;      /* 2 per pair, lower triangle first */
+	uint32_t* list_live; /* per pair: the feature tests its topology leaves (pair_live) */
+	int64_t list_count, list_capacity;
+	bool list_valid;
+	int32_t list_wait; /* queries left before a build is tried again after one failed */
+	int64_t list_builds, list_queries; /* statistics: builds, and queries the list answered */
+
 	/* Triangle pairs the tree reported in the last call (culling statistics). */
 	int64_t candidate_pairs;
 	/* Set by a call that stopped because the tree reported more than CLOTH_PAIRS_BUDGET triangle
@@ -161,13 +178,21 @@ static inline bool sewn_to_edge(const int32_t* sewn, const int32_t* e, const int
 	return sewn && (sewn[e[0]] == sewn[f[0]] || sewn[e[0]] == sewn[f[1]] || sewn[e[1]] == sewn[f[0]] || sewn[e[1]] == sewn[f[1]]);
 }
 
+/* Lets proximity and crossing queries filter a list of candidate triangle pairs built with boxes
+ * grown by skin more than theirs, rebuilt when the cloth has deformed by more than the slack
+ * (0, the default after init, traverses the tree at every query). The results are the same
+ * either way: the list holds every pair the tree would report, and the filter keeps exactly those
+ * (cloth_pairs_list.c). */
+void cloth_pairs_set_skin(cloth_pairs* d, double skin);
+
 /* Threads for the proximity and crossing queries (values below 1 mean 1). Results are
  * bit-identical for any thread count. */
 void cloth_pairs_set_threads(cloth_pairs* d, int threads);
 
-/* Internal (cloth_pairs_setup.c, cloth_pairs_count.c): fits the tree to d->boxes, building it at the
- * first call and refitting it after. Returns false on allocation failure. */
-bool cloth_pairs_fit_tree(cloth_pairs* d);
+/* Internal (cloth_pairs_setup.c, cloth_pairs_count.c, cloth_pairs_list.c): fits the tree to
+ * boxes[0 .. triangle_count), building it at the first call and refitting it after. Returns false
+ * on allocation failure. */
+bool cloth_pairs_fit_tree(cloth_pairs* d, const aabb* boxes);
 
 /* The queries. Each pair is reported once (de-duplicated by ownership, see owns), in sorted
  * order, so the output depends on the input alone, not on the tree's history. They allocate only

@@ -73,7 +73,7 @@ int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_
 		const int32_t* v = d->triangles + 3 * (size_t)t;
 		d->boxes[t] = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
 	}
-	if (!cloth_pairs_fit_tree(d)) return -1;
+	if (!cloth_pairs_fit_tree(d, d->boxes)) return -1;
 	count_query q = {.d = d, .x = x, .first = first_pairs, .first_max = k,
 			 .budget = (int64_t)CLOTH_PAIRS_BUDGET * d->triangle_count};
 	int32_t stack[BVH_PAIRS_STACK];

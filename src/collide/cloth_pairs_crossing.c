@@ -65,11 +65,12 @@ static double relative_motion(vec3 o0, vec3 o1, const vec3* b0, const vec3* b1, 
 	return sqrt(m);
 }
 
-static void crossing_vf(query* q, int32_t p, int32_t t)
+/* Vertex p against triangle t, t not holding p (the body of crossing_vf). */
+static void crossing_vf_live(query* q, int32_t p, int32_t t)
 {
 	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
-	if (has_vertex(tv, p) || sewn_to_triangle(d->sewn, p, tv)) return;
+	if (sewn_to_triangle(d->sewn, p, tv)) return;
 	const double eps = q->margin;
 	const vec3 *x0 = q->x, *x1 = q->x1;
 	/* d->boxes[t] is t's swept box (drift removed) grown by eps / 2 + pad */
@@ -108,7 +109,8 @@ static void crossing_vf(query* q, int32_t p, int32_t t)
 	r->toi = toi;
 }
 
-static void crossing_ee(query* q, int32_t e, int32_t f)
+/* Edges e and f without a common endpoint (the body of crossing_ee). */
+static void crossing_ee_live(query* q, int32_t e, int32_t f)
 {
 	const cloth_pairs* d = q->d;
 	if (f < e) {
@@ -118,7 +120,7 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	}
 	const int32_t* ev = d->edges + 2 * (size_t)e;
 	const int32_t* fv = d->edges + 2 * (size_t)f;
-	if (share_endpoint(ev, fv) || sewn_to_edge(d->sewn, ev, fv)) return;
+	if (sewn_to_edge(d->sewn, ev, fv)) return;
 	const double eps = q->margin;
 	const vec3 *x0 = q->x, *x1 = q->x1;
 	/* the boxes of the ends at x0 and at x1 - drift (cloth_pairs_crossings) */
@@ -172,7 +174,22 @@ static void crossing_ee(query* q, int32_t e, int32_t f)
 	r->toi = toi;
 }
 
+static void crossing_vf(query* q, int32_t p, int32_t t)
+{
+	if (!has_vertex(q->d->triangles + 3 * (size_t)t, p)) crossing_vf_live(q, p, t);
+}
+
+static void crossing_ee(query* q, int32_t e, int32_t f)
+{
+	if (!share_endpoint(q->d->edges + 2 * (size_t)e, q->d->edges + 2 * (size_t)f)) crossing_ee_live(q, e, f);
+}
+
 static bool visit_crossing(void* q, int32_t A, int32_t B) { return visit_pair(q, A, B, crossing_vf, crossing_ee); }
+
+static bool visit_crossing_live(query* q, int32_t A, int32_t B, uint32_t live)
+{
+	return visit_pair_live(q, A, B, live, crossing_vf_live, crossing_ee_live);
+}
 
 int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, double eps)
 {
@@ -207,7 +224,8 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
 		vec3 P[4] = {x0[a], x0[b], v3_sub(x1[a], w), v3_sub(x1[b], w)};
 		d->edge_boxes[e] = points_box(P, 4);
 	}
-	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .visit = visit_crossing,
+	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .grow = 0.5 * eps + pad, .visit = visit_crossing,
+		   .visit_live = visit_crossing_live,
 		   .kind = {KIND_XVF, KIND_XEE}};
 	if (!cloth_pairs_traverse(d, &q)) {
 		d->xvf_count = d->xee_count = 0;

@@ -7,11 +7,13 @@
 
 #include <string.h>
 
-static void proximity_vf(query* q, int32_t p, int32_t t)
+/* Vertex p against triangle t, t not holding p and the two not rest neighbours (the body of
+ * proximity_vf). */
+static void proximity_vf_live(query* q, int32_t p, int32_t t)
 {
 	const cloth_pairs* d = q->d;
 	const int32_t* tv = d->triangles + 3 * (size_t)t;
-	if (has_vertex(tv, p) || sewn_to_triangle(d->sewn, p, tv) || rest_near_vf(&d->rest, p, t)) return;
+	if (sewn_to_triangle(d->sewn, p, tv)) return;
 	const double h = q->margin;
 	vec3 xp = q->x[p], a = q->x[tv[0]], b = q->x[tv[1]], c = q->x[tv[2]];
 	/* d->boxes[t] is t's box grown by h / 2 */
@@ -37,7 +39,8 @@ static void proximity_vf(query* q, int32_t p, int32_t t)
 	r->distance = sqrt(d2);
 }
 
-static void proximity_ee(query* q, int32_t e, int32_t f)
+/* Edges e and f without a common endpoint, not rest neighbours (the body of proximity_ee). */
+static void proximity_ee_live(query* q, int32_t e, int32_t f)
 {
 	const cloth_pairs* d = q->d;
 	if (f < e) {
@@ -47,7 +50,7 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	}
 	const int32_t* ev = d->edges + 2 * (size_t)e;
 	const int32_t* fv = d->edges + 2 * (size_t)f;
-	if (share_endpoint(ev, fv) || sewn_to_edge(d->sewn, ev, fv) || rest_near_ee(&d->rest, e, f)) return;
+	if (sewn_to_edge(d->sewn, ev, fv)) return;
 	const double h = q->margin;
 	if (!boxes_near(&d->edge_boxes[e], &d->edge_boxes[f], h)) return;
 	vec3 P[2] = {q->x[ev[0]], q->x[ev[1]]}, Q[2] = {q->x[fv[0]], q->x[fv[1]]};
@@ -75,7 +78,23 @@ static void proximity_ee(query* q, int32_t e, int32_t f)
 	r->distance = sqrt(d2);
 }
 
+static void proximity_vf(query* q, int32_t p, int32_t t)
+{
+	if (!has_vertex(q->d->triangles + 3 * (size_t)t, p) && !rest_near_vf(&q->d->rest, p, t)) proximity_vf_live(q, p, t);
+}
+
+static void proximity_ee(query* q, int32_t e, int32_t f)
+{
+	if (!share_endpoint(q->d->edges + 2 * (size_t)e, q->d->edges + 2 * (size_t)f) && !rest_near_ee(&q->d->rest, e, f))
+		proximity_ee_live(q, e, f);
+}
+
 static bool visit_proximity(void* q, int32_t A, int32_t B) { return visit_pair(q, A, B, proximity_vf, proximity_ee); }
+
+static bool visit_proximity_live(query* q, int32_t A, int32_t B, uint32_t live)
+{
+	return visit_pair_live(q, A, B, live, proximity_vf_live, proximity_ee_live);
+}
 
 int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 {
@@ -92,7 +111,8 @@ int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 		vec3 P[2] = {x[d->edges[2 * e]], x[d->edges[2 * e + 1]]};
 		d->edge_boxes[e] = points_box(P, 2);
 	}
-	query q = {.d = d, .x = x, .margin = thickness, .visit = visit_proximity, .kind = {KIND_VF, KIND_EE}};
+	query q = {.d = d, .x = x, .margin = thickness, .grow = 0.5 * thickness, .visit = visit_proximity,
+		   .visit_live = visit_proximity_live, .proximity = true, .kind = {KIND_VF, KIND_EE}};
 	if (!cloth_pairs_traverse(d, &q)) {
 		d->vf_count = d->ee_count = 0;
 		return -1;

@@ -174,13 +174,36 @@ static bool traversal_verdict(cloth_pairs* d, bool failed, bool stopped, int64_t
 	return !failed && !stopped && !d->overloaded && !interrupted;
 }
 
+/* The candidate list's pairs [lo, hi) whose boxes overlap in this query: the pairs the tree
+ * would report (cloth_pairs_list_ready), in another order. */
+static void visit_list(const cloth_pairs* d, query* q, int64_t lo, int64_t hi)
+{
+	const int32_t* p = d->list;
+	for (int64_t k = lo; k < hi; ++k) {
+		int32_t A = p[2 * k], B = p[2 * k + 1];
+		if (aabb_overlap(d->boxes[A], d->boxes[B]) && !q->visit_live(q, A, B, d->list_live[k])) return;
+	}
+}
+
+/* Task k of task_count: the k-th of equal slices of the list, or the subtree pair tasks[2 k ..]. */
+static void run_task(const cloth_pairs* d, query* q, bool listed, const int32_t* tasks, int32_t k, int32_t task_count)
+{
+	if (listed) {
+		visit_list(d, q, d->list_count * k / task_count, d->list_count * (k + 1) / task_count);
+		return;
+	}
+	int32_t stack[BVH_PAIRS_STACK];
+	bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], q->visit, q, stack, BVH_PAIRS_STACK);
+}
+
 bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 {
 	d->candidate_pairs = 0;
 	d->overloaded = false;
 	for (int w = 0; w < 2; ++w) *main_results(d, proto->kind[w]).count = 0;
 	if (d->triangle_count == 0) return true;
-	if (!cloth_pairs_fit_tree(d)) return false;
+	const bool listed = cloth_pairs_list_ready(d, proto);
+	if (!listed && !cloth_pairs_fit_tree(d, d->boxes)) return false;
 	int threads = d->threads > 1 ? d->threads : 1;
 	if (threads - 1 > d->part_count) {
 		/* Once per thread count: the workers' result arrays (empty; they grow on demand). */
@@ -194,7 +217,7 @@ bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 		}
 	}
 	int32_t tasks[2 * SPLIT_MAX];
-	int32_t task_count = threads > 1 ? bvh_self_pairs_split(&d->tree, SPLIT_TARGET, tasks, SPLIT_MAX) : 0;
+	int32_t task_count = threads <= 1 ? 0 : listed ? SPLIT_TARGET : bvh_self_pairs_split(&d->tree, SPLIT_TARGET, tasks, SPLIT_MAX);
 	if (task_count < 2) threads = 1;
 	/* Each thread may use the whole budget; the verdict is taken on the total, and a thread that
 	 * ran out alone means the total is over too, so it does not depend on the thread count. */
@@ -203,8 +226,8 @@ bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 		query q = *proto;
 		q.budget = budget;
 		bind_results(d, &q, 0);
-		int32_t stack[BVH_PAIRS_STACK];
-		bvh_pairs_cb(&d->tree, &d->tree, q.visit, &q, stack, BVH_PAIRS_STACK);
+		tasks[0] = tasks[1] = 0; /* unlisted: the whole traversal, from the root pair */
+		run_task(d, &q, listed, tasks, 0, 1);
 		unbind_results(d, &q, 0);
 		d->candidate_pairs = q.candidates;
 		return traversal_verdict(d, q.failed, q.stopped, q.candidates, budget);
@@ -219,11 +242,8 @@ bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
 		query q = *proto;
 		q.budget = budget;
 		bind_results(d, &q, id);
-		int32_t stack[BVH_PAIRS_STACK];
 #pragma omp for schedule(dynamic, 1)
-		for (int32_t k = 0; k < task_count; ++k)
-			bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], q.visit, &q, stack,
-					  BVH_PAIRS_STACK);
+		for (int32_t k = 0; k < task_count; ++k) run_task(d, &q, listed, tasks, k, task_count);
 		unbind_results(d, &q, id);
 		candidates += q.candidates;
 		failed = failed || q.failed;

@@ -126,8 +126,12 @@ typedef struct query {
 	vec3 drift;     /* crossings: the mean displacement, taken out of the culling */
 	double pad;     /* crossings: rounding allowance of the culling */
 	double margin;  /* thickness or eps */
+	double grow;    /* how much d->boxes are grown beyond the points' boxes */
 	/* visit_pair with the query's two tests (a wrapper per query, so that they are direct calls) */
 	bool (*visit)(void* q, int32_t A, int32_t B);
+	/* the same for a pair of the candidate list, given its live tests (pair_live) */
+	bool (*visit_live)(struct query* q, int32_t A, int32_t B, uint32_t live);
+	bool proximity; /* which half of pair_live's mask applies */
 	int kind[2]; /* [0]: the particle/triangle kind, [1]: the edge/edge kind */
 	void* arr[2];
 	uint64_t* keys[2];
@@ -177,6 +181,70 @@ static inline bool visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* 
 		for (int j = 0; j < 3; ++j)
 			if (ob & (8u << j)) ee(q, d->triangle_edges[3 * (size_t)A + i], d->triangle_edges[3 * (size_t)B + j]);
 	}
+	return true;
+}
+
+/* Whether the candidate list holds every triangle pair whose box (d->boxes) overlaps another's in
+ * query q, rebuilding it when it no longer does (cloth_pairs_list.c). False when the list is off
+ * (d->skin == 0) or could not be built: the query traverses the tree then. */
+bool cloth_pairs_list_ready(cloth_pairs* d, const query* q);
+
+/* The feature tests visit_pair(q, A, B, ...) makes that get past the topology: bit k (k < 3): vertex
+ * k of A against B, bit 3 + k: vertex k of B against A, bit 6 + 3 i + j: edge i of A against edge j
+ * of B; only the owned ones (visit_pair), not sharing a vertex. The low 16 bits are the crossing
+ * tests, the high 16 the proximity tests, which also leave out rest neighbours. A function of the
+ * topology alone: the candidate list keeps it with each pair, so that a query runs only these
+ * (visit_live) and skips the tests that would stop at their first line. */
+static inline uint32_t pair_live(const cloth_pairs* d, int32_t A, int32_t B)
+{
+	const int32_t* ta = d->triangles + 3 * (size_t)A;
+	const int32_t* tb = d->triangles + 3 * (size_t)B;
+	unsigned oa = d->owns[A], ob = d->owns[B];
+	uint32_t live = 0;
+	for (int k = 0; k < 3; ++k) {
+		if ((oa & (1u << k)) && !has_vertex(tb, ta[k])) {
+			live |= 1u << k;
+			if (!rest_near_vf(&d->rest, ta[k], B)) live |= 1u << (16 + k);
+		}
+		if ((ob & (1u << k)) && !has_vertex(ta, tb[k])) {
+			live |= 1u << (3 + k);
+			if (!rest_near_vf(&d->rest, tb[k], A)) live |= 1u << (19 + k);
+		}
+	}
+	for (int i = 0; i < 3; ++i)
+		for (int j = 0; j < 3; ++j) {
+			if (!(oa & (8u << i)) || !(ob & (8u << j))) continue;
+			int32_t e = d->triangle_edges[3 * (size_t)A + i], f = d->triangle_edges[3 * (size_t)B + j];
+			if (share_endpoint(d->edges + 2 * (size_t)e, d->edges + 2 * (size_t)f)) continue;
+			live |= 1u << (6 + 3 * i + j);
+			if (!rest_near_ee(&d->rest, e, f)) live |= 1u << (22 + 3 * i + j);
+		}
+	return live;
+}
+
+/* visit_pair for a candidate-list pair: the live tests only, by the tests' bodies (vf(q, p, t),
+ * ee(q, e, f) past their topology checks). The same tests of the same inputs as visit_pair makes
+ * and gets results from, so the same results. */
+static inline bool visit_pair_live(query* q, int32_t A, int32_t B, uint32_t live, void (*vf)(query* q, int32_t p, int32_t t),
+				   void (*ee)(query* q, int32_t e, int32_t f))
+{
+	const cloth_pairs* d = q->d;
+	if (++q->candidates > q->budget || ((q->candidates & 1023) == 0 && d->cancel && *d->cancel)) {
+		q->stopped = true;
+		return false;
+	}
+	if (q->proximity) live >>= 16;
+	live &= 0x7fffu;
+	if (!live) return true;
+	const int32_t* ta = d->triangles + 3 * (size_t)A;
+	const int32_t* tb = d->triangles + 3 * (size_t)B;
+	for (int k = 0; k < 3; ++k) {
+		if (live & (1u << k)) vf(q, ta[k], B);
+		if (live & (8u << k)) vf(q, tb[k], A);
+	}
+	if (live >> 6)
+		for (int b = 0; b < 9; ++b)
+			if (live & (64u << b)) ee(q, d->triangle_edges[3 * (size_t)A + b / 3], d->triangle_edges[3 * (size_t)B + b % 3]);
 	return true;
 }
 

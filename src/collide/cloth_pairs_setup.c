@@ -72,6 +72,11 @@ void cloth_pairs_free(cloth_pairs* d)
 			free(d->parts[k].keys[j]);
 		}
 	free(d->parts);
+	free(d->list_ref);
+	free(d->list_boxes);
+	free(d->list_edge_boxes);
+	free(d->list);
+	free(d->list_live);
 	if (d->tree_built) bvh_free(&d->tree);
 	memset(d, 0, sizeof *d);
 }
@@ -158,19 +163,20 @@ void cloth_pairs_rebuild_tree(cloth_pairs* d)
 {
 	if (d->tree_built) bvh_free(&d->tree);
 	d->tree_built = false;
+	d->list_valid = false;
 }
 
 /* The tree's topology comes from the positions it was built at (the first query: the only
  * allocation of a query besides results outgrowing their arrays); later queries refit it. Cloth
  * hardly stretches, so neighbours on the mesh stay neighbours in space and a refitted tree stays
  * tight as the cloth drapes and folds: the coherence between steps that sec. 6 exploits. */
-bool cloth_pairs_fit_tree(cloth_pairs* d)
+bool cloth_pairs_fit_tree(cloth_pairs* d, const aabb* boxes)
 {
 	if (d->tree_built) {
-		bvh_refit(&d->tree, d->boxes);
+		bvh_refit(&d->tree, boxes);
 		return true;
 	}
-	if (!bvh_build(&d->tree, d->boxes, d->triangle_count)) return false;
+	if (!bvh_build(&d->tree, boxes, d->triangle_count)) return false;
 	d->tree_built = true;
 	return true;
 }

@@ -291,6 +291,7 @@ bool rest_neighbours_build(rest_neighbours* r, const int32_t* triangles, const d
 bool cloth_pairs_set_rest(cloth_pairs* d, const double* tri_uv, double radius)
 {
 	rest_neighbours_free(&d->rest);
+	d->list_valid = false; /* its pairs' live tests leave out the old rest neighbours */
 	return rest_neighbours_build(&d->rest, d->triangles, tri_uv, d->triangle_count, d->particle_count, d->edges,
 				     d->edge_count, d->triangle_edges, radius, d->cancel);
 }
