@@ -216,6 +216,13 @@ struct drape_world {
 	bsr A;
 	pcg_workspace pcg;
 	limit_set limit; /* strain limiting's projection (solver/strain_limit.c) */
+	/* The last proposal before and after that projection (when it moved anything): the step control
+	 * measures the next proposal's strain change from the former while the cloth is where the
+	 * latter put it (solver/implicit.c, judged_change; docs/solver.md, "Strain limiting"). */
+	vec3* limit_from;
+	vec3* limit_to;
+	vec3* limit_pending; /* this step's proposal before the projection, until the step is accepted */
+	bool limit_moved, limit_pending_moved;
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	multigrid* multigrid;       /* preconditioner MULTIGRID; NULL otherwise */
