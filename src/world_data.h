@@ -107,6 +107,7 @@ typedef struct cloth_data {
 	drape_mesh mesh; /* a copy of what was given */
 	drape_material material; /* kept to rebuild hinges when seams merge (seam.c) */
 	drape_cloth_model model;
+	drape_bend_model bend_model; /* TRIANGLES: hinges or tensor elements, rebuilt when seams merge */
 	int32_t nu, nv; /* MASS_SPRING grid */
 } cloth_data;
 
