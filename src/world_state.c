@@ -146,7 +146,10 @@ bool world_state_write(drape_world* w, FILE* f)
 		ok = put(f, w->dv_last, sizeof *w->dv_last, n) && put(f, &w->h_last, sizeof w->h_last, 1) &&
 		     put(f, w->x_prev, sizeof *w->x_prev, n) && put(f, w->v_prev, sizeof *w->v_prev, n) &&
 		     put(f, &w->h_prev, sizeof w->h_prev, 1) && put(f, w->contacts, sizeof *w->contacts, n) &&
-		     put(f, &w->intersections, sizeof w->intersections, 1);
+		     put(f, &w->intersections, sizeof w->intersections, 1) &&
+		     /* the step control's second start for the strain change (solver/implicit.c, judged_change) */
+		     put(f, &w->limit_moved, sizeof w->limit_moved, 1) &&
+		     (!w->limit_moved || (put(f, w->limit_from, sizeof *w->limit_from, n) && put(f, w->limit_to, sizeof *w->limit_to, n)));
 	return ok;
 }
 
@@ -182,7 +185,8 @@ bool world_state_read(drape_world* w, FILE* f, char* err, size_t err_size)
 		ok = get(f, w->dv_last, sizeof *w->dv_last, n) && get(f, &w->h_last, sizeof w->h_last, 1) &&
 		     get(f, w->x_prev, sizeof *w->x_prev, n) && get(f, w->v_prev, sizeof *w->v_prev, n) &&
 		     get(f, &w->h_prev, sizeof w->h_prev, 1) && get(f, w->contacts, sizeof *w->contacts, n) &&
-		     get(f, &w->intersections, sizeof w->intersections, 1);
+		     get(f, &w->intersections, sizeof w->intersections, 1) && get(f, &w->limit_moved, sizeof w->limit_moved, 1) &&
+		     (!w->limit_moved || (get(f, w->limit_from, sizeof *w->limit_from, n) && get(f, w->limit_to, sizeof *w->limit_to, n)));
 	if (!ok) return core_fail(err, err_size, "the world state is cut short");
 	return true;
 }
