@@ -289,19 +289,24 @@ static void momentum(const drape_world* w, double p[3])
 	}
 }
 
+/* The shipped garment tube with `sets` applied, on one thread; NULL (and s freed) on failure. */
+static drape_world* build_tube(const char* const* sets, int32_t set_count, scene* s)
+{
+	char err[1024];
+	CHECK(scene_load_file_set(DRAPE_SOURCE_DIR "/scenes/garment_tube.json", sets, set_count, s, err, sizeof err));
+	if (test_failures) return NULL;
+	s->world.threads = 1;
+	drape_world* w = scene_build_world(s, err, sizeof err);
+	CHECK(w != NULL);
+	if (!w) scene_free(s);
+	return w;
+}
+
 static void test_tube_sewing(void)
 {
 	scene s;
-	char err[1024];
-	CHECK(scene_load_file(DRAPE_SOURCE_DIR "/scenes/garment_tube.json", &s, err, sizeof err));
-	if (test_failures) return;
-	s.world.threads = 1;
-	drape_world* w = scene_build_world(&s, err, sizeof err);
-	CHECK(w != NULL);
-	if (!w) {
-		scene_free(&s);
-		return;
-	}
+	drape_world* w = build_tube(NULL, 0, &s);
+	if (!w) return;
 	const drape_cloth_id cloth = {0};
 	const int32_t before = drape_cloth_vertex_count(w, cloth);
 	int32_t pairs = 0;
@@ -421,16 +426,8 @@ static void test_tube_sewing_tensor(void)
 {
 	static const char* const sets[] = {"cloths.0.bend_model=tensor"};
 	scene s;
-	char err[1024];
-	CHECK(scene_load_file_set(DRAPE_SOURCE_DIR "/scenes/garment_tube.json", sets, 1, &s, err, sizeof err));
-	if (test_failures) return;
-	s.world.threads = 1;
-	drape_world* w = scene_build_world(&s, err, sizeof err);
-	CHECK(w != NULL);
-	if (!w) {
-		scene_free(&s);
-		return;
-	}
+	drape_world* w = build_tube(sets, 1, &s);
+	if (!w) return;
 	CHECK(w->hinge_count == 0 && w->btens_count == w->triangle_count);
 	for (int f = 1; f <= 45 && !(drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1})); ++f) {
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
