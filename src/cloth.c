@@ -337,6 +337,7 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	c->name = strdup(def->name ? def->name : "cloth");
 	c->material = *mat;
 	c->model = def->model;
+	c->bend_model = def->bend_model;
 	c->nu = springs ? def->grid[0] : 0;
 	c->nv = springs ? def->grid[1] : 0;
 	c->first_vertex = n0;

@@ -6,6 +6,8 @@
  * index in the world renumbered, and the solver rebuilt by world_prepare. */
 #include "core.h"
 #include "cloth.h"
+#include "cloth_bend.h"
+#include "forces/bend_tensor.h"
 #include "seam.h"
 #include "world_error.h"
 
@@ -261,16 +263,24 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 				    c->name, err);
 		goto done;
 	}
+	/* A cloth bent by tensor elements (docs/bending.md) has no hinges: its elements are rebuilt on
+	 * the sewn topology instead, reaching across the closed seam. */
+	const bool tensor = c->model == DRAPE_MODEL_TRIANGLES && c->bend_model == DRAPE_BEND_TENSOR;
+	const int32_t hinge_count_all = hinge_count;
+	if (tensor) hinge_count = 0;
 	/* Reserve before changing anything, so that a failure leaves the world as it was. */
-	int32_t other_hinges = 0;
+	int32_t other_hinges = 0, other_btens = 0;
 	for (int32_t k = 0; k < w->hinge_count; ++k)
 		other_hinges += !(w->hinges[k].v[0] >= n0 && w->hinges[k].v[0] < n0 + nv);
+	for (int32_t k = 0; k < w->btens_count; ++k)
+		other_btens += !(w->btens[k].v[0] >= n0 && w->btens[k].v[0] < n0 + nv);
 	double* positions = malloc(3 * (size_t)nnew * sizeof(double));
 	double* mass_sum = calloc((size_t)nnew, sizeof(double));
 	vec3* mx = calloc((size_t)nnew, sizeof(vec3));
 	vec3* mv = calloc((size_t)nnew, sizeof(vec3));
 	if (!positions || !mass_sum || !mx || !mv ||
-	    !core_reserve((void**)&w->hinges, &w->hinge_capacity, other_hinges + hinge_count, sizeof(hinge_elem))) {
+	    !core_reserve((void**)&w->hinges, &w->hinge_capacity, other_hinges + hinge_count, sizeof(hinge_elem)) ||
+	    (tensor && !core_reserve((void**)&w->btens, &w->btens_capacity, other_btens + tc, sizeof(bend_tensor_elem)))) {
 		free(positions);
 		free(mass_sum);
 		free(mx);
@@ -315,6 +325,23 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	memcpy(c->mesh.triangles, tris, 3 * (size_t)tc * sizeof(int32_t));
 	for (int32_t k = 0; k < hinge_count; ++k) cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->hinges[kept + k]);
 	w->hinge_count = kept + hinge_count;
+	kept = 0;
+	for (int32_t k = 0; k < w->btens_count; ++k) {
+		bend_tensor_elem e = w->btens[k];
+		if (e.v[0] >= n0 && e.v[0] < n0 + nv) continue; /* this cloth's: rebuilt below */
+		for (int j = 0; j < BEND_TENSOR_NODES; ++j) e.v[j] = remap(e.v[j], n0, nv, local, delta);
+		w->btens[kept++] = e;
+	}
+	w->btens_count = kept;
+	if (tensor) {
+		/* The uv and material are those the elements were first built from, so only a failed
+		 * allocation of the builder's scratch can stop it here. */
+		drape_cloth_def def = drape_default_cloth_def();
+		def.mesh = &c->mesh;
+		def.material = c->material;
+		status = cloth_bend_tensors(w, &def, hr, hinge_count_all, c->first_triangle, n0);
+		if (status != DRAPE_OK) goto done;
+	}
 	kept = 0;
 	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
 		ms_spring s = w->ms_springs[k];

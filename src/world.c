@@ -166,6 +166,11 @@ static void free_solver(drape_world* w)
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
 	limit_set_free(&w->limit);
+	free(w->limit_from);
+	free(w->limit_to);
+	free(w->limit_pending);
+	w->limit_from = w->limit_to = w->limit_pending = NULL;
+	w->limit_moved = w->limit_pending_moved = false;
 	cholesky_destroy(w->cholesky);
 	w->cholesky = NULL;
 	two_level_destroy(w->two_level);
@@ -285,6 +290,10 @@ drape_status world_prepare(drape_world* w)
 		w->reuse_y = malloc(m * sizeof(vec3));
 		w->reuse_dirty = malloc(m);
 		w->reuse_valid = false;
+		w->limit_from = malloc(m * sizeof(vec3));
+		w->limit_to = malloc(m * sizeof(vec3));
+		w->limit_pending = malloc(m * sizeof(vec3));
+		w->limit_moved = w->limit_pending_moved = false;
 		w->x_prev = malloc(m * sizeof(vec3));
 		w->v_prev = malloc(m * sizeof(vec3));
 		w->x_keep = malloc(m * sizeof(vec3));
@@ -297,7 +306,7 @@ drape_status world_prepare(drape_world* w)
 			w->newton_z = calloc(m, sizeof(vec3));
 			ok = w->newton_x && w->newton_v && w->newton_y && w->newton_z;
 		}
-		ok = ok && w->x_prev && w->v_prev && w->x_keep && w->v_keep && w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
+		ok = ok && w->limit_from && w->limit_to && w->limit_pending && w->x_prev && w->v_prev && w->x_keep && w->v_keep && w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
 		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid && w->reuse_A && w->reuse_r &&
 		     w->reuse_used && w->reuse_y && w->reuse_dirty;
 		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
@@ -516,6 +525,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		t = w->x, w->x = w->x1, w->x1 = t;
 		t = w->v, w->v = w->v1, w->v1 = t;
 		t = w->dv, w->dv = w->dv_last, w->dv_last = t;
+		implicit_accept_limit(w);
 		w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 		w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
 		w->time = to_end ? t_end : w->time + h;

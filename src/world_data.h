@@ -107,6 +107,7 @@ typedef struct cloth_data {
 	drape_mesh mesh; /* a copy of what was given */
 	drape_material material; /* kept to rebuild hinges when seams merge (seam.c) */
 	drape_cloth_model model;
+	drape_bend_model bend_model; /* TRIANGLES: hinges or tensor elements, rebuilt when seams merge */
 	int32_t nu, nv; /* MASS_SPRING grid */
 } cloth_data;
 
@@ -216,6 +217,13 @@ struct drape_world {
 	bsr A;
 	pcg_workspace pcg;
 	limit_set limit; /* strain limiting's projection (solver/strain_limit.c) */
+	/* The last proposal before and after that projection (when it moved anything): the step control
+	 * measures the next proposal's strain change from the former while the cloth is where the
+	 * latter put it (solver/implicit.c, judged_change; docs/solver.md, "Strain limiting"). */
+	vec3* limit_from;
+	vec3* limit_to;
+	vec3* limit_pending; /* this step's proposal before the projection, until the step is accepted */
+	bool limit_moved, limit_pending_moved;
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	multigrid* multigrid;       /* preconditioner MULTIGRID; NULL otherwise */

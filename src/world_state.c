@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#define STATE_MAGIC "DRWSTAT3"
+#define STATE_MAGIC "DRWSTAT4"
 
 static bool put(FILE* f, const void* p, size_t size, size_t count) { return count == 0 || fwrite(p, size, count, f) == count; }
 static bool get(FILE* f, void* p, size_t size, size_t count) { return count == 0 || fread(p, size, count, f) == count; }
@@ -31,8 +31,8 @@ void world_state_frame_start(drape_world* w)
 }
 
 /* A world with seams changes its topology as they merge (seam.c): fewer particles, renumbered
- * triangles, hinges rebuilt across the seam, a closed seam's springs gone, and b_u/b_v regions that
- * may apply once sewn. All of it is saved as it stands rather than replayed, since hinges built at
+ * triangles, hinges or tensor bending elements rebuilt across the seam, a closed seam's springs
+ * gone, and b_u/b_v regions that may apply once sewn. All of it is saved as it stands rather than replayed, since hinges built at
  * a merge depend on the positions then. Written only for worlds with seams. */
 static bool topology_write(drape_world* w, FILE* f)
 {
@@ -54,6 +54,7 @@ static bool topology_write(drape_world* w, FILE* f)
 	}
 	ok = ok && put(f, w->triangles, sizeof *w->triangles, (size_t)w->triangle_count) &&
 	     put(f, &w->hinge_count, sizeof w->hinge_count, 1) && put(f, w->hinges, sizeof *w->hinges, (size_t)w->hinge_count) &&
+	     put(f, &w->btens_count, sizeof w->btens_count, 1) && put(f, w->btens, sizeof *w->btens, (size_t)w->btens_count) &&
 	     put(f, &w->ms_spring_count, sizeof w->ms_spring_count, 1) &&
 	     put(f, w->ms_springs, sizeof *w->ms_springs, (size_t)w->ms_spring_count) &&
 	     put(f, w->ms_bends, sizeof *w->ms_bends, (size_t)w->ms_bend_count);
@@ -100,7 +101,12 @@ static bool topology_read(drape_world* w, FILE* f, int32_t particles, char* err,
 	     get(f, &hinge_count, sizeof hinge_count, 1);
 	if (ok && (hinge_count < 0 || !core_reserve((void**)&w->hinges, &w->hinge_capacity, hinge_count, sizeof *w->hinges)))
 		return core_fail(err, err_size, "the state's %d hinges cannot be held", hinge_count);
-	ok = ok && get(f, w->hinges, sizeof *w->hinges, (size_t)hinge_count) && get(f, &ms_spring_count, sizeof ms_spring_count, 1);
+	int32_t btens_count = 0;
+	ok = ok && get(f, w->hinges, sizeof *w->hinges, (size_t)hinge_count) && get(f, &btens_count, sizeof btens_count, 1);
+	if (ok && (btens_count < 0 || btens_count > w->btens_count))
+		return core_fail(err, err_size, "the state holds %d bending elements, more than the scene's %d", btens_count,
+				 w->btens_count);
+	ok = ok && get(f, w->btens, sizeof *w->btens, (size_t)btens_count) && get(f, &ms_spring_count, sizeof ms_spring_count, 1);
 	if (ok && (ms_spring_count < 0 || ms_spring_count > w->ms_spring_count))
 		return core_fail(err, err_size, "the state holds %d springs, more than the scene's %d", ms_spring_count,
 				 w->ms_spring_count);
@@ -110,6 +116,7 @@ static bool topology_read(drape_world* w, FILE* f, int32_t particles, char* err,
 		ok = get(f, &w->constraints[i].particle, sizeof w->constraints[i].particle, 1);
 	if (!ok) return core_fail(err, err_size, "the world state is cut short");
 	w->hinge_count = hinge_count;
+	w->btens_count = btens_count;
 	w->ms_spring_count = ms_spring_count;
 	w->particle_count = particles;
 	w->dirty = true;
@@ -139,7 +146,10 @@ bool world_state_write(drape_world* w, FILE* f)
 		ok = put(f, w->dv_last, sizeof *w->dv_last, n) && put(f, &w->h_last, sizeof w->h_last, 1) &&
 		     put(f, w->x_prev, sizeof *w->x_prev, n) && put(f, w->v_prev, sizeof *w->v_prev, n) &&
 		     put(f, &w->h_prev, sizeof w->h_prev, 1) && put(f, w->contacts, sizeof *w->contacts, n) &&
-		     put(f, &w->intersections, sizeof w->intersections, 1);
+		     put(f, &w->intersections, sizeof w->intersections, 1) &&
+		     /* the step control's second start for the strain change (solver/implicit.c, judged_change) */
+		     put(f, &w->limit_moved, sizeof w->limit_moved, 1) &&
+		     (!w->limit_moved || (put(f, w->limit_from, sizeof *w->limit_from, n) && put(f, w->limit_to, sizeof *w->limit_to, n)));
 	return ok;
 }
 
@@ -175,7 +185,8 @@ bool world_state_read(drape_world* w, FILE* f, char* err, size_t err_size)
 		ok = get(f, w->dv_last, sizeof *w->dv_last, n) && get(f, &w->h_last, sizeof w->h_last, 1) &&
 		     get(f, w->x_prev, sizeof *w->x_prev, n) && get(f, w->v_prev, sizeof *w->v_prev, n) &&
 		     get(f, &w->h_prev, sizeof w->h_prev, 1) && get(f, w->contacts, sizeof *w->contacts, n) &&
-		     get(f, &w->intersections, sizeof w->intersections, 1);
+		     get(f, &w->intersections, sizeof w->intersections, 1) && get(f, &w->limit_moved, sizeof w->limit_moved, 1) &&
+		     (!w->limit_moved || (get(f, w->limit_from, sizeof *w->limit_from, n) && get(f, w->limit_to, sizeof *w->limit_to, n)));
 	if (!ok) return core_fail(err, err_size, "the world state is cut short");
 	return true;
 }

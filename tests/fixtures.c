@@ -8,6 +8,12 @@
 drape_world* make_sheet(const drape_world_def* wdef, const drape_material* mat, int res, double size, bool pin_corners,
 			drape_cloth_id* cloth)
 {
+	return make_sheet_bent(wdef, mat, res, size, pin_corners, cloth, drape_default_cloth_def().bend_model);
+}
+
+drape_world* make_sheet_bent(const drape_world_def* wdef, const drape_material* mat, int res, double size,
+			     bool pin_corners, drape_cloth_id* cloth, drape_bend_model bend_model)
+{
 	drape_grid_def g = drape_default_grid_def();
 	g.size[0] = g.size[1] = size;
 	g.resolution[0] = g.resolution[1] = res;
@@ -22,6 +28,7 @@ drape_world* make_sheet(const drape_world_def* wdef, const drape_material* mat, 
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	if (mat) cd.material = *mat;
+	cd.bend_model = bend_model;
 	cd.name = "sheet";
 	drape_cloth_id id = drape_cloth_add(w, &cd);
 	drape_mesh_free(&mesh);

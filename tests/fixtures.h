@@ -8,6 +8,10 @@
  * (fixed points) at its two v = max corners, as in the paper's figure 2. */
 drape_world* make_sheet(const drape_world_def* wdef, const drape_material* mat, int res, double size, bool pin_corners,
 			drape_cloth_id* cloth);
+/* The same with a given bending model, for tests of one model's own elements or matrix structure
+ * (make_sheet takes the default, docs/bending.md). */
+drape_world* make_sheet_bent(const drape_world_def* wdef, const drape_material* mat, int res, double size,
+			     bool pin_corners, drape_cloth_id* cloth, drape_bend_model bend_model);
 
 /* Deterministic pseudo-random numbers in [-1, 1). */
 double fixture_rand(uint64_t* state);

@@ -138,7 +138,7 @@ static void test_masses_and_coefficients(void)
 	mat.bend_u = 1e-4;
 	mat.bend_v = 3e-4;
 	drape_cloth_id c;
-	drape_world* w = make_sheet(&wd, &mat, 9, 0.8, false, &c);
+	drape_world* w = make_sheet_bent(&wd, &mat, 9, 0.8, false, &c, DRAPE_BEND_DIHEDRAL); /* its hinges */
 	double total = 0.0;
 	for (int32_t i = 0; i < w->particle_count; ++i) total += w->mass[i];
 	CHECK_NEAR(total, 0.2 * 0.64, 1e-12);
@@ -182,7 +182,7 @@ static double cylinder_bend_energy(int res)
 	drape_world_def wd = drape_default_world_def();
 	drape_material mat = drape_default_material();
 	mat.bend_u = mat.bend_v = 1e-3;
-	drape_world* w = make_sheet(&wd, &mat, res, 0.5, false, NULL);
+	drape_world* w = make_sheet_bent(&wd, &mat, res, 0.5, false, NULL, DRAPE_BEND_DIHEDRAL); /* its hinges */
 	/* roll the sheet (lying in z = 1) around an axis along u with radius R */
 	const double R = 0.4;
 	for (int32_t i = 0; i < w->particle_count; ++i) {

@@ -24,7 +24,9 @@
 static drape_world* random_system(int res, double h, uint64_t seed)
 {
 	drape_world_def wd = drape_default_world_def();
-	drape_world* w = make_sheet(&wd, NULL, res, 0.5, false, NULL);
+	/* Hinges: the 1-ring pattern the multigrid's level counts below are set for (the tensor
+	 * elements' wider pattern coarsens to fewer levels; docs/bending.md). */
+	drape_world* w = make_sheet_bent(&wd, NULL, res, 0.5, false, NULL, DRAPE_BEND_DIHEDRAL);
 	for (int32_t i = 0; i < w->particle_count; ++i) {
 		w->x[i] = v3_add(w->x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
 		w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
