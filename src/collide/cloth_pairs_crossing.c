@@ -1,6 +1,7 @@
 /* Cloth/cloth crossings (sec. 6): "we postulate a linear motion for the cloth particles ... and
  * check for either particle/triangle or edge/edge crossings", with the normal oriented by the side
  * each pair started on. docs/collide.md, "Cloth/cloth detection". */
+#include "cloth_pairs_list.h"
 #include "cloth_pairs_query.h"
 
 #include "geometry.h"
@@ -227,7 +228,7 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
 	query q = {.d = d, .x = x0, .x1 = x1, .drift = w, .pad = pad, .margin = eps, .grow = 0.5 * eps + pad, .visit = visit_crossing,
 		   .visit_live = visit_crossing_live,
 		   .kind = {KIND_XVF, KIND_XEE}};
-	if (!cloth_pairs_traverse(d, &q)) {
+	if (!cloth_pairs_traverse(d, &q, cloth_pairs_list_ready(d, &q))) {
 		d->xvf_count = d->xee_count = 0;
 		return -1;
 	}

@@ -3,7 +3,7 @@
  * dynamics' terms). A cloth that hardly moves between steps (lying on a body, swaying) makes the
  * tree report the same pairs at every query; filtering the list by the query's own boxes gives
  * exactly those pairs for a fraction of a traversal. docs/collide.md, "Candidate list". */
-#include "cloth_pairs_query.h"
+#include "cloth_pairs_list.h"
 
 #include <stdlib.h>
 #include <string.h>

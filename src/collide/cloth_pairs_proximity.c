@@ -1,6 +1,7 @@
 /* Cloth/cloth proximity (sec. 2.4, 6): the vertex/triangle and edge/edge pairs closer than the
  * cloth thickness, "pairs (p, t) and (e1, e2)" of close particles and triangles and of close edges,
  * except rest neighbours (rest_neighbours.h). docs/collide.md, "Cloth/cloth detection". */
+#include "cloth_pairs_list.h"
 #include "cloth_pairs_query.h"
 
 #include "geometry.h"
@@ -113,7 +114,7 @@ int32_t cloth_pairs_proximity(cloth_pairs* d, const vec3* x, double thickness)
 	}
 	query q = {.d = d, .x = x, .margin = thickness, .grow = 0.5 * thickness, .visit = visit_proximity,
 		   .visit_live = visit_proximity_live, .proximity = true, .kind = {KIND_VF, KIND_EE}};
-	if (!cloth_pairs_traverse(d, &q)) {
+	if (!cloth_pairs_traverse(d, &q, cloth_pairs_list_ready(d, &q))) {
 		d->vf_count = d->ee_count = 0;
 		return -1;
 	}

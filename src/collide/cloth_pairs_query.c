@@ -196,13 +196,12 @@ static void run_task(const cloth_pairs* d, query* q, bool listed, const int32_t*
 	bvh_pairs_from_cb(&d->tree, &d->tree, tasks[2 * k], tasks[2 * k + 1], q->visit, q, stack, BVH_PAIRS_STACK);
 }
 
-bool cloth_pairs_traverse(cloth_pairs* d, const query* proto)
+bool cloth_pairs_traverse(cloth_pairs* d, const query* proto, bool listed)
 {
 	d->candidate_pairs = 0;
 	d->overloaded = false;
 	for (int w = 0; w < 2; ++w) *main_results(d, proto->kind[w]).count = 0;
 	if (d->triangle_count == 0) return true;
-	const bool listed = cloth_pairs_list_ready(d, proto);
 	if (!listed && !cloth_pairs_fit_tree(d, d->boxes)) return false;
 	int threads = d->threads > 1 ? d->threads : 1;
 	if (threads - 1 > d->part_count) {

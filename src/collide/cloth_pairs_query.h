@@ -1,5 +1,5 @@
 /* Internal to the cloth/cloth detector (cloth_pairs_setup.c, cloth_pairs_query.c,
- * cloth_pairs_proximity.c, cloth_pairs_crossing.c): the query a tree traversal carries, the ownership rule that tests each
+ * cloth_pairs_proximity.c, cloth_pairs_crossing.c, cloth_pairs_list.c): the query a tree traversal carries, the ownership rule that tests each
  * feature pair once, result arrays and their sort, and the small geometric helpers the proximity
  * and crossing tests share. docs/collide.md, "Cloth/cloth detection". */
 #ifndef DRAPE_CLOTH_PAIRS_QUERY_H
@@ -184,11 +184,6 @@ static inline bool visit_pair(query* q, int32_t A, int32_t B, void (*vf)(query* 
 	return true;
 }
 
-/* Whether the candidate list holds every triangle pair whose box (d->boxes) overlaps another's in
- * query q, rebuilding it when it no longer does (cloth_pairs_list.c). False when the list is off
- * (d->skin == 0) or could not be built: the query traverses the tree then. */
-bool cloth_pairs_list_ready(cloth_pairs* d, const query* q);
-
 /* The feature tests visit_pair(q, A, B, ...) makes that get past the topology: bit k (k < 3): vertex
  * k of A against B, bit 3 + k: vertex k of B against A, bit 6 + 3 i + j: edge i of A against edge j
  * of B; only the owned ones (visit_pair), not sharing a vertex. The low 16 bits are the crossing
@@ -248,9 +243,10 @@ static inline bool visit_pair_live(query* q, int32_t A, int32_t B, uint32_t live
 	return true;
 }
 
-/* Runs the query's tree traversal against itself, filling the result arrays of proto's two kinds
+/* Runs the query's tree traversal against itself, or with `listed` the candidate list's pairs
+ * (cloth_pairs_list_ready said it holds them all), filling the result arrays of proto's two kinds
  * (unsorted), on d->threads threads. False when a result array could not grow, the budget was
  * exceeded (d->overloaded) or the cancel flag was raised. */
-bool cloth_pairs_traverse(cloth_pairs* d, const query* proto);
+bool cloth_pairs_traverse(cloth_pairs* d, const query* proto, bool listed);
 
 #endif
