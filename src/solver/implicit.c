@@ -684,8 +684,9 @@ static bool wild_proposal(drape_world* w, double h, step_report* r)
  * the iterate, y = -h v_k (so that b's h^2 K (v + y/h) vanishes and x1 = x_k + h d) and z = 0 (the
  * constrained directions are on their targets already), plus b's -M (v_k - v0). BDF2's step is
  * backward Euler's from (xb, vb), so the same iteration solves it (v0 is vb there). The Jacobian
- * is eq. 18's (Gauss-Newton in compression, drag's df/dx left out), so convergence is linear. */
-static void newton_refine(drape_world* w, const step_scheme* sc, double t, double h, step_report* r)
+ * is eq. 18's (Gauss-Newton in compression, drag's df/dx left out), so convergence is linear.
+ * Returns whether the final x1 and v1 are finite. */
+static bool newton_refine(drape_world* w, const step_scheme* sc, double t, double h, step_report* r)
 {
 	const int32_t n = w->particle_count;
 	vec3 *x0 = w->x, *v0 = w->v, *y0 = w->y, *z0 = w->z;
@@ -694,6 +695,7 @@ static void newton_refine(drape_world* w, const step_scheme* sc, double t, doubl
 	/* Later passes must not reuse (or overwrite) the element terms recorded about (x0, v0). */
 	const bool reuse_step = w->reuse_step;
 	w->reuse_step = false;
+	bool values = true; /* the last iterate's x1 and v1 are finite */
 	for (int k = 1; k < w->def.newton_iterations; ++k) {
 		for (int32_t i = 0; i < n; ++i) {
 			w->newton_x[i] = w->x1[i];
@@ -704,20 +706,21 @@ static void newton_refine(drape_world* w, const step_scheme* sc, double t, doubl
 		w->multigrid_step_built = false; /* a different matrix: rebuild the hierarchy */
 		pcg_result res = solve_step(w, sc, t, h, NULL, v0, r);
 		double correction = 0.0;
-		bool finite = !res.breakdown;
+		values = true;
 		for (int32_t i = 0; i < n; ++i) {
 			w->x1[i] = v3_madd(w->newton_x[i], h, w->dv[i]);
 			w->v1[i] = v3_add(w->newton_v[i], w->dv[i]);
-			finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
+			values = values && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
 			correction = fmax(correction, v3_len(w->dv[i]));
 		}
 		w->x = x0, w->v = v0, w->y = y0, w->z = z0;
-		if (!finite || !(correction > NEWTON_TOLERANCE * change)) break;
+		if (!values || res.breakdown || !(correction > NEWTON_TOLERANCE * change)) break;
 	}
 	w->reuse_step = reuse_step;
 	/* dv is the step's whole velocity change again (the warm start and the constraint forces
 	 * read it); e keeps the last iteration's residual, the nonlinear system's constraint impulse. */
 	for (int32_t i = 0; i < n; ++i) w->dv[i] = v3_sub(w->v1[i], v0[i]);
+	return values;
 }
 
 void implicit_step(drape_world* w, double t, double h, step_report* r)
@@ -798,12 +801,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		double tc = now_ms();
 		finite = propose(w, h, scheme.old_velocity_positions);
 		if (!finite || res.breakdown) break;
-		if (w->def.newton_iterations > 1) {
-			newton_refine(w, &scheme, t, h, r);
-			finite = true;
-			for (int32_t i = 0; i < n; ++i) finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
-			if (!finite) break;
-		}
+		if (w->def.newton_iterations > 1 && !(finite = newton_refine(w, &scheme, t, h, r))) break;
 		if (wild_proposal(w, h, r)) {
 			wild = true;
 			break;
