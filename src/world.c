@@ -234,6 +234,10 @@ drape_status world_prepare(drape_world* w)
 	const int32_t n = w->particle_count;
 	size_t m = (size_t)(n > 0 ? n : 1);
 	int32_t longest = n > w->triangle_count ? n : w->triangle_count;
+	/* The tensor bending's second ring stays out of A's block pattern (bsr.h, the scalar part)
+	 * except for the preconditioners that factor or coarsen A by its pattern. */
+	const bool btens_blocks =
+		w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY || w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID;
 	bsr_builder bb;
 	bool ok = colouring_build(&w->triangle_colours, w->triangles, w->triangle_count, 3, sizeof(triangle_elem), n) &&
 		  colouring_build(&w->hinge_colours, w->hinges, w->hinge_count, 4, sizeof(hinge_elem), n) &&
@@ -244,7 +248,7 @@ drape_status world_prepare(drape_world* w)
 		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) &&
 		  bsr_builder_add_elements(&bb, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring)) &&
 		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) &&
-		  bsr_builder_add_elements(&bb, w->btens, w->btens_count, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
+		  bsr_builder_add_elements(&bb, w->btens, btens_blocks ? w->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
 		  bsr_builder_finish(&bb, &w->A) && bend_tensor_build(w) &&
 		  pcg_workspace_init(&w->pcg, n) && limit_set_init(&w->limit, n);
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */

@@ -1,7 +1,8 @@
 /* Tensor bending in the implicit system (docs/bending.md). The energy is quadratic, so its force
  * is -Q x and its Jacobian -Q, the same every step: the element matrices are summed once per
- * topology into a scalar CSR matrix (one row per particle, each entry with its A slot), and each
- * pass adds row by row, in a fixed order (bit-identical for any thread count). */
+ * topology into a scalar CSR matrix (one row per particle, each entry with its A slot, or its place
+ * in A's scalar part for the second ring), and each pass adds row by row, in a fixed order
+ * (bit-identical for any thread count). */
 #include "bend_tensor_assemble.h"
 
 #include "../forces/bend_tensor.h"
@@ -32,6 +33,32 @@ void bend_tensor_free(drape_world* w)
 	free(w->bq_d);
 	w->bq_start = w->bq_col = w->bq_slot = NULL;
 	w->bq_k = w->bq_d = NULL;
+}
+
+/* Entries outside A's block pattern (the second ring, when world_prepare left the elements out of
+ * it) go to A's scalar part, row by row in column order; their bq_slot is -1 - (index there). */
+static bool iso_build(drape_world* w)
+{
+	const int32_t n = w->particle_count;
+	int32_t count = 0;
+	for (int32_t k = 0; k < w->bq_start[n]; ++k) count += w->bq_slot[k] < 0;
+	if (count == 0) return true;
+	bsr* A = &w->A;
+	A->iso_start = calloc((size_t)n + 1, sizeof *A->iso_start);
+	A->iso_cols = malloc((size_t)count * sizeof *A->iso_cols);
+	A->iso_vals = calloc((size_t)count, sizeof *A->iso_vals);
+	if (!A->iso_start || !A->iso_cols || !A->iso_vals) return false;
+	int32_t at = 0;
+	for (int32_t i = 0; i < n; ++i) {
+		for (int32_t k = w->bq_start[i]; k < w->bq_start[i + 1]; ++k) {
+			if (w->bq_slot[k] >= 0) continue;
+			A->iso_cols[at] = w->bq_col[k];
+			w->bq_slot[k] = -1 - at;
+			++at;
+		}
+		A->iso_start[i + 1] = at;
+	}
+	return true;
 }
 
 bool bend_tensor_build(drape_world* w)
@@ -98,7 +125,7 @@ bool bend_tensor_build(drape_world* w)
 	}
 	for (int32_t i = 0; i < n; ++i) w->bq_start[i + 1] += w->bq_start[i];
 	free(t);
-	return true;
+	return iso_build(w);
 }
 
 void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool matrix)
@@ -129,7 +156,12 @@ void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool
 			if (implicit_matrix) {
 				/* A -= h df/dv + h^2 df/dx with df/dx = -Q, df/dv = -D. */
 				const double a = h * qd + h2 * qk;
-				mat3* blk = &w->A.blocks[w->bq_slot[k]];
+				const int32_t slot = w->bq_slot[k];
+				if (slot < 0) {
+					w->A.iso_vals[-1 - slot] += a;
+					continue;
+				}
+				mat3* blk = &w->A.blocks[slot];
 				blk->m[0][0] += a;
 				blk->m[1][1] += a;
 				blk->m[2][2] += a;

@@ -5,8 +5,8 @@
 
 #include "../world_data.h"
 
-/* Sums the elements into w->bq_* and finds each entry's slot in w->A (whose pattern holds the
- * elements). False without memory. */
+/* Sums the elements into w->bq_* and finds each entry's slot in w->A; the entries A's block
+ * pattern lacks go to its scalar part (bsr.h). False without memory. */
 bool bend_tensor_build(drape_world* w);
 void bend_tensor_free(drape_world* w);
 /* Adds the bend family's terms as plan p says: b += h f + h^2 K (v0 + y/h) (implicit roles) or

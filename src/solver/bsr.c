@@ -102,6 +102,9 @@ void bsr_free(bsr* m)
 	free(m->cols);
 	free(m->diag);
 	free(m->blocks);
+	free(m->iso_start);
+	free(m->iso_cols);
+	free(m->iso_vals);
 	memset(m, 0, sizeof *m);
 }
 
@@ -123,6 +126,7 @@ void bsr_zero(bsr* m, int threads)
 	mat3* blocks = m->blocks;
 #pragma omp parallel for num_threads(threads) schedule(static) if (nnz > 4096)
 	for (int32_t k = 0; k < nnz; ++k) blocks[k] = m3_zero();
+	if (m->iso_start) memset(m->iso_vals, 0, (size_t)m->iso_start[m->n] * sizeof *m->iso_vals);
 	m->extra_count = 0;
 }
 

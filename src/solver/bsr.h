@@ -21,6 +21,13 @@ typedef struct bsr {
 	int32_t extra_count, extra_capacity;
 	int32_t* extra_nodes; /* 4 per element */
 	mat3* extra_blocks;   /* 16 per element, [4a + b]; the a == b blocks are unused */
+	/* Couplings s I (a number times the 3x3 identity) outside the block pattern, as a scalar CSR
+	 * matrix: the tensor bending's second ring (docs/bending.md), whose element matrices act on
+	 * x, y and z alike, so one number stands for a block and a row stays short. NULL when there
+	 * are none; their owner fills them (bend_tensor_build), bsr_zero clears the values. */
+	int32_t* iso_start; /* n + 1 */
+	int32_t* iso_cols;  /* never a column of the row's blocks */
+	double* iso_vals;
 } bsr;
 
 /* Builds the pattern of an n x n block matrix holding the diagonal and every (i, j) for i, j in
@@ -60,6 +67,14 @@ static inline vec3 bsr_row_mul(const bsr* m, const vec3* x, int32_t i)
 		s1 += a->m[1][0] * v.x + a->m[1][1] * v.y + a->m[1][2] * v.z;
 		s2 += a->m[2][0] * v.x + a->m[2][1] * v.y + a->m[2][2] * v.z;
 	}
+	if (m->iso_start)
+		for (int32_t k = m->iso_start[i]; k < m->iso_start[i + 1]; ++k) {
+			const double a = m->iso_vals[k];
+			const vec3 v = x[m->iso_cols[k]];
+			s0 += a * v.x;
+			s1 += a * v.y;
+			s2 += a * v.z;
+		}
 	return v3(s0, s1, s2);
 }
 void bsr_mul_extras(const bsr* m, const vec3* x, vec3* y);

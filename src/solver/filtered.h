@@ -22,4 +22,15 @@ static inline mat3 filtered_block(const bsr* A, int32_t k, int32_t I, int32_t J,
 	return a;
 }
 
+/* Entry k of A's scalar part (bsr.h), in row I, as a block of the same filtered matrix. Never on
+ * the diagonal. */
+static inline mat3 filtered_iso(const bsr* A, int32_t k, int32_t I, const mat3* S, const uint8_t* constrained)
+{
+	const int32_t J = A->iso_cols[k];
+	mat3 a = m3_scale(m3_identity(), A->iso_vals[k]);
+	if (constrained[I]) a = m3_mul(S[I], a);
+	if (constrained[J]) a = m3_mul(a, S[J]);
+	return a;
+}
+
 #endif

@@ -209,7 +209,8 @@ static bool build_level(multigrid* m, int32_t l)
 
 multigrid* multigrid_create(const bsr* A, int32_t max_factored, bool rotations)
 {
-	if (!cholesky_available()) return NULL;
+	/* Coarsens by A's block pattern, so A must hold everything there (world_prepare). */
+	if (!cholesky_available() || A->iso_start) return NULL;
 	multigrid* m = calloc(1, sizeof *m);
 	if (!m) return NULL;
 	mg_level* f = &m->lv[0];

@@ -18,6 +18,7 @@ struct two_level {
 	int32_t* member_start; /* nc + 1 */
 	int32_t* members;    /* n: each aggregate's particles, in index order */
 	int32_t* slot;       /* A.nnz: the coarse slot each fine block adds into */
+	int32_t* iso_slot;   /* the same for A's scalar part (bsr.h), if it has one */
 	bsr coarse;
 	cholesky_precond* chol; /* the exact coarse solve, or: */
 	two_level* nested;      /* for a large coarse level, the same method one level down */
@@ -57,11 +58,16 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 	aggregate_members(n, nc, t->agg, t->member_start, t->members);
 	bsr_builder b;
 	bool ok = bsr_builder_init(&b, nc);
-	for (int32_t i = 0; ok && i < n; ++i)
+	for (int32_t i = 0; ok && i < n; ++i) {
 		for (int32_t k = A->row_start[i]; ok && k < A->row_start[i + 1]; ++k) {
 			int32_t pair[2] = {t->agg[i], t->agg[A->cols[k]]};
 			if (pair[0] != pair[1]) ok = bsr_builder_add_elements(&b, pair, 1, 2, sizeof pair);
 		}
+		for (int32_t k = A->iso_start ? A->iso_start[i] : 0; ok && A->iso_start && k < A->iso_start[i + 1]; ++k) {
+			int32_t pair[2] = {t->agg[i], t->agg[A->iso_cols[k]]};
+			if (pair[0] != pair[1]) ok = bsr_builder_add_elements(&b, pair, 1, 2, sizeof pair);
+		}
+	}
 	if (!ok) {
 		free(b.keys);
 		return fail(t);
@@ -69,6 +75,13 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 	if (!bsr_builder_finish(&b, &t->coarse)) return fail(t);
 	for (int32_t i = 0; i < n; ++i)
 		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) t->slot[k] = bsr_find(&t->coarse, t->agg[i], t->agg[A->cols[k]]);
+	if (A->iso_start) {
+		t->iso_slot = malloc((size_t)(A->iso_start[n] ? A->iso_start[n] : 1) * sizeof *t->iso_slot);
+		if (!t->iso_slot) return fail(t);
+		for (int32_t i = 0; i < n; ++i)
+			for (int32_t k = A->iso_start[i]; k < A->iso_start[i + 1]; ++k)
+				t->iso_slot[k] = bsr_find(&t->coarse, t->agg[i], t->agg[A->iso_cols[k]]);
+	}
 	t->none = calloc((size_t)(nc ? nc : 1), 1);
 	t->rc = malloc((size_t)(nc ? nc : 1) * sizeof *t->rc);
 	t->xc = malloc((size_t)(nc ? nc : 1) * sizeof *t->xc);
@@ -97,6 +110,7 @@ void two_level_destroy(two_level* t)
 	free(t->member_start);
 	free(t->members);
 	free(t->slot);
+	free(t->iso_slot);
 	free(t->none);
 	free(t->rc);
 	free(t->xc);
@@ -113,6 +127,12 @@ bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* c
 			/* The filtered matrix of cholesky_factor (filtered.h). */
 			mat3 a = filtered_block(A, k, I, A->cols[k], S, constrained);
 			mat3* c = &t->coarse.blocks[t->slot[k]];
+			*c = m3_add(*c, a);
+		}
+	for (int32_t I = 0; A->iso_start && I < A->n; ++I)
+		for (int32_t k = A->iso_start[I]; k < A->iso_start[I + 1]; ++k) {
+			mat3 a = filtered_iso(A, k, I, S, constrained);
+			mat3* c = &t->coarse.blocks[t->iso_slot[k]];
 			*c = m3_add(*c, a);
 		}
 	if (t->nested) {
