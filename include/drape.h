@@ -102,10 +102,10 @@ typedef enum drape_cloth_model {
 	DRAPE_MODEL_MASS_SPRING = 1,
 } drape_cloth_model;
 
-/* Bending of a TRIANGLES cloth. DIHEDRAL is the paper's hinge condition C = theta (sec. 4.3).
- * TENSOR estimates each triangle's curvature tensor from its three hinges and stores the
- * orthotropic plate energy with bend_v against curvature along u and bend_u against curvature
- * along v: rigidity per unit width on any triangulation, with a constant Hessian. */
+/* Bending of a TRIANGLES cloth. TENSOR (the default) estimates each triangle's curvature tensor
+ * from its three hinges and stores the orthotropic plate energy with bend_v against curvature
+ * along u and bend_u against curvature along v: rigidity per unit width on any triangulation,
+ * with a constant Hessian. DIHEDRAL is the paper's hinge condition C = theta (sec. 4.3). */
 typedef enum drape_bend_model {
 	DRAPE_BEND_DIHEDRAL = 0,
 	DRAPE_BEND_TENSOR = 1,
@@ -135,7 +135,7 @@ typedef struct drape_cloth_def {
 	 * (the polynomial bend springs of sec. 2.1); bend_kappa1 in 1/m, > 0. */
 	bool nonlinear_bend;
 	double bend_kappa1;
-	/* TRIANGLES: how bend is modelled (docs/bending.md). */
+	/* TRIANGLES: how bend is modelled (docs/bending.md); default DRAPE_BEND_TENSOR. */
 	drape_bend_model bend_model;
 	int32_t cookie;
 } drape_cloth_def;

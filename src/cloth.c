@@ -39,7 +39,7 @@ drape_cloth_def drape_default_cloth_def(void)
 	d.material = drape_default_material();
 	d.model = DRAPE_MODEL_TRIANGLES;
 	d.bend_kappa1 = 10.0;
-	d.bend_model = DRAPE_BEND_DIHEDRAL;
+	d.bend_model = DRAPE_BEND_TENSOR;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }

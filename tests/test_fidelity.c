@@ -480,6 +480,9 @@ static void tensor_derivatives_match_energy(void)
 				for (int r = 0; r < 3; ++r) {
 					double dfd = (((double*)&w->b[i])[r] - ((double*)&b0[i])[r]) / (h * eps);
 					double a = slot >= 0 ? w->A.blocks[slot].m[r][c] : 0.0;
+					/* the second ring lives in A's scalar part (bsr.h): s I */
+					for (int32_t k = w->A.iso_start ? w->A.iso_start[i] : 0; w->A.iso_start && k < w->A.iso_start[i + 1]; ++k)
+						if (w->A.iso_cols[k] == j && r == c) a += w->A.iso_vals[k];
 					if (i == j && r == c) a -= w->mass[i];
 					worst_k = fmax(worst_k, fabs(dfd + a / (h * h)));
 					scale_k = fmax(scale_k, fabs(dfd));

@@ -184,12 +184,16 @@ void bend_tensor_morley(const bend_tensor_fit* own, const bend_tensor_fit* const
 	}
 }
 
+void bend_tensor_matrix_row(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv, int i,
+			    double row[BEND_TENSOR_NODES])
+{
+	const double c_uv = sqrt(c_uu * c_vv);
+	for (int j = 0; j < BEND_TENSOR_NODES; ++j)
+		row[j] = area * (c_uu * alpha[0][i] * alpha[0][j] + c_vv * alpha[1][i] * alpha[1][j] + 2.0 * c_uv * alpha[2][i] * alpha[2][j]);
+}
+
 void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,
 			double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES])
 {
-	const double c_uv = sqrt(c_uu * c_vv);
-	for (int i = 0; i < BEND_TENSOR_NODES; ++i)
-		for (int j = 0; j < BEND_TENSOR_NODES; ++j)
-			q[i][j] = area * (c_uu * alpha[0][i] * alpha[0][j] + c_vv * alpha[1][i] * alpha[1][j] +
-					  2.0 * c_uv * alpha[2][i] * alpha[2][j]);
+	for (int i = 0; i < BEND_TENSOR_NODES; ++i) bend_tensor_matrix_row(alpha, area, c_uu, c_vv, i, q[i]);
 }

@@ -50,5 +50,8 @@ void bend_tensor_morley(const bend_tensor_fit* own, const bend_tensor_fit* const
 /* q = area * (c_uu a_uu a_uu^T + c_vv a_vv a_vv^T + 2 sqrt(c_uu c_vv) a_uv a_uv^T): E = 1/2 sum q_ij x_i.x_j. */
 void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,
 			double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES]);
+/* Row i of the same q. */
+void bend_tensor_matrix_row(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv, int i,
+			    double row[BEND_TENSOR_NODES]);
 
 #endif

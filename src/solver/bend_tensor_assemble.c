@@ -10,20 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct triplet {
-	uint64_t key; /* (row << 32) | col */
-	int64_t order; /* element * 144 + entry: the summation order */
-	double k, d;
-} triplet;
-
-static int triplet_cmp(const void* a, const void* b)
-{
-	const triplet* x = a;
-	const triplet* y = b;
-	if (x->key != y->key) return x->key < y->key ? -1 : 1;
-	return x->order < y->order ? -1 : (x->order > y->order);
-}
-
 void bend_tensor_free(drape_world* w)
 {
 	free(w->bq_start);
@@ -61,6 +47,57 @@ static bool iso_build(drape_world* w)
 	return true;
 }
 
+static bool node_used(const bend_tensor_elem* el, int i)
+{
+	return el->alpha[0][i] != 0.0 || el->alpha[1][i] != 0.0 || el->alpha[2][i] != 0.0;
+}
+
+/* One row of Q and D: the columns of the row's elements, each entry summed over the elements in
+ * element order; returns the column count. pos[] is -1 for every column on entry and on return. */
+static int32_t build_row(const drape_world* w, int32_t i, const int32_t* inc_start, const int32_t* inc, int32_t* pos,
+			 int32_t* cols, double* k, double* d)
+{
+	enum { NN = BEND_TENSOR_NODES };
+	int32_t count = 0;
+	for (int32_t a = inc_start[i]; a < inc_start[i + 1]; ++a) {
+		const bend_tensor_elem* el = &w->btens[inc[a] / NN];
+		const int si = inc[a] % NN;
+		double qk[NN], qd[NN];
+		if (k) {
+			bend_tensor_matrix_row(el->alpha, el->area, el->c_uu, el->c_vv, si, qk);
+			bend_tensor_matrix_row(el->alpha, el->area, el->damping, el->damping, si, qd);
+		}
+		for (int j = 0; j < NN; ++j) {
+			if (!node_used(el, j)) continue;
+			const int32_t col = el->v[j];
+			if (pos[col] < 0) {
+				pos[col] = count;
+				cols[count] = col;
+				if (k) k[count] = d[count] = 0.0;
+				++count;
+			}
+			if (k) {
+				k[pos[col]] += qk[j];
+				d[pos[col]] += qd[j];
+			}
+		}
+	}
+	/* Columns ascending (the order the forces are summed in); insertion sort, rows are short. */
+	for (int32_t a = 0; a < count; ++a) pos[cols[a]] = -1;
+	for (int32_t a = 1; a < count; ++a) {
+		const int32_t c = cols[a];
+		const double kk = k ? k[a] : 0.0, dd = k ? d[a] : 0.0;
+		int32_t b = a - 1;
+		for (; b >= 0 && cols[b] > c; --b) {
+			cols[b + 1] = cols[b];
+			if (k) k[b + 1] = k[b], d[b + 1] = d[b];
+		}
+		cols[b + 1] = c;
+		if (k) k[b + 1] = kk, d[b + 1] = dd;
+	}
+	return count;
+}
+
 bool bend_tensor_build(drape_world* w)
 {
 	bend_tensor_free(w);
@@ -69,63 +106,54 @@ bool bend_tensor_build(drape_world* w)
 	if (!w->bq_start) return false;
 	if (w->btens_count == 0) return true;
 	enum { NN = BEND_TENSOR_NODES };
-	/* Slots that repeat a vertex (a missing neighbour) carry zero weights: only nonzero entries
-	 * are kept, so an element adds at most its distinct nodes squared. */
-	size_t count = 0;
-	for (int32_t e = 0; e < w->btens_count; ++e) {
-		const bend_tensor_elem* el = &w->btens[e];
-		int used = 0;
-		for (int i = 0; i < NN; ++i) used += el->alpha[0][i] != 0.0 || el->alpha[1][i] != 0.0 || el->alpha[2][i] != 0.0;
-		count += (size_t)used * (size_t)used;
+	/* Each particle's (element, slot) pairs in element order, so that every entry is summed in
+	 * the same order for any mesh numbering of the rows. Slots that repeat a vertex (a missing
+	 * neighbour) carry zero weights and are left out: an element's used nodes are distinct. */
+	int32_t* inc_start = calloc((size_t)n + 1, sizeof *inc_start);
+	int32_t* pos = malloc((size_t)n * sizeof *pos);
+	bool ok = inc_start && pos;
+	for (int32_t e = 0; ok && e < w->btens_count; ++e)
+		for (int j = 0; j < NN; ++j)
+			if (node_used(&w->btens[e], j)) inc_start[w->btens[e].v[j] + 1]++;
+	int32_t longest = 0;
+	for (int32_t i = 0; ok && i < n; ++i) {
+		longest = inc_start[i + 1] > longest ? inc_start[i + 1] : longest;
+		inc_start[i + 1] += inc_start[i];
 	}
-	triplet* t = malloc((count > 0 ? count : 1) * sizeof *t);
-	if (!t) return false;
-	size_t at_t = 0;
-	for (int32_t e = 0; e < w->btens_count; ++e) {
-		const bend_tensor_elem* el = &w->btens[e];
-		double q[NN][NN], qd[NN][NN];
-		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
-		bend_tensor_matrix(el->alpha, el->area, el->damping, el->damping, qd);
-		bool used[NN];
-		for (int i = 0; i < NN; ++i) used[i] = el->alpha[0][i] != 0.0 || el->alpha[1][i] != 0.0 || el->alpha[2][i] != 0.0;
-		for (int i = 0; i < NN; ++i)
-			for (int j = 0; j < NN; ++j) {
-				if (!used[i] || !used[j]) continue;
-				triplet* p = &t[at_t++];
-				p->key = ((uint64_t)(uint32_t)el->v[i] << 32) | (uint32_t)el->v[j];
-				p->order = (int64_t)NN * NN * e + NN * i + j;
-				p->k = q[i][j];
-				p->d = qd[i][j];
-			}
+	int32_t* inc = ok ? malloc((size_t)(inc_start[n] > 0 ? inc_start[n] : 1) * sizeof *inc) : NULL;
+	int32_t* cursor = ok ? malloc((size_t)n * sizeof *cursor) : NULL;
+	const size_t row_max = (size_t)longest * NN + 1;
+	int32_t* cols = malloc(row_max * sizeof *cols);
+	double* k = malloc(row_max * sizeof *k);
+	double* d = malloc(row_max * sizeof *d);
+	ok = ok && inc && cursor && cols && k && d;
+	if (ok) {
+		memcpy(cursor, inc_start, (size_t)n * sizeof *cursor);
+		for (int32_t e = 0; e < w->btens_count; ++e)
+			for (int j = 0; j < NN; ++j)
+				if (node_used(&w->btens[e], j)) inc[cursor[w->btens[e].v[j]]++] = e * NN + j;
+		for (int32_t i = 0; i < n; ++i) pos[i] = -1;
+		for (int32_t i = 0; i < n; ++i) w->bq_start[i + 1] = w->bq_start[i] + build_row(w, i, inc_start, inc, pos, cols, NULL, NULL);
+		const size_t nnz = (size_t)w->bq_start[n];
+		w->bq_col = malloc((nnz ? nnz : 1) * sizeof *w->bq_col);
+		w->bq_slot = malloc((nnz ? nnz : 1) * sizeof *w->bq_slot);
+		w->bq_k = malloc((nnz ? nnz : 1) * sizeof *w->bq_k);
+		w->bq_d = malloc((nnz ? nnz : 1) * sizeof *w->bq_d);
+		ok = w->bq_col && w->bq_slot && w->bq_k && w->bq_d;
 	}
-	qsort(t, count, sizeof *t, triplet_cmp);
-	size_t nnz = 0;
-	for (size_t i = 0; i < count; ++i) nnz += i == 0 || t[i].key != t[i - 1].key;
-	w->bq_col = malloc(nnz * sizeof *w->bq_col);
-	w->bq_slot = malloc(nnz * sizeof *w->bq_slot);
-	w->bq_k = malloc(nnz * sizeof *w->bq_k);
-	w->bq_d = malloc(nnz * sizeof *w->bq_d);
-	if (!w->bq_col || !w->bq_slot || !w->bq_k || !w->bq_d) {
-		free(t);
-		return false;
+	for (int32_t i = 0; ok && i < n; ++i) {
+		const int32_t at = w->bq_start[i];
+		const int32_t count = build_row(w, i, inc_start, inc, pos, &w->bq_col[at], &w->bq_k[at], &w->bq_d[at]);
+		for (int32_t a = 0; a < count; ++a) w->bq_slot[at + a] = bsr_find(&w->A, i, w->bq_col[at + a]);
 	}
-	int64_t at = -1;
-	for (size_t i = 0; i < count; ++i) {
-		if (i == 0 || t[i].key != t[i - 1].key) {
-			++at;
-			int32_t row = (int32_t)(t[i].key >> 32), col = (int32_t)(uint32_t)t[i].key;
-			w->bq_col[at] = col;
-			w->bq_slot[at] = bsr_find(&w->A, row, col);
-			w->bq_k[at] = 0.0;
-			w->bq_d[at] = 0.0;
-			w->bq_start[row + 1]++;
-		}
-		w->bq_k[at] += t[i].k;
-		w->bq_d[at] += t[i].d;
-	}
-	for (int32_t i = 0; i < n; ++i) w->bq_start[i + 1] += w->bq_start[i];
-	free(t);
-	return iso_build(w);
+	free(inc_start);
+	free(pos);
+	free(inc);
+	free(cursor);
+	free(cols);
+	free(k);
+	free(d);
+	return ok && iso_build(w);
 }
 
 void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool matrix)
