@@ -137,6 +137,11 @@ typedef struct drape_cloth_def {
 	double bend_kappa1;
 	/* TRIANGLES: how bend is modelled (docs/bending.md); default DRAPE_BEND_TENSOR. */
 	drape_bend_model bend_model;
+	/* TENSOR only: the fold guard, radians in (0, pi); 0 (default) off. Each interior edge also
+	 * resists, as a hinge of the paper's stiffness, the part of its fold angle beyond this: the
+	 * tensor energy is quadratic in the positions and stops resisting creases pressed flat
+	 * (docs/bending.md, "Fold guard"). */
+	double fold_guard;
 	int32_t cookie;
 } drape_cloth_def;
 

@@ -4,6 +4,7 @@
  * (docs/model.md has the derivation). */
 #include "core.h"
 #include "drape_limits.h"
+#include "math/scalar.h"
 #include "mesh/topology.h"
 #include "cloth.h"
 #include "cloth_bend.h"
@@ -242,6 +243,16 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		world_fail(w, "cloth '%s': unknown bend model %d", def->name ? def->name : "cloth", (int)def->bend_model);
 		return none;
 	}
+	if (!(isfinite(def->fold_guard) && def->fold_guard >= 0.0 && def->fold_guard < DRAPE_PI)) {
+		world_fail(w, "cloth '%s': fold_guard %g is not an angle in [0, pi) radians", def->name ? def->name : "cloth",
+			   def->fold_guard);
+		return none;
+	}
+	if (def->fold_guard > 0.0 && (def->model != DRAPE_MODEL_TRIANGLES || def->bend_model != DRAPE_BEND_TENSOR)) {
+		world_fail(w, "cloth '%s': fold_guard belongs to bend_model 'tensor' (the dihedral hinges resist any fold)",
+			   def->name ? def->name : "cloth");
+		return none;
+	}
 	const bool springs = def->model == DRAPE_MODEL_MASS_SPRING;
 	if (!springs && integrator_needs_grid(w->def.integrator)) {
 		world_fail(w,
@@ -322,22 +333,26 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 			return none;
 		}
 	if (!springs && def->bend_model == DRAPE_BEND_TENSOR) {
-		/* The triangles carry the bending; no hinge elements. */
+		/* The triangles carry the bending; hinges only as the fold guard. */
 		drape_status bs = cloth_bend_tensors(w, def, hr, hinge_count, t0, n0);
 		if (bs != DRAPE_OK) {
 			free(hr);
 			drape_mesh_free(&c->mesh);
 			return none;
 		}
-		hinge_count = 0;
+		if (!(def->fold_guard > 0.0)) hinge_count = 0;
 	}
-	for (int32_t k = 0; k < hinge_count; ++k) cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->hinges[h0 + k]);
+	for (int32_t k = 0; k < hinge_count; ++k) {
+		cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->hinges[h0 + k]);
+		if (!springs && def->bend_model == DRAPE_BEND_TENSOR) w->hinges[h0 + k].guard = def->fold_guard;
+	}
 	free(hr);
 
 	c->name = strdup(def->name ? def->name : "cloth");
 	c->material = *mat;
 	c->model = def->model;
 	c->bend_model = def->bend_model;
+	c->fold_guard = def->bend_model == DRAPE_BEND_TENSOR ? def->fold_guard : 0.0;
 	c->nu = springs ? def->grid[0] : 0;
 	c->nv = springs ? def->grid[1] : 0;
 	c->first_vertex = n0;

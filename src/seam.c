@@ -263,11 +263,11 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 				    c->name, err);
 		goto done;
 	}
-	/* A cloth bent by tensor elements (docs/bending.md) has no hinges: its elements are rebuilt on
-	 * the sewn topology instead, reaching across the closed seam. */
+	/* A cloth bent by tensor elements (docs/bending.md) has hinges only as its fold guard: its
+	 * elements are rebuilt on the sewn topology instead, reaching across the closed seam. */
 	const bool tensor = c->model == DRAPE_MODEL_TRIANGLES && c->bend_model == DRAPE_BEND_TENSOR;
 	const int32_t hinge_count_all = hinge_count;
-	if (tensor) hinge_count = 0;
+	if (tensor && !(c->fold_guard > 0.0)) hinge_count = 0;
 	/* Reserve before changing anything, so that a failure leaves the world as it was. */
 	int32_t other_hinges = 0, other_btens = 0;
 	for (int32_t k = 0; k < w->hinge_count; ++k)
@@ -323,7 +323,10 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	c->mesh.positions = positions;
 	c->mesh.vertex_count = nnew;
 	memcpy(c->mesh.triangles, tris, 3 * (size_t)tc * sizeof(int32_t));
-	for (int32_t k = 0; k < hinge_count; ++k) cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->hinges[kept + k]);
+	for (int32_t k = 0; k < hinge_count; ++k) {
+		cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->hinges[kept + k]);
+		if (tensor) w->hinges[kept + k].guard = c->fold_guard;
+	}
 	w->hinge_count = kept + hinge_count;
 	kept = 0;
 	for (int32_t k = 0; k < w->btens_count; ++k) {

@@ -596,7 +596,7 @@ double drape_world_elastic_energy(const drape_world* w)
 	for (int32_t k = 0; k < w->hinge_count; ++k) {
 		const hinge_elem* el = &w->hinges[k];
 		vec3 x[4] = {w->x[el->v[0]], w->x[el->v[1]], w->x[el->v[2]], w->x[el->v[3]]};
-		double theta = bend_angle(x);
+		double theta = bend_guarded(bend_angle(x), el->guard);
 		e += 0.5 * el->k * theta * theta;
 	}
 	e += bend_tensor_world_energy(w);

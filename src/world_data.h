@@ -35,6 +35,7 @@ typedef struct triangle_elem {
 typedef struct hinge_elem {
 	int32_t v[4];
 	double k, kd;
+	double guard; /* > 0: a tensor cloth's fold guard, acting past this angle only (bend_guarded) */
 	int32_t slot[16];
 } hinge_elem;
 
@@ -108,6 +109,7 @@ typedef struct cloth_data {
 	drape_material material; /* kept to rebuild hinges when seams merge (seam.c) */
 	drape_cloth_model model;
 	drape_bend_model bend_model; /* TRIANGLES: hinges or tensor elements, rebuilt when seams merge */
+	double fold_guard;           /* TENSOR: the guard hinges' angle, or 0 (no hinges) */
 	int32_t nu, nv; /* MASS_SPRING grid */
 } cloth_data;
 

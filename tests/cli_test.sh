@@ -312,6 +312,8 @@ if cmp -s "$tmp/t1/frame_0004.obj" "$tmp/t2/frame_0004.obj"; then ok threads_ide
 expect_fail unknown_integrator 2 "solver.integrator: unknown integrator 'adi'" -- run "$(scene integ '{"solver": {"integrator": "adi"}, '"$small"'}')"
 expect_fail unknown_integrator_lists_bdf2 2 "unknown integrator 'bdf3' \\(backward_euler, .*split, bdf2\\)" -- run "$(scene integ3 '{"solver": {"integrator": "bdf3"}, '"$small"'}')"
 expect_fail unknown_bend_model 2 "bend_model: unknown bend_model 'hinge' \\(dihedral, tensor\\)" -- run "$(scene bendm '{"cloths": [{"grid": {"size": [0.5, 0.5], "resolution": [6, 6]}, "bend_model": "hinge"}]}')"
+expect_fail fold_guard_on_hinges 2 "fold_guard_degrees: fold_guard_degrees belongs to bend_model 'tensor'" -- run "$(scene foldg '{"cloths": [{"grid": {"size": [0.5, 0.5], "resolution": [6, 6]}, "bend_model": "dihedral", "fold_guard_degrees": 60}]}')"
+expect_fail fold_guard_range 2 "fold_guard_degrees: fold_guard_degrees must be in \\(0, 180\\), got 180" -- run "$(scene foldr '{"cloths": [{"grid": {"size": [0.5, 0.5], "resolution": [6, 6]}, "fold_guard_degrees": 180}]}')"
 expect_fail split_needs_springs 2 "'cape' uses the triangles model, but the split integrator" -- run "$(scene splittri '{"solver": {"integrator": "split"}, "cloths": [{"name": "cape", "grid": {"size": [1, 1], "resolution": [5, 5]}}]}')"
 # --- garments (docs/garments.md): bad patterns name the panel or seam; an open seam is exit 3
 rect() { # rect NAME [AROUND-SIDE]: a 0.3 x 0.4 m panel with corners a b c d

@@ -3,6 +3,7 @@
  * its closed-form recurrence and its order. */
 #include "fidelity_lib.h"
 #include "io/scene.h"
+#include "math/scalar.h"
 #include "solver/implicit.h"
 #include "test.h"
 #include "world.h"
@@ -497,6 +498,99 @@ static void tensor_derivatives_match_energy(void)
 	drape_mesh_free(&mesh);
 }
 
+/* A strip of square-ish cells creased along its middle column of vertices by phi, with the tensor
+ * model and, if guard > 0, a fold guard: world elastic energy, and the world for more checks. */
+static drape_world* creased_strip(double phi, double guard, double* energy)
+{
+	drape_mesh mesh;
+	const int nx = 9, ny = 5;
+	const double lx = 0.08, ly = 0.05;
+	CHECK(strip_mesh_make(nx, ny, lx, ly, 0.0, STRIP_GRID, false, 0, 0.0, &mesh));
+	double xmin = INFINITY, xmax = -INFINITY;
+	for (int i = 0; i < mesh.vertex_count; ++i) {
+		xmin = fmin(xmin, mesh.positions[3 * i]);
+		xmax = fmax(xmax, mesh.positions[3 * i]);
+	}
+	const double fold = 0.5 * (xmin + xmax); /* the middle column of vertices (nx odd) */
+	for (int i = 0; i < mesh.vertex_count; ++i) {
+		double* p = &mesh.positions[3 * i];
+		const double d = p[0] - fold;
+		if (d <= 1e-12) continue;
+		p[0] = fold + d * cos(phi);
+		p[2] = d * sin(phi);
+	}
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.bend_model = DRAPE_BEND_TENSOR;
+	cd.fold_guard = guard;
+	cd.material = (drape_material){.density = 0.1, .bend_u = 3e-5, .bend_v = 1e-5};
+	CHECK(drape_cloth_add(w, &cd).index >= 0);
+	CHECK(world_prepare(w) == DRAPE_OK);
+	*energy = drape_world_elastic_energy(w);
+	drape_mesh_free(&mesh);
+	return w;
+}
+
+/* The fold guard (docs/bending.md, "Fold guard"): a crease within the guard angle costs what the
+ * tensor model alone makes it cost; past it, each of the ny - 1 edges on the crease adds a hinge's
+ * k/2 (phi - guard)^2 with k = bend_v s_y / s_x (edges along v, cells s_x by s_y; docs/model.md),
+ * and the assembled force is the energy's gradient. Only a tensor cloth takes a guard. */
+static void fold_guard_energy_and_forces(void)
+{
+	const double guard = DRAPE_PI / 3.0, sx = 0.08 / 8.0, sy = 0.05 / 4.0;
+	const double k = 1e-5 * sy / sx;
+	for (int sharp = 0; sharp < 2; ++sharp) {
+		const double phi = sharp ? 150.0 * DRAPE_PI / 180.0 : 40.0 * DRAPE_PI / 180.0;
+		double e_plain, e_guard;
+		drape_world_destroy(creased_strip(phi, 0.0, &e_plain));
+		drape_world* w = creased_strip(phi, guard, &e_guard);
+		const double extra = sharp ? 4 * 0.5 * k * (phi - guard) * (phi - guard) : 0.0;
+		CHECK(e_plain > 0.0);
+		CHECK_NEAR(e_guard - e_plain, extra, 1e-9 * e_plain + 1e-15);
+		if (sharp) CHECK(extra > 0.1 * e_plain); /* the guard is what resists this crease */
+		/* b = h f with v = y = 0 and no gravity: f = -dE/dx by central differences. */
+		const int32_t n = w->particle_count;
+		const double h = 0.01, eps = 1e-7;
+		for (int32_t i = 0; i < n; ++i) w->v[i] = w->y[i] = v3_zero();
+		implicit_assemble(w, 0.0, h);
+		double worst = 0.0, scale = 0.0;
+		for (int32_t j = 0; j < n; ++j)
+			for (int c = 0; c < 3; ++c) {
+				double* xc = &((double*)&w->x[j])[c];
+				const double x0 = *xc;
+				*xc = x0 + eps;
+				const double ep = drape_world_elastic_energy(w);
+				*xc = x0 - eps;
+				const double em = drape_world_elastic_energy(w);
+				*xc = x0;
+				const double f = ((double*)&w->b[j])[c] / h;
+				worst = fmax(worst, fabs(f + (ep - em) / (2.0 * eps)));
+				scale = fmax(scale, fabs(f));
+			}
+		CHECK(scale > 0.0 && worst <= 1e-5 * scale);
+		drape_world_destroy(w);
+	}
+	/* Refused: a guard on the hinges' model, or not an angle in [0, pi). */
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_mesh mesh;
+	CHECK(strip_mesh_make(3, 3, 0.02, 0.02, 0.0, STRIP_GRID, false, 0, 0.0, &mesh));
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.bend_model = DRAPE_BEND_DIHEDRAL;
+	cd.fold_guard = 1.0;
+	CHECK(drape_cloth_add(w, &cd).index < 0 && strstr(drape_world_error(w), "fold_guard belongs to bend_model 'tensor'"));
+	cd.bend_model = DRAPE_BEND_TENSOR;
+	cd.fold_guard = 4.0;
+	CHECK(drape_cloth_add(w, &cd).index < 0 && strstr(drape_world_error(w), "fold_guard 4"));
+	drape_mesh_free(&mesh);
+	drape_world_destroy(w);
+}
+
 const test_case fidelity_tests[] = {
 	{"elastica_peirce_angle", elastica_peirce_angle},
 	{"cantilever_matches_elastica", cantilever_matches_elastica},
@@ -510,5 +604,6 @@ const test_case fidelity_tests[] = {
 	{"names_round_trip", names_round_trip},
 	{"tensor_derivatives_match_energy", tensor_derivatives_match_energy},
 	{"tensor_curvature_exact_and_conservative", tensor_curvature_exact_and_conservative},
+	{"fold_guard_energy_and_forces", fold_guard_energy_and_forces},
 	{NULL, NULL},
 };

@@ -1,6 +1,7 @@
 /* Garments (docs/garments.md): panel meshing (area, boundary length, uv = pattern coordinates in
  * the grain frame, warp edges along the grain), seams (ease, pairing), sewing a tube around a
  * static capsule into a manifold mesh with momentum-conserving merges, and bad patterns. */
+#include "math/scalar.h"
 #include "test.h"
 
 #include "forces/bend_tensor.h"
@@ -453,6 +454,35 @@ static void test_tube_sewing_tensor(void)
 		differ += memcmp(a->v, b->v, sizeof a->v) != 0 || memcmp(a->alpha, b->alpha, sizeof a->alpha) != 0 ||
 			  a->area != b->area;
 		for (int j = 0; j < BEND_TENSOR_NODES; ++j) CHECK(a->v[j] >= 0 && a->v[j] < w->particle_count);
+	}
+	CHECK(differ == 0);
+	drape_world_destroy(fresh);
+	drape_world_destroy(w);
+	scene_free(&s);
+
+	/* With a fold guard (docs/bending.md, "Fold guard") the cloth also has hinges, rebuilt across
+	 * the closed seams like the elements: the same as a fresh cloth's, every one guarded. */
+	static const char* const guarded[] = {"cloths.0.bend_model=tensor", "cloths.0.fold_guard_degrees=60"};
+	w = build_tube(guarded, 2, &s);
+	if (!w) return;
+	CHECK(w->hinge_count > 0 && w->btens_count == w->triangle_count);
+	for (int f = 1; f <= 45 && !(drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1})); ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		CHECK(drape_world_close_seams(w, NULL) == DRAPE_OK);
+	}
+	CHECK(drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1}));
+	CHECK(drape_world_step(w, 2.0 / 30.0) == DRAPE_OK);
+	fresh = drape_world_create(&wd);
+	cd.mesh = drape_cloth_mesh(w, (drape_cloth_id){0});
+	cd.material = s.cloths[0].material;
+	cd.fold_guard = DRAPE_PI / 3.0;
+	CHECK(drape_cloth_add(fresh, &cd).index >= 0);
+	CHECK(fresh->hinge_count > 0 && fresh->hinge_count == w->hinge_count && fresh->btens_count == w->btens_count);
+	differ = 0;
+	for (int32_t k = 0; k < w->hinge_count && k < fresh->hinge_count; ++k) {
+		const hinge_elem *a = &w->hinges[k], *b = &fresh->hinges[k];
+		differ += memcmp(a->v, b->v, sizeof a->v) != 0 || a->k != b->k || a->guard != b->guard;
+		CHECK(a->guard == DRAPE_PI / 3.0);
 	}
 	CHECK(differ == 0);
 	drape_world_destroy(fresh);

@@ -5,6 +5,7 @@
 #define DRAPE_FORCES_H
 
 #include "../math/mat3.h"
+#include <math.h>
 
 #define COND_MAX_COMPONENTS 2
 #define COND_MAX_NODES 4
@@ -102,6 +103,15 @@ void shear_condition(const tri_rest* r, const vec3 x[3], bool hessian, condition
 void bend_condition(const vec3 x[4], bool hessian, condition* c);
 /* The bend angle alone (cheap; used by tests and diagnostics). */
 double bend_angle(const vec3 x[4]);
+/* A tensor cloth's fold guard (docs/bending.md, "Fold guard"): the hinge condition past the guard
+ * angle, C = sign(theta) (|theta| - guard), zero within it; guard 0 is the plain hinge, C = theta.
+ * Its energy k/2 C^2 is continuously differentiable at the guard angle. */
+static inline double bend_guarded(double theta, double guard)
+{
+	if (!(guard > 0.0)) return theta;
+	const double m = fabs(theta) - guard;
+	return m > 0.0 ? copysign(m, theta) : 0.0;
+}
 
 /* Air drag on a triangle (sec. 4.4): f_i = -(drag * area / 3) ((vbar - wind) . n) n on each
  * corner, vbar the mean corner velocity and n the unit normal, area the current area. Adds f

@@ -6,6 +6,7 @@
 
 #include "core.h"
 #include "drape_limits.h"
+#include "math/scalar.h"
 #include "solver/integrators.h"
 #include "scene_internal.h"
 
@@ -375,7 +376,7 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
-					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", "bend_model", NULL};
+					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", "bend_model", "fold_guard_degrees", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 	scene_cloth* cloth = &s->cloths[index];
 
@@ -420,6 +421,17 @@ static bool load_cloth(loader* L, const jnode* n, int32_t index)
 			return json_fail(c, &mn, "unknown bend_model '%s' (dihedral, tensor)", str);
 		if (cloth->model == DRAPE_MODEL_MASS_SPRING)
 			return json_fail(c, &mn, "bend_model belongs to model 'triangles' (mass_spring bends through springs)");
+	}
+	cloth->fold_guard = 0.0;
+	const cJSON* fg = json_get(n, "fold_guard_degrees");
+	if (fg) {
+		jnode gn = json_node(n, fg);
+		double deg;
+		if (!json_number(c, &gn, &deg)) return false;
+		if (!(deg > 0.0 && deg < 180.0)) return json_fail(c, &gn, "fold_guard_degrees must be in (0, 180), got %g", deg);
+		if (cloth->model != DRAPE_MODEL_TRIANGLES || cloth->bend_model != DRAPE_BEND_TENSOR)
+			return json_fail(c, &gn, "fold_guard_degrees belongs to bend_model 'tensor' (the dihedral hinges resist any fold)");
+		cloth->fold_guard = deg * DRAPE_PI / 180.0;
 	}
 	const cJSON* nb = json_get(n, "nonlinear_bend");
 	if (nb) {
@@ -770,6 +782,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		def.nonlinear_bend = sc->nonlinear_bend;
 		def.bend_kappa1 = sc->bend_kappa1;
 		def.bend_model = sc->bend_model;
+		def.fold_guard = sc->fold_guard;
 		ids[i] = drape_cloth_add(world, &def);
 		if (ids[i].index < 0) {
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,

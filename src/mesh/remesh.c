@@ -5,6 +5,7 @@
 #include "mesh/isosurface.h"
 
 #include "core.h"
+#include "math/scalar.h"
 #include "math/vec3.h"
 
 #include <math.h>
@@ -185,7 +186,7 @@ static int32_t flip_round(iso_mesh* m, int32_t* stamp, int32_t* tags)
 		adjacency_free(&adj);
 		return -1;
 	}
-	const double pi = 3.14159265358979323846;
+	const double pi = DRAPE_PI;
 	int32_t done = 0;
 	for (int32_t i = 0; i < 3 * m->triangle_count; ++i) {
 		int32_t a = m->triangles[i], b = corner_next(m, i), c = corner_prev(m, i);

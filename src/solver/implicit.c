@@ -8,6 +8,7 @@
 
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
+#include "../math/scalar.h"
 #include "../solver/bdf2.h"
 #include "../solver/bend_tensor_assemble.h"
 #include "../solver/constraints.h"
@@ -23,7 +24,7 @@
 /* The air velocity at time t: a steady wind plus a sinusoidal gust (docs/scene-format.md). */
 static vec3 world_wind(const drape_world* w, double t)
 {
-	double s = sin(2.0 * 3.14159265358979323846 * w->def.gust_frequency * t);
+	double s = sin(2.0 * DRAPE_PI * w->def.gust_frequency * t);
 	return v3_madd(v3_load(w->def.air_velocity), s, v3_load(w->def.gust_amplitude));
 }
 
@@ -209,7 +210,13 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 	gather(w, e->v, 4, h, x, v, yv);
 	condition c;
 	bend_condition(x, false, &c);
-	condition_terms(&c, e->k * p->scale[FAMILY_BEND], e->kd * p->scale[FAMILY_BEND], v, JACOBIAN_DEFINITE, t);
+	double k = e->k, kd = e->kd;
+	if (e->guard > 0.0) {
+		/* A fold guard: the same hinge past its angle, nothing within it. */
+		c.c[0] = bend_guarded(c.c[0], e->guard);
+		if (c.c[0] == 0.0) k = kd = 0.0;
+	}
+	condition_terms(&c, k * p->scale[FAMILY_BEND], kd * p->scale[FAMILY_BEND], v, JACOBIAN_DEFINITE, t);
 	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
