@@ -344,7 +344,7 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	}
 	for (int32_t k = 0; k < hinge_count; ++k) {
 		cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->hinges[h0 + k]);
-		if (!springs && def->bend_model == DRAPE_BEND_TENSOR) w->hinges[h0 + k].guard = def->fold_guard;
+		w->hinges[h0 + k].guard = def->fold_guard; /* 0 but on a tensor cloth (checked above) */
 	}
 	free(hr);
 
@@ -352,7 +352,7 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	c->material = *mat;
 	c->model = def->model;
 	c->bend_model = def->bend_model;
-	c->fold_guard = def->bend_model == DRAPE_BEND_TENSOR ? def->fold_guard : 0.0;
+	c->fold_guard = def->fold_guard;
 	c->nu = springs ? def->grid[0] : 0;
 	c->nv = springs ? def->grid[1] : 0;
 	c->first_vertex = n0;

@@ -325,7 +325,7 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	memcpy(c->mesh.triangles, tris, 3 * (size_t)tc * sizeof(int32_t));
 	for (int32_t k = 0; k < hinge_count; ++k) {
 		cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->hinges[kept + k]);
-		if (tensor) w->hinges[kept + k].guard = c->fold_guard;
+		w->hinges[kept + k].guard = c->fold_guard;
 	}
 	w->hinge_count = kept + hinge_count;
 	kept = 0;

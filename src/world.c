@@ -14,6 +14,7 @@
 #include "solver/integrators.h"
 #include "solver/line_solve.h"
 #include "solver/reduce.h"
+#include "solver/strain_change.h"
 #include "solver/thread_policy.h"
 
 #include <math.h>
@@ -529,7 +530,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		t = w->x, w->x = w->x1, w->x1 = t;
 		t = w->v, w->v = w->v1, w->v1 = t;
 		t = w->dv, w->dv = w->dv_last, w->dv_last = t;
-		implicit_accept_limit(w);
+		strain_change_accept_limit(w);
 		w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 		w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
 		w->time = to_end ? t_end : w->time + h;

@@ -221,7 +221,7 @@ struct drape_world {
 	limit_set limit; /* strain limiting's projection (solver/strain_limit.c) */
 	/* The last proposal before and after that projection (when it moved anything): the step control
 	 * measures the next proposal's strain change from the former while the cloth is where the
-	 * latter put it (solver/implicit.c, judged_change; docs/solver.md, "Strain limiting"). */
+	 * latter put it (solver/strain_change.c, strain_change_judged; docs/solver.md, "Strain limiting"). */
 	vec3* limit_from;
 	vec3* limit_to;
 	vec3* limit_pending; /* this step's proposal before the projection, until the step is accepted */

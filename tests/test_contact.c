@@ -557,8 +557,8 @@ static void test_cloth_contact_matrix_symmetric(void)
 			for (int r2 = 0; r2 < 3; ++r2)
 				for (int c2 = 0; c2 < 3; ++c2) a[(size_t)(3 * i + r2) * m + 3 * w->A.cols[k] + c2] += w->A.blocks[k].m[r2][c2];
 	/* the scalar part (bsr.h): the tensor bending's second ring, s I */
-	for (int32_t i = 0; w->A.iso_start && i < n; ++i)
-		for (int32_t k = w->A.iso_start[i]; k < w->A.iso_start[i + 1]; ++k)
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = bsr_iso_begin(&w->A, i); k < bsr_iso_end(&w->A, i); ++k)
 			for (int r2 = 0; r2 < 3; ++r2) a[(size_t)(3 * i + r2) * m + 3 * w->A.iso_cols[k] + r2] += w->A.iso_vals[k];
 	for (int32_t e = 0; e < w->A.extra_count; ++e)
 		for (int p = 0; p < 4; ++p)

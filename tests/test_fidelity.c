@@ -107,6 +107,41 @@ static void elastica_peirce_angle(void)
 	CHECK_REL(elastica_tip_drop(0.1, 1.0, 1.0, NULL), 1e-4 / 8.0, 1e-3, 0.0);
 }
 
+/* A world for the bending checks: no gravity and no cloth/cloth contact, so that only the cloth's
+ * own forces act. */
+static drape_world* quiet_world(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	wd.self_collision = false;
+	return drape_world_create(&wd);
+}
+
+/* Assembles w for a step of h with v = y = 0, so that b = h f, and returns the largest gap between
+ * f and -dE/dx from central differences (step eps) of drape_world_elastic_energy; *scale: the
+ * largest |f|. */
+static double force_gradient_gap(drape_world* w, double h, double eps, double* scale)
+{
+	for (int32_t i = 0; i < w->particle_count; ++i) w->v[i] = w->y[i] = v3_zero();
+	implicit_assemble(w, 0.0, h);
+	double worst = 0.0;
+	*scale = 0.0;
+	for (int32_t j = 0; j < w->particle_count; ++j)
+		for (int c = 0; c < 3; ++c) {
+			double* xc = &((double*)&w->x[j])[c];
+			const double x0 = *xc;
+			*xc = x0 + eps;
+			const double ep = drape_world_elastic_energy(w);
+			*xc = x0 - eps;
+			const double em = drape_world_elastic_energy(w);
+			*xc = x0;
+			const double f = ((double*)&w->b[j])[c] / h;
+			worst = fmax(worst, fabs(f + (ep - em) / (2.0 * eps)));
+			*scale = fmax(*scale, fabs(f));
+		}
+	return worst;
+}
+
 /* A strip bent into a circular arc of radius R between two clamps (two pinned columns at each
  * end, on the arc), started off the arc and relaxed: its bend energy must reach the plate's
  * B/2 (1/R)^2 times its area (pure moment: the arc is the minimiser). */
@@ -125,10 +160,7 @@ static double relaxed_fold_energy(drape_bend_model model, double* reference)
 			mesh.positions[3 * (j * nx + i)] = (R + bump) * sin(phi);
 			mesh.positions[3 * (j * nx + i) + 2] = R - (R + bump) * cos(phi);
 		}
-	drape_world_def wd = drape_default_world_def();
-	wd.gravity[2] = 0.0;
-	wd.self_collision = false;
-	drape_world* w = drape_world_create(&wd);
+	drape_world* w = quiet_world();
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	cd.bend_model = model;
@@ -437,10 +469,7 @@ static void tensor_derivatives_match_energy(void)
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		mesh.positions[i] += 0.004 * ((double)(seed >> 11) / 9007199254740992.0 - 0.5);
 	}
-	drape_world_def wd = drape_default_world_def();
-	wd.gravity[2] = 0.0;
-	wd.self_collision = false;
-	drape_world* w = drape_world_create(&wd);
+	drape_world* w = quiet_world();
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	cd.bend_model = DRAPE_BEND_TENSOR;
@@ -449,23 +478,8 @@ static void tensor_derivatives_match_energy(void)
 	CHECK(world_prepare(w) == DRAPE_OK);
 	const int32_t n = w->particle_count;
 	const double h = 0.01, eps = 1e-6;
-	for (int32_t i = 0; i < n; ++i) w->v[i] = w->y[i] = v3_zero();
-	implicit_assemble(w, 0.0, h);
-	double worst_f = 0.0, scale_f = 0.0, worst_k = 0.0, scale_k = 0.0;
-	for (int32_t j = 0; j < n; ++j)
-		for (int c = 0; c < 3; ++c) {
-			double* xc = &((double*)&w->x[j])[c];
-			double x0 = *xc;
-			*xc = x0 + eps;
-			double ep = drape_world_elastic_energy(w);
-			*xc = x0 - eps;
-			double em = drape_world_elastic_energy(w);
-			*xc = x0;
-			/* b = h f here (no gravity, v = y = 0): f = -dE/dx. */
-			double f = ((double*)&w->b[j])[c] / h;
-			worst_f = fmax(worst_f, fabs(f + (ep - em) / (2.0 * eps)));
-			scale_f = fmax(scale_f, fabs(f));
-		}
+	double scale_f, worst_k = 0.0, scale_k = 0.0;
+	const double worst_f = force_gradient_gap(w, h, eps, &scale_f);
 	/* A = M + h^2 Q: column (j, c) of Q from the force's finite difference. */
 	vec3* b0 = malloc((size_t)n * sizeof *b0);
 	memcpy(b0, w->b, (size_t)n * sizeof *b0);
@@ -482,7 +496,7 @@ static void tensor_derivatives_match_energy(void)
 					double dfd = (((double*)&w->b[i])[r] - ((double*)&b0[i])[r]) / (h * eps);
 					double a = slot >= 0 ? w->A.blocks[slot].m[r][c] : 0.0;
 					/* the second ring lives in A's scalar part (bsr.h): s I */
-					for (int32_t k = w->A.iso_start ? w->A.iso_start[i] : 0; w->A.iso_start && k < w->A.iso_start[i + 1]; ++k)
+					for (int32_t k = bsr_iso_begin(&w->A, i); k < bsr_iso_end(&w->A, i); ++k)
 						if (w->A.iso_cols[k] == j && r == c) a += w->A.iso_vals[k];
 					if (i == j && r == c) a -= w->mass[i];
 					worst_k = fmax(worst_k, fabs(dfd + a / (h * h)));
@@ -519,10 +533,7 @@ static drape_world* creased_strip(double phi, double guard, double* energy)
 		p[0] = fold + d * cos(phi);
 		p[2] = d * sin(phi);
 	}
-	drape_world_def wd = drape_default_world_def();
-	wd.gravity[2] = 0.0;
-	wd.self_collision = false;
-	drape_world* w = drape_world_create(&wd);
+	drape_world* w = quiet_world();
 	drape_cloth_def cd = drape_default_cloth_def();
 	cd.mesh = &mesh;
 	cd.bend_model = DRAPE_BEND_TENSOR;
@@ -552,25 +563,9 @@ static void fold_guard_energy_and_forces(void)
 		CHECK(e_plain > 0.0);
 		CHECK_NEAR(e_guard - e_plain, extra, 1e-9 * e_plain + 1e-15);
 		if (sharp) CHECK(extra > 0.1 * e_plain); /* the guard is what resists this crease */
-		/* b = h f with v = y = 0 and no gravity: f = -dE/dx by central differences. */
-		const int32_t n = w->particle_count;
-		const double h = 0.01, eps = 1e-7;
-		for (int32_t i = 0; i < n; ++i) w->v[i] = w->y[i] = v3_zero();
-		implicit_assemble(w, 0.0, h);
-		double worst = 0.0, scale = 0.0;
-		for (int32_t j = 0; j < n; ++j)
-			for (int c = 0; c < 3; ++c) {
-				double* xc = &((double*)&w->x[j])[c];
-				const double x0 = *xc;
-				*xc = x0 + eps;
-				const double ep = drape_world_elastic_energy(w);
-				*xc = x0 - eps;
-				const double em = drape_world_elastic_energy(w);
-				*xc = x0;
-				const double f = ((double*)&w->b[j])[c] / h;
-				worst = fmax(worst, fabs(f + (ep - em) / (2.0 * eps)));
-				scale = fmax(scale, fabs(f));
-			}
+		/* the assembled force is the energy's gradient, guard included */
+		double scale;
+		const double worst = force_gradient_gap(w, 0.01, 1e-7, &scale);
 		CHECK(scale > 0.0 && worst <= 1e-5 * scale);
 		drape_world_destroy(w);
 	}

@@ -85,7 +85,7 @@ static void test_cloth_contact(void)
 
 /* The strain limiter holding the wrinkle band's cloth at every step: the step control measures
  * the strain change also from the last proposal before its projection (solver/implicit.c,
- * judged_change), so that proposal is part of the state. */
+ * strain_change_judged), so that proposal is part of the state. */
 static void test_limiter_reference(void)
 {
 	static const char* const sets[] = {"cloths.0.grid.resolution=[21,13]", "cloths.0.bend_model=tensor"};

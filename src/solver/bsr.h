@@ -51,6 +51,9 @@ void bsr_zero(bsr* m, int threads);
 /* Appends an extra element over nodes[4]; returns its 16 blocks (zeroed) or NULL without memory.
  * The nodes must be distinct. */
 mat3* bsr_extra_add(bsr* m, const int32_t nodes[4]);
+/* Row i's entries of the scalar part: [bsr_iso_begin, bsr_iso_end), empty when there is none. */
+static inline int32_t bsr_iso_begin(const bsr* m, int32_t i) { return m->iso_start ? m->iso_start[i] : 0; }
+static inline int32_t bsr_iso_end(const bsr* m, int32_t i) { return m->iso_start ? m->iso_start[i + 1] : 0; }
 /* y = A x */
 void bsr_mul(const bsr* m, const vec3* x, vec3* y, int threads);
 
@@ -67,14 +70,13 @@ static inline vec3 bsr_row_mul(const bsr* m, const vec3* x, int32_t i)
 		s1 += a->m[1][0] * v.x + a->m[1][1] * v.y + a->m[1][2] * v.z;
 		s2 += a->m[2][0] * v.x + a->m[2][1] * v.y + a->m[2][2] * v.z;
 	}
-	if (m->iso_start)
-		for (int32_t k = m->iso_start[i]; k < m->iso_start[i + 1]; ++k) {
-			const double a = m->iso_vals[k];
-			const vec3 v = x[m->iso_cols[k]];
-			s0 += a * v.x;
-			s1 += a * v.y;
-			s2 += a * v.z;
-		}
+	for (int32_t k = bsr_iso_begin(m, i); k < bsr_iso_end(m, i); ++k) {
+		const double a = m->iso_vals[k];
+		const vec3 v = x[m->iso_cols[k]];
+		s0 += a * v.x;
+		s1 += a * v.y;
+		s2 += a * v.z;
+	}
 	return v3(s0, s1, s2);
 }
 void bsr_mul_extras(const bsr* m, const vec3* x, vec3* y);

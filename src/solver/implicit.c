@@ -15,6 +15,7 @@
 #include "../solver/integrators.h"
 #include "../solver/line_solve.h"
 #include "../solver/reduce.h"
+#include "../solver/strain_change.h"
 #include "../solver/strain_limit.h"
 
 #include <math.h>
@@ -396,109 +397,6 @@ void implicit_assemble(drape_world* w, double t, double h)
 	assemble_pass(w, t, h, &s.pass[0]);
 }
 
-/* Largest change of |w_u| or |w_v| over all triangles between `from` (x, the step's start, or
- * another start, judged_change) and x1 (sec. 7). */
-static double stretch_change(drape_world* w, const vec3* from, int32_t* worst)
-{
-	const int32_t m = w->triangle_count;
-	const int32_t chunks = reduce_chunks(m);
-	double* best = w->partial;
-	double* where = w->partial + chunks; /* indices, exact in a double */
-#pragma omp parallel for num_threads(w->threads) schedule(static) if (chunks > 1)
-	for (int32_t k = 0; k < chunks; ++k) {
-		double worst_change = 0.0;
-		int32_t at = -1;
-		for (int32_t j = k * REDUCE_CHUNK; j < reduce_chunk_end(k, m); ++j) {
-			const triangle_elem* e = &w->triangles[j];
-			vec3 x0[3] = {from[e->v[0]], from[e->v[1]], from[e->v[2]]};
-			vec3 x1[3] = {w->x1[e->v[0]], w->x1[e->v[1]], w->x1[e->v[2]]};
-			vec3 u0, v0, u1, v1;
-			stretch_w(&e->rest, x0, &u0, &v0);
-			stretch_w(&e->rest, x1, &u1, &v1);
-			double d = fmax(fabs(v3_len(u1) - v3_len(u0)), fabs(v3_len(v1) - v3_len(v0)));
-			if (!(d <= worst_change)) { /* also catches NaN */
-				worst_change = isnan(d) ? INFINITY : d;
-				at = j;
-			}
-		}
-		best[k] = worst_change;
-		where[k] = (double)at;
-	}
-	double result = 0.0;
-	*worst = -1;
-	for (int32_t k = 0; k < chunks; ++k)
-		if (best[k] > result) {
-			result = best[k];
-			*worst = (int32_t)where[k];
-		}
-	return result;
-}
-
-/* The same for mass-spring stretch springs: the largest change of strain |x_b - x_a| / rest. */
-static double spring_stretch_change(const drape_world* w, const vec3* from, int32_t* worst)
-{
-	double result = 0.0;
-	*worst = -1;
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		const ms_spring* e = &w->ms_springs[k];
-		if (e->family != FAMILY_STRETCH_U && e->family != FAMILY_STRETCH_V) continue;
-		double l0 = v3_len(v3_sub(from[e->v[1]], from[e->v[0]]));
-		double l1 = v3_len(v3_sub(w->x1[e->v[1]], w->x1[e->v[0]]));
-		double d = fabs(l1 - l0) / e->rest;
-		if (!(d <= result)) {
-			result = isnan(d) ? INFINITY : d;
-			*worst = k;
-		}
-	}
-	return result;
-}
-
-/* The larger of stretch_change and spring_stretch_change; *worst or *spring names where (the other -1). */
-static double proposal_change(drape_world* w, const vec3* from, int32_t* worst, int32_t* spring)
-{
-	double change = stretch_change(w, from, worst);
-	double d = spring_stretch_change(w, from, spring);
-	if (d > change) {
-		*worst = -1;
-		return d;
-	}
-	*spring = -1;
-	return change;
-}
-
-/* The integrator's proposal's strain change, as the step control judges it while strain limiting
- * is on. Where the cloth starts exactly where the limiter put the last accepted proposal, that
- * proposal as the integrator left it is as good a start: measured from the projected state, the
- * change also counts the integrator undoing the projection, which is as large at any step size
- * where the limiter holds a shape against the forces every step (the wrinkle band's gather: the
- * steps fell to max_dt / 32 for good; docs/solver.md, "Strain limiting"), while measured from the
- * proposal before the projection it is the integrator's own motion. The smaller of the two. */
-static double judged_change(drape_world* w, int32_t* worst, int32_t* spring)
-{
-	double change = proposal_change(w, w->x, worst, spring);
-	if (change > 0.0 && w->limit_moved && !memcmp(w->limit_to, w->x, (size_t)w->particle_count * sizeof *w->x)) {
-		int32_t worst_raw, spring_raw;
-		double raw = proposal_change(w, w->limit_from, &worst_raw, &spring_raw);
-		if (raw < change) {
-			change = raw;
-			*worst = worst_raw;
-			*spring = spring_raw;
-		}
-	}
-	return change;
-}
-
-void implicit_accept_limit(drape_world* w)
-{
-	w->limit_moved = w->limit_pending_moved;
-	w->limit_pending_moved = false;
-	if (!w->limit_moved) return;
-	vec3* t = w->limit_from;
-	w->limit_from = w->limit_pending;
-	w->limit_pending = t;
-	memcpy(w->limit_to, w->x, (size_t)w->particle_count * sizeof *w->x);
-}
-
 /* x1 = x + h (v + dv) + y, v1 = v + dv (eq. 17); false if anything is not finite. Forward Euler
  * (old_velocity) moves free directions with v0 instead: x1 = x + h (S v0 + (I - S) v1) + y, so
  * constrained directions still land exactly on their targets. */
@@ -670,7 +568,7 @@ static bool wild_proposal(drape_world* w, double h, step_report* r)
 {
 	if (!w->def.adaptive || h <= w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) return false;
 	int32_t worst, spring;
-	double change = proposal_change(w, w->x, &worst, &spring);
+	double change = strain_change_of_proposal(w, w->x, &worst, &spring);
 	if (!(change > WILD_STRAIN)) return false;
 	r->stretch_change = change;
 	r->worst_triangle = worst;
@@ -817,7 +715,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 			/* The step control judges the integrator's own proposal (sec. 7): the projection
 			 * below would hide a step too large for the motion, and backward Euler damps
 			 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
-			if (w->def.adaptive || diverging_scheme) raw_change = judged_change(w, &raw_worst, &raw_spring);
+			if (w->def.adaptive || diverging_scheme) raw_change = strain_change_judged(w, &raw_worst, &raw_spring);
 			memcpy(w->limit_pending, w->x1, (size_t)n * sizeof *w->x1);
 			strain_limit_report lr = strain_limit_apply(w, h);
 			w->limit_pending_moved = lr.newton > 0;
@@ -877,7 +775,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 		}
 	}
 	if ((w->def.adaptive || diverging_scheme) && finite && !wild && !crowded) {
-		r->stretch_change = proposal_change(w, w->x, &r->worst_triangle, &r->worst_spring);
+		r->stretch_change = strain_change_of_proposal(w, w->x, &r->worst_triangle, &r->worst_spring);
 		/* The raw change counts where the limit on it is enforced (above max_dt / 16); below, the
 		 * projected one: a raw change that halving does not shrink is the limiter's to answer. */
 		if (raw_change > r->stretch_change && h > w->def.max_dt / 16.0) {

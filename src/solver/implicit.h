@@ -45,8 +45,4 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* plan
  * proposal in w->x1, w->v1, judged as sec. 7 says. Does not change w->x or w->v. */
 void implicit_step(drape_world* w, double t, double h, step_report* report);
 
-/* After an accepted step (x now the proposal): keeps what the strain limiter did to it, so that the
- * next step's strain change can be judged from the proposal before the projection. */
-void implicit_accept_limit(drape_world* w);
-
 #endif

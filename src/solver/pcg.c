@@ -263,7 +263,7 @@ bool pcg_net_force_correction(const bsr* A, const vec3* b, const uint8_t* constr
 	for (int32_t i = 0; i < n; ++i) {
 		sum = v3_sub(sum, scratch[i]);
 		for (int32_t k = A->row_start[i]; k < A->row_start[i + 1]; ++k) total = m3_add(total, A->blocks[k]);
-		for (int32_t k = A->iso_start ? A->iso_start[i] : 0; A->iso_start && k < A->iso_start[i + 1]; ++k)
+		for (int32_t k = bsr_iso_begin(A, i); k < bsr_iso_end(A, i); ++k)
 			total = m3_add(total, m3_scale(m3_identity(), A->iso_vals[k]));
 	}
 	for (int32_t e = 0; e < A->extra_count; ++e)

@@ -63,7 +63,7 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 			int32_t pair[2] = {t->agg[i], t->agg[A->cols[k]]};
 			if (pair[0] != pair[1]) ok = bsr_builder_add_elements(&b, pair, 1, 2, sizeof pair);
 		}
-		for (int32_t k = A->iso_start ? A->iso_start[i] : 0; ok && A->iso_start && k < A->iso_start[i + 1]; ++k) {
+		for (int32_t k = bsr_iso_begin(A, i); ok && k < bsr_iso_end(A, i); ++k) {
 			int32_t pair[2] = {t->agg[i], t->agg[A->iso_cols[k]]};
 			if (pair[0] != pair[1]) ok = bsr_builder_add_elements(&b, pair, 1, 2, sizeof pair);
 		}
@@ -79,7 +79,7 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 		t->iso_slot = malloc((size_t)(A->iso_start[n] ? A->iso_start[n] : 1) * sizeof *t->iso_slot);
 		if (!t->iso_slot) return fail(t);
 		for (int32_t i = 0; i < n; ++i)
-			for (int32_t k = A->iso_start[i]; k < A->iso_start[i + 1]; ++k)
+			for (int32_t k = bsr_iso_begin(A, i); k < bsr_iso_end(A, i); ++k)
 				t->iso_slot[k] = bsr_find(&t->coarse, t->agg[i], t->agg[A->iso_cols[k]]);
 	}
 	t->none = calloc((size_t)(nc ? nc : 1), 1);
@@ -129,8 +129,8 @@ bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* c
 			mat3* c = &t->coarse.blocks[t->slot[k]];
 			*c = m3_add(*c, a);
 		}
-	for (int32_t I = 0; A->iso_start && I < A->n; ++I)
-		for (int32_t k = A->iso_start[I]; k < A->iso_start[I + 1]; ++k) {
+	for (int32_t I = 0; I < A->n; ++I)
+		for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k) {
 			mat3 a = filtered_iso(A, k, I, S, constrained);
 			mat3* c = &t->coarse.blocks[t->iso_slot[k]];
 			*c = m3_add(*c, a);

@@ -1,0 +1,17 @@
+/* The step control's measure of a proposal (strain_change.c; sec. 7). */
+#ifndef DRAPE_STRAIN_CHANGE_H
+#define DRAPE_STRAIN_CHANGE_H
+
+#include "../world_data.h"
+
+/* The largest strain change between `from` and w->x1: of |w_u| or |w_v| over the triangles, or of
+ * a mass-spring stretch spring's strain; *worst (triangle) or *spring names where, the other -1. */
+double strain_change_of_proposal(drape_world* w, const vec3* from, int32_t* worst, int32_t* spring);
+/* The same as the step control judges it while strain limiting is on: also from the last accepted
+ * proposal before its projection, where the cloth starts where the limiter put it; the smaller. */
+double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring);
+/* After an accepted step (x now the proposal): keeps what the strain limiter did to it, so that the
+ * next step's strain change can be judged from the proposal before the projection. */
+void strain_change_accept_limit(drape_world* w);
+
+#endif
