@@ -498,7 +498,7 @@ bench_fail bench_missing_value "unknown option or missing value: '--frames'" --c
 bench_fail bench_bad_runs "--runs needs a whole number from 1 to 64, got '0'" --runs=0 --csv "$tmp/bench_bad.csv"
 bench_fail bench_bad_frames "--frames needs a whole number from 1 to 100000, got 'x'" -n x --csv="$tmp/bench_bad.csv"
 bench_fail bench_bad_threads "--threads needs a whole number from 1 to 1024, got '2000'" --threads 2000
-bench_fail bench_bad_only "--only needs fig1, size or bend, got 'nope'" --only=nope
+bench_fail bench_bad_only "--only needs fig1, size, bend or bend-sheet, got 'nope'" --only=nope
 bench_fail bench_stray_argument "unexpected argument 'extra'" extra
 bench_fail bench_scaling_bad_frames "--frames needs a whole number from 1 to 100000, got 'abc'" --scaling --frames=abc
 bench_fail bench_scaling_bad_largest "--largest needs a grid resolution from 51 to 1001, got '50'" --largest 50 --scaling
