@@ -7,11 +7,14 @@
 
 #include "io/embedded.h"
 #include "io/scene.h"
+#include "solver/aggregate.h"
 #include "solver/cholesky.h"
 #include "solver/constraints.h"
+#include "solver/filtered.h"
 #include "solver/implicit.h"
 #include "solver/multigrid.h"
 #include "solver/pcg.h"
+#include "solver/smoothed_prolongator.h"
 #include "solver/two_level.h"
 #include "world.h"
 
@@ -105,17 +108,23 @@ static void compare_with_block_jacobi(drape_world* w, drape_world* factor_from)
 	CHECK(worst <= 1e-6 * scale);
 	cholesky_destroy(chol);
 	/* The two-level preconditioner: the same answer in fewer iterations than block Jacobi, with
-	 * an exact coarse solve, and with more levels (a coarse limit of 4 aggregates). */
+	 * an exact coarse solve, and with more levels (a coarse limit of 4 aggregates), where the
+	 * prolongator is smoothed (smoothed_prolongator.h) and two threads give the same bits. */
 	for (int levels = 0; levels < 2; ++levels) {
 		two_level* tl = two_level_create(&w->A, levels ? 4 : TWO_LEVEL_MAX_FACTORED);
 		CHECK(tl != NULL);
 		if (tl) {
 			CHECK(two_level_coarse_count(tl) > 1 && two_level_coarse_count(tl) < n / 4);
+			CHECK(two_level_smoothed(tl) == (levels == 1));
 			CHECK(two_level_setup(tl, &w->A, w->S, w->constrained));
 			w->pcg.two_level = tl;
+			vec3* two = malloc((size_t)n * sizeof *two);
+			pcg_result r2 = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 2, &w->pcg, two);
 			pcg_result rt = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
 			w->pcg.two_level = NULL;
 			CHECK(rt.converged && rt.iterations < rb.iterations);
+			CHECK(two && r2.iterations == rt.iterations && memcmp(two, w->dv, (size_t)n * sizeof *two) == 0);
+			free(two);
 			double worst_t = 0.0;
 			for (int32_t i = 0; i < n; ++i) {
 				worst_t = fmax(worst_t, v3_len(v3_sub(ref[i], w->dv[i])));
@@ -127,6 +136,82 @@ static void compare_with_block_jacobi(drape_world* w, drape_world* factor_from)
 		}
 	}
 	free(ref);
+}
+
+/* The smoothed prolongator (smoothed_prolongator.h): each row's weights sum to one (a common
+ * translation is a coarse motion exactly), the restriction is P's transpose (r . P x = P^T r . x),
+ * and the coarse matrix is the Galerkin P^T A P: x_c . A_c x_c = (P x_c) . A (P x_c). */
+static void test_smoothed_prolongator_galerkin(void)
+{
+	for (int split = 0; split < 2; ++split) {
+		uint64_t seed = 41;
+		drape_world_def wd = drape_default_world_def();
+		drape_world* w = random_system_of(&wd, split ? DRAPE_BEND_TENSOR : DRAPE_BEND_DIHEDRAL, 9, 0.02, 7);
+		CHECK(w != NULL);
+		if (!w) return;
+		const int32_t n = w->particle_count;
+		constrain(w, &seed);
+		CHECK(!split || w->A.iso_start != NULL);
+		int32_t* agg = malloc((size_t)n * sizeof *agg);
+		const int32_t nc = agg ? aggregate_greedy(n, w->A.row_start, w->A.cols, agg) : 0;
+		smoothed_prolongator p;
+		bsr coarse = {0};
+		CHECK(agg && nc > 1 && smoothed_prolongator_init(&p, &w->A, agg, nc, &coarse));
+		vec3 *x = malloc((size_t)n * sizeof *x), *r = malloc((size_t)n * sizeof *r), *Ax = malloc((size_t)n * sizeof *Ax);
+		vec3 *xc = malloc((size_t)nc * sizeof *xc), *Acx = malloc((size_t)nc * sizeof *Acx);
+		CHECK(x && r && Ax && xc && Acx);
+		if (agg && nc > 1 && x && r && Ax && xc && Acx) {
+			for (int32_t i = 0; i < n; ++i) {
+				double sum = 0.0;
+				for (int32_t e = p.row_start[i]; e < p.row_start[i + 1]; ++e) sum += p.row_w[e];
+				CHECK(fabs(sum - 1.0) < 1e-14);
+				r[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+			}
+			for (int32_t a = 0; a < nc; ++a) xc[a] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+			double lhs = 0.0, rhs = 0.0;
+			for (int32_t i = 0; i < n; ++i) {
+				x[i] = smoothed_prolongator_prolong(&p, xc, i);
+				lhs += v3_dot(r[i], x[i]);
+			}
+			for (int32_t a = 0; a < nc; ++a) rhs += v3_dot(smoothed_prolongator_restrict(&p, r, a), xc[a]);
+			CHECK(fabs(lhs - rhs) <= 1e-12 * fabs(lhs));
+			/* The filtered matrix's energy, A's blocks and scalar part through filtered.h. */
+			bsr_zero(&coarse, 1);
+			smoothed_prolongator_galerkin(&p, &w->A, w->S, w->constrained, &coarse);
+			double fine = 0.0;
+			for (int32_t I = 0; I < n; ++I) {
+				vec3 s = v3_zero();
+				for (int32_t k = w->A.row_start[I]; k < w->A.row_start[I + 1]; ++k)
+					s = v3_add(s, m3_mulv(filtered_block(&w->A, k, I, w->A.cols[k], w->S, w->constrained), x[w->A.cols[k]]));
+				for (int32_t k = bsr_iso_begin(&w->A, I); k < bsr_iso_end(&w->A, I); ++k)
+					s = v3_add(s, m3_mulv(filtered_iso(&w->A, k, I, w->S, w->constrained), x[w->A.iso_cols[k]]));
+				fine += v3_dot(x[I], s);
+			}
+			bsr_mul(&coarse, xc, Acx, 1);
+			double coarse_energy = 0.0;
+			for (int32_t a = 0; a < nc; ++a) coarse_energy += v3_dot(xc[a], Acx[a]);
+			CHECK(fine > 0.0 && fabs(coarse_energy - fine) <= 1e-10 * fine);
+			/* Symmetric, as P^T A P is. */
+			for (int32_t a = 0; a < nc; ++a)
+				for (int32_t k = coarse.row_start[a]; k < coarse.row_start[a + 1]; ++k) {
+					int32_t t = bsr_find(&coarse, coarse.cols[k], a);
+					CHECK(t >= 0);
+					for (int u = 0; t >= 0 && u < 3; ++u)
+						for (int v = 0; v < 3; ++v)
+							CHECK(fabs(coarse.blocks[k].m[u][v] - coarse.blocks[t].m[v][u]) <=
+							      1e-12 * (1.0 + fabs(coarse.blocks[k].m[u][v])));
+				}
+			smoothed_prolongator_free(&p);
+		}
+		bsr_free(&coarse);
+		free(agg);
+		free(x);
+		free(r);
+		free(Ax);
+		free(xc);
+		free(Acx);
+		drape_world_destroy(w);
+	}
 }
 
 /* Tensor bending's second ring in A's scalar part (bsr.h) against the same system with every
@@ -512,6 +597,7 @@ const test_case precond_tests[] = {
 	{"tensor_scalar_part_same_system", test_tensor_scalar_part_same_system},
 	{"cholesky_pins_exact_and_threads_bit_identical", test_cholesky_pins_exact_and_threads_bit_identical},
 	{"two_level_pins_exact_and_threads_bit_identical", test_two_level_pins_exact_and_threads_bit_identical},
+	{"smoothed_prolongator_galerkin", test_smoothed_prolongator_galerkin},
 	{"multigrid_same_answer_as_block_jacobi", test_multigrid_same_answer_as_block_jacobi},
 	{"multigrid_pins_exact_and_threads_bit_identical", test_multigrid_pins_exact_and_threads_bit_identical},
 	{"multigrid_refresh_same_answer", test_multigrid_refresh_same_answer},

@@ -3,11 +3,14 @@
  * (piecewise-constant prolongation, three translations per aggregate: unsmoothed aggregation in
  * the sense of Tamstorf, Jones and McCormick 2015, two levels only). The aggregates and the
  * coarse pattern depend on the topology only; the coarse matrix is the sum of the fine blocks
- * between two aggregates, so rebuilding it every step costs one pass over A. */
+ * between two aggregates, so rebuilding it every step costs one pass over A. Where the coarse
+ * level is too large to factor and becomes another level, the prolongator is smoothed instead
+ * (smoothed_prolongator.h): measured, it pays only there. */
 #include "two_level.h"
 
 #include "aggregate.h"
 #include "filtered.h"
+#include "smoothed_prolongator.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,8 @@ struct two_level {
 	mat3* pinv_c;           /* nc: inverses of A_c's diagonal blocks (nested only) */
 	uint8_t* none;       /* nc zeros: the coarse system carries no constraints of its own */
 	vec3 *rc, *xc;       /* nc */
+	bool smoothed;          /* the coarse level is nested: P is smoothed_prolongator's */
+	smoothed_prolongator sp;
 	bool valid;
 };
 
@@ -34,10 +39,13 @@ static two_level* fail(two_level* t)
 	return NULL;
 }
 
+static two_level* finish(two_level* t, int32_t max_factored);
+
 /* TWO_LEVEL_MAX_FACTORED, measured on the 40K sheet (docs/solver.md): factoring its
  * 4,000-aggregate level cost 17 % more time than one more level (2,000 is exceeded there, not at
  * 10K); a limit of 300 (three levels) cost about as much as none, the iterations growing by 80 %. */
-two_level* two_level_create(const bsr* A, int32_t max_factored)
+/* coarse: A is a coarser level's matrix (a nested level). */
+static two_level* create(const bsr* A, int32_t max_factored, bool coarse)
 {
 	if (!cholesky_available()) return NULL;
 	two_level* t = calloc(1, sizeof *t);
@@ -56,6 +64,16 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 	t->members = malloc((size_t)(n ? n : 1) * sizeof *t->members);
 	if (!t->member_start || !t->members) return fail(t);
 	aggregate_members(n, nc, t->agg, t->member_start, t->members);
+	/* Smoothed in a hierarchy of more than two levels (this level's coarse one too large to
+	 * factor, or this level itself a nested one): there it saves more iterations than it costs.
+	 * Where the coarse level is factored directly, its denser matrix (about 20 blocks a row
+	 * against 7) costs more to factor than the iterations it saves (docs/solver.md,
+	 * "Preconditioners"). */
+	t->smoothed = (nc > max_factored || coarse) && nc < n;
+	if (t->smoothed) {
+		if (!smoothed_prolongator_init(&t->sp, A, t->agg, nc, &t->coarse)) return fail(t);
+		return finish(t, max_factored);
+	}
 	bsr_builder b;
 	bool ok = bsr_builder_init(&b, nc);
 	for (int32_t i = 0; ok && i < n; ++i) {
@@ -82,14 +100,21 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 			for (int32_t k = bsr_iso_begin(A, i); k < bsr_iso_end(A, i); ++k)
 				t->iso_slot[k] = bsr_find(&t->coarse, t->agg[i], t->agg[A->iso_cols[k]]);
 	}
+	return finish(t, max_factored);
+}
+
+/* The coarse level's vectors and its solve, once its pattern is known. */
+static two_level* finish(two_level* t, int32_t max_factored)
+{
+	const int32_t nc = t->nc;
 	t->none = calloc((size_t)(nc ? nc : 1), 1);
 	t->rc = malloc((size_t)(nc ? nc : 1) * sizeof *t->rc);
 	t->xc = malloc((size_t)(nc ? nc : 1) * sizeof *t->xc);
 	if (!t->none || !t->rc || !t->xc) return fail(t);
 	/* A coarse level still too large to factor cheaply is itself preconditioned the same way
 	 * (an additive multilevel method); the factorisation happens at the last level. */
-	if (nc > max_factored && nc < n) {
-		t->nested = two_level_create(&t->coarse, max_factored);
+	if (nc > max_factored && nc < t->n) {
+		t->nested = create(&t->coarse, max_factored, true);
 		t->pinv_c = malloc((size_t)nc * sizeof *t->pinv_c);
 		if (!t->nested || !t->pinv_c) return fail(t);
 		return t;
@@ -98,6 +123,8 @@ two_level* two_level_create(const bsr* A, int32_t max_factored)
 	if (!t->chol) return fail(t);
 	return t;
 }
+
+two_level* two_level_create(const bsr* A, int32_t max_factored) { return create(A, max_factored, false); }
 
 void two_level_destroy(two_level* t)
 {
@@ -111,6 +138,7 @@ void two_level_destroy(two_level* t)
 	free(t->members);
 	free(t->slot);
 	free(t->iso_slot);
+	smoothed_prolongator_free(&t->sp);
 	free(t->none);
 	free(t->rc);
 	free(t->xc);
@@ -119,17 +147,20 @@ void two_level_destroy(two_level* t)
 
 int32_t two_level_coarse_count(const two_level* t) { return t->nc; }
 
+bool two_level_smoothed(const two_level* t) { return t->smoothed; }
+
 bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* constrained)
 {
 	bsr_zero(&t->coarse, 1);
-	for (int32_t I = 0; I < A->n; ++I)
+	if (t->smoothed) smoothed_prolongator_galerkin(&t->sp, A, S, constrained, &t->coarse);
+	for (int32_t I = 0; !t->smoothed && I < A->n; ++I)
 		for (int32_t k = A->row_start[I]; k < A->row_start[I + 1]; ++k) {
 			/* The filtered matrix of cholesky_factor (filtered.h). */
 			mat3 a = filtered_block(A, k, I, A->cols[k], S, constrained);
 			mat3* c = &t->coarse.blocks[t->slot[k]];
 			*c = m3_add(*c, a);
 		}
-	for (int32_t I = 0; I < A->n; ++I)
+	for (int32_t I = 0; !t->smoothed && I < A->n; ++I)
 		for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k) {
 			mat3 a = filtered_iso(A, k, I, S, constrained);
 			mat3* c = &t->coarse.blocks[t->iso_slot[k]];
@@ -153,6 +184,10 @@ int32_t two_level_aggregate_count(const two_level* t) { return t->nc; }
 
 void two_level_restrict(two_level* t, const vec3* r, int32_t lo, int32_t hi)
 {
+	if (t->smoothed) {
+		for (int32_t c = lo; c < hi; ++c) t->rc[c] = smoothed_prolongator_restrict(&t->sp, r, c);
+		return;
+	}
 	for (int32_t c = lo; c < hi; ++c) {
 		vec3 sum = v3_zero();
 		for (int32_t k = t->member_start[c]; k < t->member_start[c + 1]; ++k) sum = v3_add(sum, r[t->members[k]]);
@@ -168,6 +203,7 @@ void two_level_coarse_solve(two_level* t)
 
 vec3 two_level_prolong(const two_level* t, const mat3* pinv, const vec3* r, int32_t i)
 {
+	if (t->smoothed) return v3_add(m3_mulv(pinv[i], r[i]), smoothed_prolongator_prolong(&t->sp, t->xc, i));
 	return v3_add(m3_mulv(pinv[i], r[i]), t->xc[t->agg[i]]);
 }
 

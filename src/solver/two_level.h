@@ -1,7 +1,8 @@
 /* A two-level additive preconditioner for the modified PCG (sec. 5.3; docs/solver.md,
  * "Preconditioners"): block Jacobi plus a coarse correction over aggregates of neighbouring
  * particles, P = D^-1 + R^T A_c^-1 R, with A_c = R A R^T rebuilt every step (a sum of blocks) and
- * factored by CHOLMOD (cholesky.h). */
+ * factored by CHOLMOD (cholesky.h); a coarse level too large to factor is treated the same way
+ * again, with smoothed prolongators (smoothed_prolongator.h). */
 #ifndef DRAPE_TWO_LEVEL_H
 #define DRAPE_TWO_LEVEL_H
 
@@ -17,6 +18,8 @@ typedef struct two_level two_level;
 two_level* two_level_create(const bsr* A, int32_t max_factored);
 void two_level_destroy(two_level* t);
 int32_t two_level_coarse_count(const two_level* t);
+/* Whether the prolongator is smoothed (smoothed_prolongator.h): when the coarse level is nested. */
+bool two_level_smoothed(const two_level* t);
 
 /* Forms A_c from the filtered S A S + (I - S) d (as cholesky_factor) and factors it. */
 bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* constrained);
