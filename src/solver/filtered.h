@@ -33,4 +33,18 @@ static inline mat3 filtered_iso(const bsr* A, int32_t k, int32_t I, const mat3* 
 	return a;
 }
 
+/* c += w times filtered_iso(A, k, I, S, constrained). Between two free particles the entry is a
+ * number times the identity, so only the diagonal changes (adding the zeros would change no bit). */
+static inline void filtered_iso_add(const bsr* A, int32_t k, int32_t I, const mat3* S, const uint8_t* constrained, double w, mat3* c)
+{
+	if (!constrained[I] && !constrained[A->iso_cols[k]]) {
+		const double v = A->iso_vals[k] * w;
+		c->m[0][0] += v;
+		c->m[1][1] += v;
+		c->m[2][2] += v;
+		return;
+	}
+	*c = m3_add(*c, w == 1.0 ? filtered_iso(A, k, I, S, constrained) : m3_scale(filtered_iso(A, k, I, S, constrained), w));
+}
+
 #endif

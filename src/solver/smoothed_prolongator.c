@@ -204,20 +204,8 @@ void smoothed_prolongator_galerkin(smoothed_prolongator* p, const bsr* A, const 
 		}
 		for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k) {
 			const int32_t J = A->iso_cols[k];
-			const bool plain = !constrained[I] && !constrained[J];
-			const mat3 a = plain ? m3_zero() : filtered_iso(A, k, I, S, constrained);
-			for (int32_t f = p->row_start[J]; f < p->row_start[J + 1]; ++f) {
-				mat3* c = &p->b[p->at[p->row_agg[f]]];
-				if (plain) {
-					/* a number times the identity (bsr.h): only the diagonal changes */
-					const double v = A->iso_vals[k] * p->row_w[f];
-					c->m[0][0] += v;
-					c->m[1][1] += v;
-					c->m[2][2] += v;
-				} else {
-					*c = m3_add(*c, m3_scale(a, p->row_w[f]));
-				}
-			}
+			for (int32_t f = p->row_start[J]; f < p->row_start[J + 1]; ++f)
+				filtered_iso_add(A, k, I, S, constrained, p->row_w[f], &p->b[p->at[p->row_agg[f]]]);
 		}
 		/* A_c += P's row I (transposed) times B's row I. */
 		int32_t q = p->cb_start[I];

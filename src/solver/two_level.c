@@ -161,11 +161,8 @@ bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* c
 			*c = m3_add(*c, a);
 		}
 	for (int32_t I = 0; !t->smoothed && I < A->n; ++I)
-		for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k) {
-			mat3 a = filtered_iso(A, k, I, S, constrained);
-			mat3* c = &t->coarse.blocks[t->iso_slot[k]];
-			*c = m3_add(*c, a);
-		}
+		for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k)
+			filtered_iso_add(A, k, I, S, constrained, 1.0, &t->coarse.blocks[t->iso_slot[k]]);
 	if (t->nested) {
 		for (int32_t c = 0; c < t->nc; ++c) {
 			mat3 inv;
