@@ -11,6 +11,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+/* malloc of `count` elements of `size` bytes, at least one, so that an empty array is a valid
+ * pointer too (NULL only when out of memory). */
+static inline void* core_alloc_array(size_t count, size_t size) { return malloc((count ? count : 1) * size); }
 
 /* Makes *items (elements of `size` bytes, *capacity of them) hold at least `need`, doubling; false,
  * with nothing changed, when out of memory. Growth happens outside hot loops only. */

@@ -18,6 +18,7 @@
  * correction, a backward sweep; CHOLMOD solves the coarsest level. */
 #include "multigrid.h"
 
+#include "../core.h"
 #include "aggregate.h"
 #include "block_inverse.h"
 #include "cholesky.h"
@@ -82,11 +83,9 @@ static multigrid* fail(multigrid* m)
 	return NULL;
 }
 
-static void* alloc_n(size_t count, size_t size) { return malloc((count ? count : 1) * size); }
-
 static int32_t* copy_ints(const int32_t* a, size_t count)
 {
-	int32_t* r = alloc_n(count, sizeof *r);
+	int32_t* r = core_alloc_array(count, sizeof *r);
 	if (r && count) memcpy(r, a, count * sizeof *r);
 	return r;
 }
@@ -100,7 +99,7 @@ static bool bsr_from_pattern(sparse_pattern* p, bsr* out)
 	out->row_start = p->start;
 	out->cols = p->cols;
 	memset(p, 0, sizeof *p);
-	out->diag = alloc_n((size_t)out->n, sizeof *out->diag);
+	out->diag = core_alloc_array((size_t)out->n, sizeof *out->diag);
 	out->blocks = calloc((size_t)(out->nnz ? out->nnz : 1), sizeof *out->blocks);
 	if (!out->diag || !out->blocks) return false;
 	for (int32_t i = 0; i < out->n; ++i)
@@ -111,12 +110,12 @@ static bool bsr_from_pattern(sparse_pattern* p, bsr* out)
 static bool level_vectors(mg_level* l)
 {
 	const size_t n = (size_t)l->n;
-	l->dinv = alloc_n(n, sizeof *l->dinv);
-	l->rhs = alloc_n(n, sizeof *l->rhs);
-	l->x = alloc_n(n, sizeof *l->x);
-	l->t = alloc_n(n, sizeof *l->t);
-	l->y = alloc_n(n, sizeof *l->y);
-	l->tslot = alloc_n((size_t)l->A.nnz, sizeof *l->tslot);
+	l->dinv = core_alloc_array(n, sizeof *l->dinv);
+	l->rhs = core_alloc_array(n, sizeof *l->rhs);
+	l->x = core_alloc_array(n, sizeof *l->x);
+	l->t = core_alloc_array(n, sizeof *l->t);
+	l->y = core_alloc_array(n, sizeof *l->y);
+	l->tslot = core_alloc_array((size_t)l->A.nnz, sizeof *l->tslot);
 	if (!l->dinv || !l->rhs || !l->x || !l->t || !l->y || !l->tslot || !smoother_init(&l->smooth, &l->A)) return false;
 	for (int32_t i = 0; i < l->n; ++i)
 		for (int32_t k = l->A.row_start[i]; k < l->A.row_start[i + 1]; ++k) l->tslot[k] = bsr_find(&l->A, l->A.cols[k], i);
@@ -129,7 +128,7 @@ static int aggregate_level(mg_level* L, bool rotations)
 {
 	const int32_t nodes = L->n / L->gs;
 	L->cs = rotations ? 2 : 1;
-	L->agg = alloc_n((size_t)nodes, sizeof *L->agg);
+	L->agg = core_alloc_array((size_t)nodes, sizeof *L->agg);
 	if (!L->agg) return -1;
 	L->aggs = aggregate_greedy(nodes, L->graph.start, L->graph.cols, L->agg);
 	if (L->aggs * L->cs < L->n) return 1;
@@ -145,14 +144,14 @@ static bool build_level(multigrid* m, int32_t l)
 	mg_level* L = &m->lv[l];
 	mg_level* C = &m->lv[l + 1];
 	const int32_t n = L->n, gs = L->gs, nodes = n / gs, cs = L->cs;
-	L->member_start = alloc_n((size_t)nodes + 1, sizeof *L->member_start);
-	L->members = alloc_n((size_t)nodes, sizeof *L->members);
+	L->member_start = core_alloc_array((size_t)nodes + 1, sizeof *L->member_start);
+	L->members = core_alloc_array((size_t)nodes, sizeof *L->members);
 	if (!L->member_start || !L->members) return false;
 	aggregate_members(nodes, L->aggs, L->agg, L->member_start, L->members);
 	const int32_t nc = L->aggs * cs;
 	/* The tentative prolongator's pattern: row i's cs columns of its node's aggregate. */
-	int32_t* ts = alloc_n((size_t)n + 1, sizeof *ts);
-	int32_t* tc = alloc_n((size_t)n * (size_t)cs, sizeof *tc);
+	int32_t* ts = core_alloc_array((size_t)n + 1, sizeof *ts);
+	int32_t* tc = core_alloc_array((size_t)n * (size_t)cs, sizeof *tc);
 	bool ok = ts && tc;
 	for (int32_t i = 0; ok && i <= n; ++i) ts[i] = cs * i;
 	for (int32_t i = 0; ok && i < n; ++i)
@@ -162,10 +161,10 @@ static bool build_level(multigrid* m, int32_t l)
 	free(ts);
 	free(tc);
 	if (!ok) return false;
-	L->tent = alloc_n((size_t)n * (size_t)cs, sizeof *L->tent);
-	L->p = alloc_n((size_t)L->P.start[n], sizeof *L->p);
-	L->pslot = alloc_n((size_t)L->A.nnz, sizeof *L->pslot);
-	L->own = alloc_n((size_t)n, sizeof *L->own);
+	L->tent = core_alloc_array((size_t)n * (size_t)cs, sizeof *L->tent);
+	L->p = core_alloc_array((size_t)L->P.start[n], sizeof *L->p);
+	L->pslot = core_alloc_array((size_t)L->A.nnz, sizeof *L->pslot);
+	L->own = core_alloc_array((size_t)n, sizeof *L->own);
 	if (!L->tent || !L->p || !L->pslot || !L->own || !pattern_transpose(n, L->P.start, L->P.cols, nc, &L->PT, &L->pt_from) ||
 	    !pattern_product(n, L->A.row_start, L->A.cols, L->P.start, L->P.cols, nc, &L->B))
 		return false;
@@ -175,9 +174,9 @@ static bool build_level(multigrid* m, int32_t l)
 		for (int32_t k = L->A.row_start[i]; k < L->A.row_start[i + 1]; ++k)
 			L->pslot[k] = pattern_find(&L->P, i, cs * L->agg[L->A.cols[k] / gs]);
 	}
-	L->b = alloc_n((size_t)L->B.start[n], sizeof *L->b);
-	L->pt_upper = alloc_n((size_t)L->PT.start[nc], sizeof *L->pt_upper);
-	L->pt_blocks = alloc_n((size_t)L->PT.start[nc], sizeof *L->pt_blocks);
+	L->b = core_alloc_array((size_t)L->B.start[n], sizeof *L->b);
+	L->pt_upper = core_alloc_array((size_t)L->PT.start[nc], sizeof *L->pt_upper);
+	L->pt_blocks = core_alloc_array((size_t)L->PT.start[nc], sizeof *L->pt_blocks);
 	if (!L->b || !L->pt_upper || !L->pt_blocks) return false;
 	for (int32_t a = 0; a < nc; ++a)
 		for (int32_t e = L->PT.start[a]; e < L->PT.start[a + 1]; ++e) {
@@ -195,7 +194,7 @@ static bool build_level(multigrid* m, int32_t l)
 	pattern_free(&ac);
 	/* The coarse aggregation graph: aggregates are neighbours when two of their nodes are
 	 * (agg^T graph agg). */
-	int32_t* ident = alloc_n((size_t)nodes + 1, sizeof *ident);
+	int32_t* ident = core_alloc_array((size_t)nodes + 1, sizeof *ident);
 	ok = ok && ident;
 	for (int32_t i = 0; ok && i <= nodes; ++i) ident[i] = i;
 	sparse_pattern gagg;
@@ -220,7 +219,7 @@ multigrid* multigrid_create(const bsr* A, int32_t max_factored, bool rotations)
 	f->A.row_start = copy_ints(A->row_start, (size_t)A->n + 1);
 	f->A.cols = copy_ints(A->cols, (size_t)A->nnz);
 	f->A.diag = copy_ints(A->diag, (size_t)A->n);
-	f->A.blocks = alloc_n((size_t)A->nnz, sizeof *f->A.blocks);
+	f->A.blocks = core_alloc_array((size_t)A->nnz, sizeof *f->A.blocks);
 	f->graph = (sparse_pattern){.rows = A->n, .ncols = A->n};
 	f->graph.start = copy_ints(A->row_start, (size_t)A->n + 1);
 	f->graph.cols = copy_ints(A->cols, (size_t)A->nnz);
@@ -235,8 +234,8 @@ multigrid* multigrid_create(const bsr* A, int32_t max_factored, bool rotations)
 	}
 	m->levels = l + 1;
 	for (int32_t k = 1; k <= l; ++k) {
-		m->lv[k].pos = alloc_n((size_t)(m->lv[k].n / m->lv[k].gs), sizeof *m->lv[k].pos);
-		m->lv[k].radius = alloc_n((size_t)(m->lv[k].n / m->lv[k].gs), sizeof *m->lv[k].radius);
+		m->lv[k].pos = core_alloc_array((size_t)(m->lv[k].n / m->lv[k].gs), sizeof *m->lv[k].pos);
+		m->lv[k].radius = core_alloc_array((size_t)(m->lv[k].n / m->lv[k].gs), sizeof *m->lv[k].radius);
 		if (!m->lv[k].pos || !m->lv[k].radius) return fail(m);
 	}
 	mg_level* c = &m->lv[l];
@@ -246,8 +245,8 @@ multigrid* multigrid_create(const bsr* A, int32_t max_factored, bool rotations)
 	if (!m->none || !m->chol) return fail(m);
 	m->marker_threads = omp_get_max_threads();
 	m->marker_size = m->levels > 1 ? m->lv[1].n : 1;
-	m->markers = alloc_n((size_t)m->marker_threads * (size_t)m->marker_size, sizeof *m->markers);
-	m->partial = alloc_n(2 * (size_t)reduce_chunks(A->n) + 2, sizeof *m->partial);
+	m->markers = core_alloc_array((size_t)m->marker_threads * (size_t)m->marker_size, sizeof *m->markers);
+	m->partial = core_alloc_array(2 * (size_t)reduce_chunks(A->n) + 2, sizeof *m->partial);
 	if (!m->markers || !m->partial) return fail(m);
 	return m;
 }

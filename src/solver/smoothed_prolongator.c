@@ -2,6 +2,7 @@
  * (smoothed_prolongator.h; docs/solver.md, "Preconditioners"). */
 #include "smoothed_prolongator.h"
 
+#include "../core.h"
 #include "filtered.h"
 
 #include <stdlib.h>
@@ -9,8 +10,6 @@
 
 /* The Jacobi step's damping: 4 / (3 rho(D^-1 L)) with rho = 2, the graph Laplacian's bound. */
 #define SMOOTHING 0.6666666666666666
-
-static void* alloc_n(size_t count, size_t size) { return malloc((count ? count : 1) * size); }
 
 /* Row i of P into aggs/ws (when given), sorted by aggregate; returns its length. mark (nc, all
  * different from i on entry) and at (nc) are scratch. The own aggregate's weight comes first and
@@ -87,20 +86,20 @@ bool smoothed_prolongator_init(smoothed_prolongator* p, const bsr* A, const int3
 	const int32_t n = A->n;
 	p->n = n;
 	p->nc = nc;
-	int32_t* scratch = alloc_n(2 * (size_t)nc, sizeof *scratch);
-	p->row_start = alloc_n((size_t)n + 1, sizeof *p->row_start);
+	int32_t* scratch = core_alloc_array(2 * (size_t)nc, sizeof *scratch);
+	p->row_start = core_alloc_array((size_t)n + 1, sizeof *p->row_start);
 	p->col_start = calloc((size_t)nc + 1, sizeof *p->col_start);
-	p->b_start = alloc_n((size_t)n + 1, sizeof *p->b_start);
+	p->b_start = core_alloc_array((size_t)n + 1, sizeof *p->b_start);
 	if (!scratch || !p->row_start || !p->col_start || !p->b_start) return fail(p, scratch);
 	int32_t *mark = scratch, *at = scratch + nc;
 	for (int32_t a = 0; a < nc; ++a) mark[a] = -1;
 	p->row_start[0] = 0;
 	for (int32_t i = 0; i < n; ++i) p->row_start[i + 1] = p->row_start[i] + p_row(A, agg, i, mark, at, NULL, NULL);
 	const int32_t entries = p->row_start[n];
-	p->row_agg = alloc_n((size_t)entries, sizeof *p->row_agg);
-	p->row_w = alloc_n((size_t)entries, sizeof *p->row_w);
-	p->col_row = alloc_n((size_t)entries, sizeof *p->col_row);
-	p->col_w = alloc_n((size_t)entries, sizeof *p->col_w);
+	p->row_agg = core_alloc_array((size_t)entries, sizeof *p->row_agg);
+	p->row_w = core_alloc_array((size_t)entries, sizeof *p->row_w);
+	p->col_row = core_alloc_array((size_t)entries, sizeof *p->col_row);
+	p->col_w = core_alloc_array((size_t)entries, sizeof *p->col_w);
 	if (!p->row_agg || !p->row_w || !p->col_row || !p->col_w) return fail(p, scratch);
 	for (int32_t a = 0; a < nc; ++a) mark[a] = -1;
 	for (int32_t i = 0; i < n; ++i) p_row(A, agg, i, mark, at, p->row_agg + p->row_start[i], p->row_w + p->row_start[i]);
@@ -123,8 +122,8 @@ bool smoothed_prolongator_init(smoothed_prolongator* p, const bsr* A, const int3
 		widest = m > widest ? m : widest;
 		p->b_start[I + 1] = p->b_start[I] + m;
 	}
-	p->b_agg = alloc_n((size_t)p->b_start[n], sizeof *p->b_agg);
-	p->b = alloc_n((size_t)widest, sizeof *p->b); /* one row at a time */
+	p->b_agg = core_alloc_array((size_t)p->b_start[n], sizeof *p->b_agg);
+	p->b = core_alloc_array((size_t)widest, sizeof *p->b); /* one row at a time */
 	if (!p->b_agg || !p->b) return fail(p, scratch);
 	for (int32_t a = 0; a < nc; ++a) mark[a] = -1;
 	for (int32_t I = 0; I < n; ++I) b_row(p, A, I, mark, p->b_agg + p->b_start[I]);
@@ -146,12 +145,12 @@ bool smoothed_prolongator_init(smoothed_prolongator* p, const bsr* A, const int3
 		return fail(p, scratch);
 	}
 	if (!bsr_builder_finish(&builder, coarse)) return fail(p, scratch);
-	p->cb_start = alloc_n((size_t)n + 1, sizeof *p->cb_start);
+	p->cb_start = core_alloc_array((size_t)n + 1, sizeof *p->cb_start);
 	if (!p->cb_start) return fail(p, scratch);
 	p->cb_start[0] = 0;
 	for (int32_t I = 0; I < n; ++I)
 		p->cb_start[I + 1] = p->cb_start[I] + (p->row_start[I + 1] - p->row_start[I]) * (p->b_start[I + 1] - p->b_start[I]);
-	p->cb = alloc_n((size_t)p->cb_start[n], sizeof *p->cb);
+	p->cb = core_alloc_array((size_t)p->cb_start[n], sizeof *p->cb);
 	if (!p->cb) return fail(p, scratch);
 	for (int32_t I = 0; I < n; ++I) {
 		int32_t q = p->cb_start[I];
@@ -160,7 +159,7 @@ bool smoothed_prolongator_init(smoothed_prolongator* p, const bsr* A, const int3
 	}
 	free(scratch);
 	/* B's row I is filled through at[] (each aggregate's place in the row), kept for galerkin. */
-	p->at = alloc_n((size_t)nc, sizeof *p->at);
+	p->at = core_alloc_array((size_t)nc, sizeof *p->at);
 	if (!p->at) {
 		smoothed_prolongator_free(p);
 		return false;
