@@ -108,24 +108,27 @@ static bench_result bench_scene(const char* text, const char* path, int runs, in
 	return r;
 }
 
-static bench_result bench_sheet(int resolution, double bend_factor, int runs, int frames, int threads)
+/* Scene `name` (embedded) as variant_text makes it, named `path` (which anchors its mesh files). */
+static bench_result bench_variant(const char* name, const char* path, int resolution, double bend_factor, int runs, int frames,
+				  int threads)
 {
-	char* text = variant_text("figure2_sheet.json", resolution, bend_factor);
+	char* text = variant_text(name, resolution, bend_factor);
 	bench_result r = {0};
-	if (text) r = bench_scene(text, "<bench>/figure2_sheet.json", runs, frames, threads);
+	if (text) r = bench_scene(text, path, runs, frames, threads);
 	free(text);
 	return r;
+}
+
+static bench_result bench_sheet(int resolution, double bend_factor, int runs, int frames, int threads)
+{
+	return bench_variant("figure2_sheet.json", "<bench>/figure2_sheet.json", resolution, bend_factor, runs, frames, threads);
 }
 
 /* The figure 1 drape with its bend stiffness scaled: the paper's sweep (sec. 8: "We also ran the
  * simulation in figure 1 with a range of stiffnesses for the bend term"), 90 frames as Table 1's row. */
 static bench_result bench_fig1_bend(double bend_factor, int runs, int threads)
 {
-	char* text = variant_text(SCENE_DEFAULT, 0, bend_factor);
-	bench_result r = {0};
-	if (text) r = bench_scene(text, EMBEDDED_PREFIX SCENE_DEFAULT, runs, 90, threads);
-	free(text);
-	return r;
+	return bench_variant(SCENE_DEFAULT, EMBEDDED_PREFIX SCENE_DEFAULT, 0, bend_factor, runs, 90, threads);
 }
 
 static void print_row(FILE* csv, const char* kind, double factor, int runs, int threads, const bench_result* r)

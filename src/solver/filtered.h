@@ -44,7 +44,7 @@ static inline void filtered_iso_add(const bsr* A, int32_t k, int32_t I, const ma
 		c->m[2][2] += v;
 		return;
 	}
-	*c = m3_add(*c, w == 1.0 ? filtered_iso(A, k, I, S, constrained) : m3_scale(filtered_iso(A, k, I, S, constrained), w));
+	*c = m3_add(*c, m3_scale(filtered_iso(A, k, I, S, constrained), w));
 }
 
 #endif

@@ -8,17 +8,18 @@
 #define DRAPE_SMOOTHED_PROLONGATOR_H
 
 #include "bsr.h"
+#include "sparse_pattern.h"
 
 typedef struct smoothed_prolongator {
-	int32_t n, nc;
-	int32_t *row_start, *row_agg; /* n + 1; P's rows: aggregates in increasing order */
-	double* row_w;
-	int32_t *col_start, *col_row; /* nc + 1; P's columns: rows in increasing order */
-	double* col_w;
-	int32_t *b_start, *b_agg;     /* n + 1; the pattern of B = A P by row */
-	int32_t *cb_start, *cb;       /* per row i, per entry of P's row i, per entry of B's row i: A_c's slot */
-	mat3* b;                      /* one row of B's values (the widest) */
-	int32_t* at;                  /* nc: an aggregate's place in the row of B being formed */
+	int32_t n;
+	sparse_pattern P;  /* n rows: each particle's aggregates, in increasing order */
+	double* w;         /* P's weights */
+	sparse_pattern PT; /* nc rows: each aggregate's particles, in increasing order */
+	double* wt;        /* PT's weights */
+	sparse_pattern B;  /* the pattern of B = A P (A's blocks and scalar part) */
+	int32_t *cb_start, *cb; /* per row i, per entry of P's row i, per entry of B's row i: A_c's slot */
+	mat3* b;           /* one row of B's values (the widest) */
+	int32_t* at;       /* nc: an aggregate's place in the row being formed */
 } smoothed_prolongator;
 
 /* P for A's pattern and the aggregates agg[n] (nc of them), and the coarse matrix's pattern into
@@ -33,7 +34,7 @@ void smoothed_prolongator_galerkin(smoothed_prolongator* p, const bsr* A, const 
 static inline vec3 smoothed_prolongator_restrict(const smoothed_prolongator* p, const vec3* r, int32_t a)
 {
 	vec3 sum = v3_zero();
-	for (int32_t e = p->col_start[a]; e < p->col_start[a + 1]; ++e) sum = v3_madd(sum, p->col_w[e], r[p->col_row[e]]);
+	for (int32_t e = p->PT.start[a]; e < p->PT.start[a + 1]; ++e) sum = v3_madd(sum, p->wt[e], r[p->PT.cols[e]]);
 	return sum;
 }
 
@@ -41,7 +42,7 @@ static inline vec3 smoothed_prolongator_restrict(const smoothed_prolongator* p, 
 static inline vec3 smoothed_prolongator_prolong(const smoothed_prolongator* p, const vec3* xc, int32_t i)
 {
 	vec3 sum = v3_zero();
-	for (int32_t e = p->row_start[i]; e < p->row_start[i + 1]; ++e) sum = v3_madd(sum, p->row_w[e], xc[p->row_agg[e]]);
+	for (int32_t e = p->P.start[i]; e < p->P.start[i + 1]; ++e) sum = v3_madd(sum, p->w[e], xc[p->P.cols[e]]);
 	return sum;
 }
 

@@ -28,7 +28,7 @@ struct two_level {
 	mat3* pinv_c;           /* nc: inverses of A_c's diagonal blocks (nested only) */
 	uint8_t* none;       /* nc zeros: the coarse system carries no constraints of its own */
 	vec3 *rc, *xc;       /* nc */
-	bool smoothed;          /* the coarse level is nested: P is smoothed_prolongator's */
+	bool smoothed;          /* part of a hierarchy of more than two levels: P is sp's */
 	smoothed_prolongator sp;
 	bool valid;
 };
@@ -43,8 +43,8 @@ static two_level* finish(two_level* t, int32_t max_factored);
 
 /* TWO_LEVEL_MAX_FACTORED, measured on the 40K sheet (docs/solver.md): factoring its
  * 4,000-aggregate level cost 17 % more time than one more level (2,000 is exceeded there, not at
- * 10K); a limit of 300 (three levels) cost about as much as none, the iterations growing by 80 %. */
-/* coarse: A is a coarser level's matrix (a nested level). */
+ * 10K); a limit of 300 (three levels) cost about as much as none, the iterations growing by 80 %.
+ * coarse: A is a coarser level's matrix (a nested level). */
 static two_level* create(const bsr* A, int32_t max_factored, bool coarse)
 {
 	if (!cholesky_available()) return NULL;
@@ -60,10 +60,6 @@ static two_level* create(const bsr* A, int32_t max_factored, bool coarse)
 	 * a neighbour (aggregate.h). */
 	const int32_t nc = aggregate_greedy(n, A->row_start, A->cols, t->agg);
 	t->nc = nc;
-	t->member_start = calloc((size_t)nc + 1, sizeof *t->member_start);
-	t->members = malloc((size_t)(n ? n : 1) * sizeof *t->members);
-	if (!t->member_start || !t->members) return fail(t);
-	aggregate_members(n, nc, t->agg, t->member_start, t->members);
 	/* Smoothed in a hierarchy of more than two levels (this level's coarse one too large to
 	 * factor, or this level itself a nested one): there it saves more iterations than it costs.
 	 * Where the coarse level is factored directly, its denser matrix (about 20 blocks a row
@@ -74,6 +70,10 @@ static two_level* create(const bsr* A, int32_t max_factored, bool coarse)
 		if (!smoothed_prolongator_init(&t->sp, A, t->agg, nc, &t->coarse)) return fail(t);
 		return finish(t, max_factored);
 	}
+	t->member_start = calloc((size_t)nc + 1, sizeof *t->member_start);
+	t->members = malloc((size_t)(n ? n : 1) * sizeof *t->members);
+	if (!t->member_start || !t->members) return fail(t);
+	aggregate_members(n, nc, t->agg, t->member_start, t->members);
 	bsr_builder b;
 	bool ok = bsr_builder_init(&b, nc);
 	for (int32_t i = 0; ok && i < n; ++i) {
@@ -152,17 +152,20 @@ bool two_level_smoothed(const two_level* t) { return t->smoothed; }
 bool two_level_setup(two_level* t, const bsr* A, const mat3* S, const uint8_t* constrained)
 {
 	bsr_zero(&t->coarse, 1);
-	if (t->smoothed) smoothed_prolongator_galerkin(&t->sp, A, S, constrained, &t->coarse);
-	for (int32_t I = 0; !t->smoothed && I < A->n; ++I)
-		for (int32_t k = A->row_start[I]; k < A->row_start[I + 1]; ++k) {
-			/* The filtered matrix of cholesky_factor (filtered.h). */
-			mat3 a = filtered_block(A, k, I, A->cols[k], S, constrained);
-			mat3* c = &t->coarse.blocks[t->slot[k]];
-			*c = m3_add(*c, a);
-		}
-	for (int32_t I = 0; !t->smoothed && I < A->n; ++I)
-		for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k)
-			filtered_iso_add(A, k, I, S, constrained, 1.0, &t->coarse.blocks[t->iso_slot[k]]);
+	if (t->smoothed) {
+		smoothed_prolongator_galerkin(&t->sp, A, S, constrained, &t->coarse);
+	} else {
+		for (int32_t I = 0; I < A->n; ++I)
+			for (int32_t k = A->row_start[I]; k < A->row_start[I + 1]; ++k) {
+				/* The filtered matrix of cholesky_factor (filtered.h). */
+				mat3 a = filtered_block(A, k, I, A->cols[k], S, constrained);
+				mat3* c = &t->coarse.blocks[t->slot[k]];
+				*c = m3_add(*c, a);
+			}
+		for (int32_t I = 0; I < A->n; ++I)
+			for (int32_t k = bsr_iso_begin(A, I); k < bsr_iso_end(A, I); ++k)
+				filtered_iso_add(A, k, I, S, constrained, 1.0, &t->coarse.blocks[t->iso_slot[k]]);
+	}
 	if (t->nested) {
 		for (int32_t c = 0; c < t->nc; ++c) {
 			mat3 inv;

@@ -18,7 +18,8 @@ typedef struct two_level two_level;
 two_level* two_level_create(const bsr* A, int32_t max_factored);
 void two_level_destroy(two_level* t);
 int32_t two_level_coarse_count(const two_level* t);
-/* Whether the prolongator is smoothed (smoothed_prolongator.h): when the coarse level is nested. */
+/* Whether the prolongator is smoothed (smoothed_prolongator.h): in a hierarchy of more than two
+ * levels. */
 bool two_level_smoothed(const two_level* t);
 
 /* Forms A_c from the filtered S A S + (I - S) d (as cholesky_factor) and factors it. */
