@@ -60,8 +60,9 @@ static double grid_strain(const drape_world* w, int res, double rest)
 }
 
 /* Bytes per second of y = A x on the world's last assembled matrix (blocks, column indices,
- * row starts, x and y each touched once: the least traffic the product needs), and of memcpy
- * over a buffer as large as the matrix (counting its read and its write). One thread. */
+ * row starts, the scalar part's values, columns and row starts, x and y each touched once: the
+ * least traffic the product needs), and of memcpy over a buffer as large as the matrix (counting
+ * its read and its write). One thread. */
 static void bandwidth(const drape_world* w, double* spmv, double* copy)
 {
 	const bsr* A = &w->A;
@@ -69,6 +70,8 @@ static void bandwidth(const drape_world* w, double* spmv, double* copy)
 	vec3* y = malloc((size_t)A->n * sizeof *y);
 	size_t bytes = (size_t)A->nnz * (sizeof(mat3) + sizeof(int32_t)) + (size_t)(A->n + 1) * sizeof(int32_t) +
 		       2 * (size_t)A->n * sizeof(vec3);
+	if (A->iso_start) /* the tensor bending's second ring (bsr.h) */
+		bytes += (size_t)A->iso_start[A->n] * (sizeof(double) + sizeof(int32_t)) + (size_t)(A->n + 1) * sizeof(int32_t);
 	char* a = malloc(bytes);
 	char* b = malloc(bytes);
 	*spmv = *copy = 0.0;
