@@ -640,9 +640,8 @@ static bool newton_refine(drape_world* w, const step_scheme* sc, double t, doubl
 static bool limit_residual_halves(drape_world* w, double h, const step_report* r)
 {
 	const double s = w->def.strain_limit, res = r->limit_residual;
-	const bool probing = w->control.probe_h > 0.0 && w->control.probe_t == w->time;
 	const bool converged = res <= LIMIT_WORSE * s;
-	if (!(res > LIMIT_RESIDUAL * s) && !probing) return step_control_limit_halve(&w->control, w->time, h, 0.0, false, converged, true);
+	if (!(res > LIMIT_RESIDUAL * s) && !step_control_limit_probing(&w->control, w->time)) return step_control_limit_halve(&w->control, w->time, h, 0.0, false, converged, true);
 	const double start = strain_limit_violation(w, w->x);
 	const bool over = res > LIMIT_RESIDUAL * s && h > w->def.max_dt / LIMIT_ANY_BELOW && res > start + LIMIT_WORSE * s;
 	return step_control_limit_halve(&w->control, w->time, h, res - start, over, converged, res <= LIMIT_FUTILE_CAP * s);

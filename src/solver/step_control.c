@@ -58,7 +58,7 @@ int step_control_repeats(step_control* c, double h)
 bool step_control_limit_halve(step_control* c, double t, double h, double growth, bool over, bool converged, bool tolerable)
 {
 	const double rate = growth > 0.0 ? growth / h : 0.0;
-	if (c->probe_h > 0.0 && t == c->probe_t && h < c->probe_h) {
+	if (step_control_limit_probing(c, t) && h < c->probe_h) {
 		if (rate >= LIMIT_FUTILE_SHARE * c->probe_rate) c->limit_futile = true;
 		c->probe_h = 0.0;
 	}
@@ -69,3 +69,5 @@ bool step_control_limit_halve(step_control* c, double t, double h, double growth
 	c->probe_rate = rate;
 	return true;
 }
+
+bool step_control_limit_probing(const step_control* c, double t) { return c->probe_h > 0.0 && t == c->probe_t; }

@@ -36,8 +36,11 @@ int step_control_repeats(step_control* c, double h);
  * further beyond the limit than it was at the step's start should be halved, given that the
  * residual rule (solver/implicit.c) asks for it (`over`). Halving is refused once the retry of a
  * halved step showed the growth per second no smaller (a projection that falls behind a growing
- * load at any step size: docs/solver.md, "Strain limiting"), until a projection has met its
- * bound again (`converged`). */
+ * load at any step size: docs/solver.md, "Strain limiting"), while the residual is `tolerable`,
+ * until a projection has met its bound again (`converged`). */
 bool step_control_limit_halve(step_control* c, double t, double h, double growth, bool over, bool converged, bool tolerable);
+/* Whether a step from time t is the retry of one halved for its residual (its growth is then
+ * needed, even where the rule does not ask for a halving). */
+bool step_control_limit_probing(const step_control* c, double t);
 
 #endif
