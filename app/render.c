@@ -53,6 +53,9 @@ static void render_usage(FILE* f)
 		   "  --help           show this help\n");
 }
 
+/* render_options.last when --frames does not bound it. */
+#define ALL_FRAMES 100000000
+
 typedef struct render_options {
 	const char* dir;
 	const char* out; /* NULL: DIR/render */
@@ -351,7 +354,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	}
 	if (!list_frames(o->dir, o->first, o->last, &j->frames, err, err_size)) return EXIT_BAD_INPUT;
 	if (j->frames.count == 0) {
-		snprintf(err, err_size, "'%s' has no frame_NNNN.obj files%s", o->dir, o->first > 0 || o->last < 100000000 ? " in the chosen --frames range" : "");
+		snprintf(err, err_size, "'%s' has no frame_NNNN.obj files%s", o->dir, o->first > 0 || o->last < ALL_FRAMES ? " in the chosen --frames range" : "");
 		return EXIT_BAD_INPUT;
 	}
 	int32_t most = 1;
@@ -407,8 +410,10 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	size_t len = strlen(j->folder);
 	while (len > 1 && j->folder[len - 1] == '/') j->folder[--len] = '\0';
 	snprintf(j->video_path, sizeof j->video_path, "%s.%s", j->folder, o->video == VIDEO_GIF ? "gif" : "mp4");
-	if (!output_make_dirs(j->folder, err, err_size) || !clear_pngs(j->folder, err, err_size)) return EXIT_IO;
 
+	/* The folder changes only once nothing can fail before the first image (docs/reliability.md,
+	 * "Check before you act"). A render of a --frames range replaces its own images and leaves
+	 * the others an earlier render made; a whole render leaves only its own. */
 	j->gl = offscreen_create(o->width, o->height, err, err_size);
 	if (!j->gl) return EXIT_IO;
 	j->drawer = drawer_create();
@@ -416,6 +421,8 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 		snprintf(err, err_size, "out of memory");
 		return EXIT_IO;
 	}
+	const bool whole = o->first == 0 && o->last == ALL_FRAMES;
+	if (!output_make_dirs(j->folder, err, err_size) || (whole && !clear_pngs(j->folder, err, err_size))) return EXIT_IO;
 	if (o->video != VIDEO_NONE && video_ffmpeg_available()) {
 		j->video = video_open(j->video_path, o->video, o->width, o->height, j->fps, err, err_size);
 		if (!j->video) return EXIT_IO;
@@ -502,7 +509,7 @@ static int render(const render_options* o)
 
 static render_options default_options(void)
 {
-	return (render_options){.width = 800, .height = 600, .video = VIDEO_MP4, .first = 0, .last = 100000000};
+	return (render_options){.width = 800, .height = 600, .video = VIDEO_MP4, .first = 0, .last = ALL_FRAMES};
 }
 
 int render_run_output(const char* dir, bool quiet)

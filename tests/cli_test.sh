@@ -128,6 +128,38 @@ if ! "$drape" run "$look_scene" --out "$look" --frames 1 --force --quiet 2>/dev/
 else
 	bad force_keeps_user_files "a user's frame_0007.obj was not refused"
 fi
+# Check before you act (docs/reliability.md): a completed run (frames, caches, stats, summary,
+# checkpoint) with a user's look-alike beside it. The refused --force, and a refused resume, leave
+# every file as it was, byte for byte.
+sums() { (cd "$1" && find . -print0 | sort -z | xargs -0 md5sum 2>&1); }
+done_run="$tmp/completed"
+"$drape" run "$look_scene" --out "$done_run" --frames 2 --format obj,pc2 --quiet
+for f in cache_mybody.obj animation.glb; do
+	echo mine >"$done_run/$f"
+	snapshot=$(sums "$done_run")
+	"$drape" run "$look_scene" --out "$done_run" --frames 3 --force --quiet 2>"$tmp/stderr"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "'$done_run/$f' looks like drape's output" "$tmp/stderr" && [ "$(sums "$done_run")" = "$snapshot" ] &&
+		[ -e "$done_run/frame_0002.obj" ] && [ -e "$done_run/checkpoint.bin" ]; then
+		ok "force_refusal_changes_nothing ($f)"
+	else
+		bad "force_refusal_changes_nothing ($f)" "exit $rc: $(cat "$tmp/stderr"); $(ls "$done_run" | tr '\n' ' ')"
+	fi
+	"$drape" resume "$done_run" --quiet 2>"$tmp/stderr"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "is complete" "$tmp/stderr" && [ "$(sums "$done_run")" = "$snapshot" ] &&
+		ok "resume_refusal_changes_nothing ($f)" || bad "resume_refusal_changes_nothing ($f)" "exit $rc: $(cat "$tmp/stderr")"
+	rm "$done_run/$f"
+done
+# Without the look-alikes the same --force replaces the run.
+"$drape" run "$look_scene" --out "$done_run" --frames 3 --force --quiet && [ -e "$done_run/frame_0003.obj" ] &&
+	ok force_after_lookalikes_moved || bad force_after_lookalikes_moved "$(ls "$done_run" | tr '\n' ' ')"
+# An output folder that cannot be made exits 1 (README), also for root: a path through a file.
+echo x >"$tmp/afile"
+"$drape" run "$look_scene" --out "$tmp/afile/out" --frames 1 --quiet 2>"$tmp/stderr"
+rc=$?
+[ $rc -eq 1 ] && grep -q "cannot use output directory '$tmp/afile/out'" "$tmp/stderr" && ok out_unwritable ||
+	bad out_unwritable "exit $rc: $(cat "$tmp/stderr")"
 echo x >"$tmp/plainfile"
 "$drape" run --out "$tmp/plainfile" --frames 1 --quiet 2>"$tmp/stderr"
 [ $? -eq 2 ] && grep -q "not a directory" "$tmp/stderr" && ok out_is_file || bad out_is_file "$(cat "$tmp/stderr")"

@@ -93,6 +93,26 @@ else
 	[ "$(ls "$tmp"/gnu/ 2>/dev/null | tr '\n' ' ')" = "frame_0005.png " ] && ok render_gnu_options ||
 		bad render_gnu_options "images: $(ls "$tmp"/gnu/ 2>&1 | tr '\n' ' ')"
 
+	# A --frames render into the default folder replaces its own images and keeps the others an
+	# earlier render made (13 PNGs stay 13); a refused render changes nothing in the run's folder.
+	before=$(md5sum "$run"/render/frame_0004.png)
+	"$drape" render "$run" --size 96x64 --frames 5 --video none --quiet
+	if [ "$(ls "$run"/render/frame_*.png | wc -l)" -eq 13 ] && [ "$(md5sum "$run"/render/frame_0004.png)" = "$before" ] &&
+		[ "$("$probe" "$run/render/frame_0005.png" | cut -d' ' -f1-2)" = "96 64" ]; then
+		ok render_range_keeps_others
+	else
+		bad render_range_keeps_others "$(ls "$run/render" | tr '\n' ' ')"
+	fi
+	sums() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 md5sum); }
+	snapshot=$(sums "$run")
+	for args in "--frames 50:60" "--size 10x10" "--fps 0"; do
+		# shellcheck disable=SC2086
+		"$drape" render "$run" $args --quiet 2>/dev/null
+		rc=$?
+		[ $rc -eq 2 ] && [ "$(sums "$run")" = "$snapshot" ] && ok "render_refusal_changes_nothing ($args)" ||
+			bad "render_refusal_changes_nothing ($args)" "exit $rc, or the folder changed"
+	done
+
 	# ffmpeg missing: the PNGs are still made, then one sentence and exit 1; --video none is fine
 	rm -rf "$run/render" "$run/render.mp4"
 	expect_fail no_ffmpeg 1 "ffmpeg is not installed" -- env PATH=/nonexistent "$drape" render "$run" --size 64x48 --quiet

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define GLB_NAME "animation.glb"
@@ -273,6 +274,19 @@ bool caches_keep_frames(caches* c, char* err, size_t err_size)
 	frames_path(c, path, sizeof path);
 	c->frames = fopen(path, "wb");
 	return c->frames ? true : core_fail(err, err_size, "%s: cannot create: %s", path, strerror(errno));
+}
+
+bool caches_check_resume(const caches* c, int frame, char* err, size_t err_size)
+{
+	if (!spooled(c)) return true;
+	char path[4200];
+	frames_path(c, path, sizeof path);
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return core_fail(err, err_size, "%s: cannot open: %s (the frames the caches are rebuilt from)", path, strerror(errno));
+	if ((int64_t)st.st_size < (int64_t)(frame + 1) * c->frame_bytes)
+		return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, frame + 1);
+	return true;
 }
 
 bool caches_resume(caches* c, int frame, char* err, size_t err_size)

@@ -34,6 +34,9 @@ bool caches_keep_frames(caches* c, char* err, size_t err_size);
  * checkpoint.frames to the PC2, glTF and USD writers (OBJ frames are on disk already) and goes on
  * keeping frames after them. */
 bool caches_resume(caches* c, int frame, char* err, size_t err_size);
+/* Whether caches_resume can rebuild frames 0 ... frame: checkpoint.frames holds them (or no
+ * format needs it). Reads only, so that a refusal leaves the folder as it was. */
+bool caches_check_resume(const caches* c, int frame, char* err, size_t err_size);
 /* Completes the caches with the frames added so far (after a failed caches_add_frame it removes
  * them instead) and frees c. A complete run's checkpoint.frames is removed; an interrupted or
  * failed run keeps it for `drape resume`. */

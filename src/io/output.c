@@ -103,10 +103,12 @@ void output_free_list(char** names, int32_t count)
 	free(names);
 }
 
-/* Removes the entries the previous run listed in DIR/summary.json ("files"). Returns false only on
- * a failed removal; a missing or older summary (no list) removes nothing. */
-static bool remove_manifest(const char* dir, char* err, size_t err_size)
+/* The entries the previous run listed in DIR/summary.json ("files") that drape could have written,
+ * malloc'd; none for a missing or older summary (no list). Reads only. */
+static bool read_manifest(const char* dir, char*** names, int32_t* count)
 {
+	*names = NULL;
+	*count = 0;
 	char path[4200];
 	snprintf(path, sizeof path, "%s/summary.json", dir);
 	FILE* f = fopen(path, "rb");
@@ -125,62 +127,92 @@ static bool remove_manifest(const char* dir, char* err, size_t err_size)
 	cJSON* root = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	const cJSON* files = root ? cJSON_GetObjectItemCaseSensitive(root, "files") : NULL;
+	int32_t size = cJSON_IsArray(files) ? cJSON_GetArraySize(files) : 0;
 	bool ok = true;
-	for (const cJSON* e = cJSON_IsArray(files) ? files->child : NULL; ok && e; e = e->next) {
+	if (size > 0) ok = (*names = calloc((size_t)size, sizeof **names)) != NULL;
+	for (const cJSON* e = ok && size > 0 ? files->child : NULL; ok && e; e = e->next) {
 		const char* name = cJSON_GetStringValue(e);
 		/* Only plain names inside the folder, and only what drape could have written. */
 		if (!name || !*name || strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || !is_drape_file(name))
 			continue;
-		char p[4400];
-		snprintf(p, sizeof p, "%s/%s", dir, name);
-		if (unlink(p) != 0 && errno != ENOENT) {
-			snprintf(err, err_size, "cannot remove '%s': %s", p, strerror(errno));
-			ok = false;
-		}
+		ok = ((*names)[*count] = strdup(name)) != NULL;
+		*count += ok;
 	}
 	cJSON_Delete(root);
+	if (!ok) {
+		output_free_list(*names, *count);
+		*names = NULL;
+		*count = 0;
+	}
 	return ok;
 }
 
-bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
+static bool listed(char* const* names, int32_t count, const char* name)
+{
+	for (int32_t i = 0; i < count; ++i)
+		if (strcmp(names[i], name) == 0) return true;
+	return false;
+}
+
+/* Everything is checked before anything changes (docs/reliability.md, "Check before you act"): the
+ * folder's entries and the previous run's list are read, every refusal made, and only then are the
+ * listed files removed. */
+drape_status output_prepare_dir(const char* dir, bool force, char* err, size_t err_size)
 {
 	struct stat st;
 	if (stat(dir, &st) != 0) {
 		if (errno != ENOENT) {
+			/* a path through a file, a folder without permission: the output cannot be written */
 			snprintf(err, err_size, "cannot use output directory '%s': %s", dir, strerror(errno));
-			return false;
+			return DRAPE_ERROR_IO;
 		}
-		return make_dirs(dir, err, err_size);
+		return make_dirs(dir, err, err_size) ? DRAPE_OK : DRAPE_ERROR_IO;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(err, err_size, "output path '%s' exists and is not a directory", dir);
-		return false;
+		return DRAPE_ERROR_INVALID;
 	}
-	if (force && !remove_manifest(dir, err, err_size)) return false;
 	char** names;
 	int32_t count;
 	if (!output_list_dir(dir, &names, &count)) {
 		snprintf(err, err_size, "cannot read output directory '%s': %s", dir, strerror(errno));
-		return false;
+		return DRAPE_ERROR_IO;
 	}
-	bool ok = true;
+	drape_status status = DRAPE_OK;
 	if (count > 0 && !force) {
 		snprintf(err, err_size,
 			 "output directory '%s' already exists and is not empty; choose another --out or add --force to "
 			 "replace drape's files in it",
 			 dir);
-		ok = false;
+		status = DRAPE_ERROR_INVALID;
 	}
-	for (int32_t i = 0; ok && i < count; ++i)
-		if (is_drape_file(names[i])) {
+	char** old = NULL;
+	int32_t old_count = 0;
+	if (status == DRAPE_OK && count > 0 && !read_manifest(dir, &old, &old_count)) {
+		snprintf(err, err_size, "out of memory reading '%s/summary.json'", dir);
+		status = DRAPE_ERROR_MEMORY;
+	}
+	for (int32_t i = 0; status == DRAPE_OK && i < count; ++i)
+		if (is_drape_file(names[i]) && !listed(old, old_count, names[i])) {
 			snprintf(err, err_size,
 				 "--force: '%s/%s' looks like drape's output but the folder's summary.json does not list it "
-				 "as written by drape; move it away or choose another --out (docs/reliability.md)",
+				 "as written by drape; move it away or choose another --out (docs/reliability.md); nothing "
+				 "was changed",
 				 dir, names[i]);
-			ok = false;
+			status = DRAPE_ERROR_INVALID;
 		}
+	/* Every check passed: now the previous run's files go. */
+	for (int32_t i = 0; status == DRAPE_OK && i < old_count; ++i) {
+		char p[4400];
+		snprintf(p, sizeof p, "%s/%s", dir, old[i]);
+		if (unlink(p) != 0 && errno != ENOENT) {
+			snprintf(err, err_size, "cannot remove '%s': %s", p, strerror(errno));
+			status = DRAPE_ERROR_IO;
+		}
+	}
+	output_free_list(old, old_count);
 	output_free_list(names, count);
-	return ok;
+	return status;
 }
 
 FILE* output_open_stats(const char* dir, char* err, size_t err_size)

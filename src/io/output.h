@@ -9,9 +9,11 @@
 #include <stdio.h>
 
 /* Makes `dir` ready: creates it (with parents) or, if it exists, refuses unless `force`, in which
- * case the files the previous run listed in its summary.json ("files") are removed first; any
- * other file that looks like drape's output is refused by name, never deleted. */
-bool output_prepare_dir(const char* dir, bool force, char* err, size_t err_size);
+ * case the files the previous run listed in its summary.json ("files") are removed; any other
+ * file that looks like drape's output is refused by name, never deleted. Every refusal comes
+ * before any change. DRAPE_ERROR_INVALID: refused (exit 2); DRAPE_ERROR_IO: the folder cannot
+ * be made, read or cleared (exit 1). */
+drape_status output_prepare_dir(const char* dir, bool force, char* err, size_t err_size);
 
 /* Creates `dir` and its parents where missing (mkdir -p). */
 bool output_make_dirs(const char* dir, char* err, size_t err_size);

@@ -313,12 +313,18 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			return early(r, DRAPE_ERROR_INVALID, err);
 		}
 		cache = caches_begin(def->out_dir, formats, world, s->fps, s->frames, err, sizeof err);
-		bool ready = cache && (def->resume ? output_cut_back(def->out_dir, ck.frame, err, sizeof err) &&
-							     caches_resume(cache, ck.frame, err, sizeof err)
-						   : output_prepare_dir(def->out_dir, def->force, err, sizeof err) &&
-							     (!resumable || caches_keep_frames(cache, err, sizeof err)));
-		if (!ready) {
-			st = early(r, DRAPE_ERROR_INVALID, err);
+		/* Every refusal before the folder changes (docs/reliability.md, "Check before you act"). */
+		drape_status ready = !cache ? DRAPE_ERROR_INVALID : DRAPE_OK;
+		if (ready == DRAPE_OK && def->resume) {
+			if (!caches_check_resume(cache, ck.frame, err, sizeof err)) ready = DRAPE_ERROR_INVALID;
+			else if (!output_cut_back(def->out_dir, ck.frame, err, sizeof err) || !caches_resume(cache, ck.frame, err, sizeof err))
+				ready = DRAPE_ERROR_IO;
+		} else if (ready == DRAPE_OK) {
+			ready = output_prepare_dir(def->out_dir, def->force, err, sizeof err);
+			if (ready == DRAPE_OK && resumable && !caches_keep_frames(cache, err, sizeof err)) ready = DRAPE_ERROR_IO;
+		}
+		if (ready != DRAPE_OK) {
+			st = early(r, ready, err);
 			if (cache) caches_finish(cache, false, err, sizeof err);
 		} else {
 			run_totals totals = {.status = "ok", .formats = formats};
