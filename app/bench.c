@@ -242,7 +242,7 @@ int command_bench(int argc, char** argv)
 			}
 			break;
 		default:
-			cli_report_bad_option("bench", argc, argv, optopt);
+			cli_report_bad_option("bench", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -49,7 +49,7 @@ int command_bench_character(int argc, char** argv)
 			}
 			break;
 		default:
-			cli_report_bad_option("bench --character", argc, argv, optopt);
+			cli_report_bad_option("bench --character", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -145,7 +145,7 @@ int command_bench_garments(int argc, char** argv)
 			break;
 		}
 		default:
-			cli_report_bad_option("bench --garments", argc, argv, optopt);
+			cli_report_bad_option("bench --garments", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

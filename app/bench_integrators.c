@@ -150,7 +150,7 @@ int command_bench_integrators(int argc, char** argv)
 		case OPT_CSV: csv_path = optarg; break;
 		case 'q': quiet = true; break;
 		default:
-			cli_report_bad_option("bench --integrators", argc, argv, optopt);
+			cli_report_bad_option("bench --integrators", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -207,7 +207,7 @@ int command_bench_scaling(int argc, char** argv)
 			break;
 		}
 		default:
-			cli_report_bad_option("bench --scaling", argc, argv, optopt);
+			cli_report_bad_option("bench --scaling", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

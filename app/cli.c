@@ -2,6 +2,8 @@
  * depends on the dispatcher that depends on every command. */
 #include "cli.h"
 
+#include "io/suggest.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -43,10 +45,33 @@ const char* cli_bad_option(int argc, char** argv, int optopt_seen)
 	return i >= 1 && i < argc ? argv[i] : "?";
 }
 
-void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen)
+/* The option `text` may be a misspelling of ("--frmaes" for "--frames"), or NULL: long options
+ * only, and none for an option that exists (whose value is missing). */
+static const char* near_option(const char* text, const struct option* options)
 {
-	fprintf(stderr, "drape %s: unknown option or missing value: '%s' (see `drape %s --help`)\n", command,
-		cli_bad_option(argc, argv, optopt_seen), command);
+	enum { MOST = 64 };
+	if (!options || strncmp(text, "--", 2) != 0) return NULL;
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(text + 2, "="), text + 2);
+	const char* names[MOST + 1];
+	int n = 0;
+	for (const struct option* o = options; o->name && n < MOST; ++o) {
+		if (strcmp(o->name, name) == 0) return NULL;
+		names[n++] = o->name;
+	}
+	names[n] = NULL;
+	return suggest_name(name, names);
+}
+
+void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen, const struct option* options)
+{
+	const char* text = cli_bad_option(argc, argv, optopt_seen);
+	const char* near = near_option(text, options);
+	if (near)
+		fprintf(stderr, "drape %s: unknown option '%s' (did you mean --%s?) (see `drape %s --help`)\n", command, text, near,
+			command);
+	else
+		fprintf(stderr, "drape %s: unknown option or missing value: '%s' (see `drape %s --help`)\n", command, text, command);
 }
 
 bool cli_no_operands(const char* command, int argc, char** argv)

@@ -16,8 +16,11 @@ bool parse_double_arg(const char* s, double lo, double hi, double* out);
 const char* cli_bad_option(int argc, char** argv, int optopt_seen);
 
 /* On stderr, for getopt_long's '?': "drape COMMAND: unknown option or missing value: 'X' (see
- * `drape COMMAND --help`)". COMMAND may hold a mode ("bench --scaling"). */
-void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen);
+ * `drape COMMAND --help`)", or, for a misspelt long option of `options` (getopt_long's table,
+ * may be NULL), "unknown option '--frmaes' (did you mean --frames?)". COMMAND may hold a mode
+ * ("bench --scaling"). */
+struct option;
+void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen, const struct option* options);
 
 /* False, after "drape COMMAND: unexpected argument 'X' (see `drape COMMAND --help`)" on stderr,
  * when arguments follow the options of a command that takes none. */

@@ -1,6 +1,7 @@
 /* The `drape` command: dispatches to run, bench, render, view and stability. */
 #include "commands.h"
 #include "drape.h"
+#include "io/suggest.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -59,6 +60,9 @@ int main(int argc, char** argv)
 	if (strcmp(cmd, "render") == 0) return command_render(argc - 1, argv + 1);
 	if (strcmp(cmd, "view") == 0) return command_view(argc - 1, argv + 1);
 	if (strcmp(cmd, "stability") == 0) return command_stability(argc - 1, argv + 1);
-	fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
+	static const char* const commands[] = {"run", "resume", "bench", "render", "view", "stability", NULL};
+	const char* near = suggest_name(cmd, commands);
+	if (near) fprintf(stderr, "drape: unknown command '%s' (did you mean '%s'?) (try `drape --help`)\n", cmd, near);
+	else fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
 	return EXIT_BAD_INPUT;
 }

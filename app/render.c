@@ -613,7 +613,7 @@ int command_render(int argc, char** argv)
 		case OPT_WIREFRAME: o.wireframe = true; break;
 		case 'q': o.quiet = true; break;
 		default:
-			cli_report_bad_option("render", argc, argv, optopt);
+			cli_report_bad_option("render", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -143,7 +143,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		case OPT_FORCE: force = true; break;
 		case OPT_RENDER: render_after = true; break;
 		default:
-			cli_report_bad_option("run", argc, argv, optopt);
+			cli_report_bad_option("run", argc, argv, optopt, options);
 			bad = EXIT_BAD_INPUT;
 			break;
 		}
@@ -296,7 +296,7 @@ int command_resume(int argc, char** argv)
 			break;
 		case 'q': quiet = true; break;
 		default:
-			cli_report_bad_option("resume", argc, argv, optopt);
+			cli_report_bad_option("resume", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -237,7 +237,7 @@ int command_stability(int argc, char** argv)
 		case OPT_CSV: csv_path = optarg; break;
 		case OPT_PNG: png_path = optarg; break;
 		default:
-			cli_report_bad_option("stability", argc, argv, optopt);
+			cli_report_bad_option("stability", argc, argv, optopt, options);
 			goto done;
 		}
 	}

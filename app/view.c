@@ -199,7 +199,7 @@ static int parse_options(int argc, char** argv, view_options* o)
 		case OPT_REPORT: o->report = optarg; break;
 		case OPT_PAUSED: o->paused = true; break;
 		default:
-			cli_report_bad_option("view", argc, argv, optopt);
+			cli_report_bad_option("view", argc, argv, optopt, options);
 			return EXIT_BAD_INPUT;
 		}
 	}

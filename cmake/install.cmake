@@ -29,6 +29,11 @@ foreach(dir LIBDIR INCLUDEDIR)
     set(DRAPE_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
   endif()
 endforeach()
+# What libdrape.a needs besides cjson (a Requires): drape.pc's Libs.private, and drape-static.pc's
+# Libs after the archive itself. `-ldrape` finds libdrape.so when both are installed, so a static
+# link goes through drape-static.pc, which names the archive.
+set(DRAPE_PC_PRIVATE_LIBS "-fopenmp -lassimp -lgmp -lmpfr -lcholmod -lstdc++ -lm")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/drape.pc.in ${CMAKE_BINARY_DIR}/drape.pc @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/drape.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/drape-static.pc.in ${CMAKE_BINARY_DIR}/drape-static.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/drape.pc ${CMAKE_BINARY_DIR}/drape-static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 include(cmake/python.cmake)

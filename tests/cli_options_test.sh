@@ -65,5 +65,23 @@ expect_bad set_no_equals "expected KEY.PATH=VALUE" cloths.0.material.stretch
 [ $? -eq 2 ] && grep -q "unknown option" "$tmp/stderr" && [ ! -e "$tmp/bad_opt" ] && ok unknown_option ||
 	bad unknown_option "$(cat "$tmp/stderr")"
 
+# A misspelt option or command names the one meant (issue 29: a new user typed --frmaes).
+"$drape" run "$sheet" -q -o "$tmp/typo" --frmaes 3 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "unknown option '--frmaes' (did you mean --frames?)" "$tmp/stderr" && [ ! -e "$tmp/typo" ] &&
+	ok option_did_you_mean || bad option_did_you_mean "$(cat "$tmp/stderr")"
+"$drape" run "$sheet" -q -o "$tmp/typo2" --thrads=2 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "did you mean --threads?" "$tmp/stderr" && ok option_equals_did_you_mean ||
+	bad option_equals_did_you_mean "$(cat "$tmp/stderr")"
+"$drape" render "$tmp" --sise 64x48 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "did you mean --size?" "$tmp/stderr" && ok render_did_you_mean || bad render_did_you_mean "$(cat "$tmp/stderr")"
+"$drape" resume "$tmp" --quite 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "did you mean --quiet?" "$tmp/stderr" && ok resume_did_you_mean || bad resume_did_you_mean "$(cat "$tmp/stderr")"
+"$drape" run "$sheet" -q -o "$tmp/typo" --frames 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "missing value: '--frames'" "$tmp/stderr" && ! grep -q "did you mean" "$tmp/stderr" &&
+	ok missing_value_no_suggestion || bad missing_value_no_suggestion "$(cat "$tmp/stderr")"
+"$drape" rnu "$sheet" 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "unknown command 'rnu' (did you mean 'run'?)" "$tmp/stderr" && ok command_did_you_mean ||
+	bad command_did_you_mean "$(cat "$tmp/stderr")"
+
 echo "cli_options: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

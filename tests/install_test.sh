@@ -77,6 +77,16 @@ if "$tmp/pc/scene_steps" "$src/scenes/figure2_sheet.json" "$tmp/run" >/dev/null 
 fi
 grep -q "already exists" "$tmp/err.txt" || fail "drape_run's refusal does not say why: $(cat "$tmp/err.txt")"
 
+# The documented static line (docs/install.md) links libdrape.a in: no libdrape.so at run time,
+# and the program runs without an rpath.
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -o "$tmp/pc/static_sheet" "$src/examples/sheet_on_sphere.c" \
+	$(pkg-config --static --cflags --libs drape-static)
+[[ "$(ldd "$tmp/pc/static_sheet")" != *libdrape* ]] || fail "the pkg-config --static line links libdrape.so, not libdrape.a"
+mkdir -p "$tmp/static_out"
+"$tmp/pc/static_sheet" "$tmp/static_out" >"$tmp/static.txt" || fail "the statically linked example does not run"
+cmp -s "$tmp/out/sheet_0060.obj" "$tmp/static_out/sheet_0060.obj" || fail "the static and shared examples' sheets differ"
+
 # CMake find_package(drape), shared (drape::drape).
 cmake -S "$src/examples" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$p" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$tmp/cm" >/dev/null

@@ -556,6 +556,11 @@ static const scene_case scene_cases[] = {
 	/* Mesh solids (those that need files: test_scene_solid_file_errors). */
 	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'scale': 2}}]}",
 	 {"solids[0].mesh: missing required key 'file'", NULL}},
+	/* a new user's first try: the OBJ on the solid itself */
+	{"{'cloths': [{" GRID "}],\n 'solids': [{'shape': 'mesh',\n   'file': 'body.obj'}]}",
+	 {"test.json:3: solids[0].file: unknown key (did you mean 'mesh.file'?", NULL}},
+	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'a.obj'}, 'scale': 2}]}",
+	 {"solids[0].scale: unknown key (did you mean 'mesh.scale'?", NULL}},
 	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'missing.obj'}}]}",
 	 {"missing.obj: cannot open: No such file or directory", "(solids[0].mesh.file of test.json)"}},
 	{"{'cloths': [{" GRID "}], 'solids': [{'shape': 'mesh', 'mesh': {'file': 'a.obj', 'scale': 0}}]}",

@@ -238,11 +238,25 @@ static bool load_frames(const json_ctx* c, const jnode* at, scene_solid* so, dou
 	return true;
 }
 
+/* The keys of a mesh solid's "mesh" object. */
+static const char* const mesh_keys[] = {"file", "scale", "translate", "flip_normals", NULL};
+
+/* One of them written on the solid itself (solids[0].file): an unknown key that names its place. */
+static bool check_misplaced_mesh_keys(const json_ctx* c, const jnode* n)
+{
+	for (const char* const* k = mesh_keys; *k; ++k) {
+		const cJSON* item = json_get(n, *k);
+		if (!item) continue;
+		jnode kn = json_node(n, item);
+		return json_fail(c, &kn, "unknown key (did you mean 'mesh.%s'? a mesh solid's OBJ goes in \"mesh\": {\"%s\": ...})", *k, *k);
+	}
+	return true;
+}
+
 static bool load_mesh_shape(const json_ctx* c, const jnode* sn, scene_solid* so)
 {
 	jnode n = json_node(sn, json_get(sn, "mesh"));
-	static const char* const keys[] = {"file", "scale", "translate", "flip_normals", NULL};
-	if (!json_check_object(c, &n, keys)) return false;
+	if (!json_check_object(c, &n, mesh_keys)) return false;
 	const cJSON* f = json_get(&n, "file");
 	if (!f) return json_fail(c, &n, "missing required key 'file'");
 	double scale = 1.0, translate[3] = {0.0, 0.0, 0.0};
@@ -346,7 +360,7 @@ static bool load_solid(loader* L, const jnode* n, int32_t index)
 	static const char* const keys[] = {"name",   "shape",  "radius",   "half_height", "half_extents", "mesh",
 					   "frames", "position", "rotation", "poses",     "thickness",    "friction",
 					   "character", NULL};
-	if (!json_check_object(c, n, keys)) return false;
+	if (!check_misplaced_mesh_keys(c, n) || !json_check_object(c, n, keys)) return false;
 
 	const cJSON* name = json_get(n, "name");
 	jnode nn = json_node(n, name);
