@@ -22,6 +22,7 @@ static char early_error[1024];
 /* The command's side of drape_run: the progress bar, Ctrl-C, warnings on stderr. */
 typedef struct run_ui {
 	bool quiet;
+	int warnings;
 	bool bar_started;
 	progress bar;
 	drape_scene* builtin;
@@ -41,14 +42,16 @@ static bool run_progress(const drape_run_progress* p, void* user)
 /* Doubtful but accepted input (an open collider mesh, say): said once, even with --quiet. */
 static void run_warning(const char* warning, void* user)
 {
-	(void)user;
+	run_ui* ui = user;
+	ui->warnings++;
 	fprintf(stderr, "drape: warning: %s\n", warning);
 }
 
 static void run_usage(FILE* f)
 {
 	fprintf(f, "usage: drape run [SCENE.json] [-o|--out DIR] [-n|--frames N] [-j|--threads T] [-f|--format LIST]\n"
-		   "                 [-s|--set KEY.PATH=VALUE]... [--json] [--force] [-q|--quiet] [--render] [-h|--help]\n"
+		   "                 [-s|--set KEY.PATH=VALUE]... [--json] [--force] [--strict] [-q|--quiet] [--render]\n"
+		   "                 [-h|--help]\n"
 		   "\n"
 		   "Simulates SCENE.json (default: the built-in figure 1 drape, scenes/figure1_drape.json) and\n"
 		   "writes into DIR (default: out):\n"
@@ -77,6 +80,8 @@ static void run_usage(FILE* f)
 		   "  --json             print the summary (summary.json's content) as one JSON object on\n"
 		   "                     stdout instead of the closing line, also when the run fails\n"
 		   "  --force            reuse an existing output directory, replacing drape's files in it\n"
+		   "  --strict           stop with exit 3 at the first frame where cloth crosses cloth after sewing\n"
+		   "                     (otherwise a warning on stderr and in summary.json's \"warnings\")\n"
 		   "  -q, --quiet        no progress bar and no closing summary line\n"
 		   "  --render           then draw the frames into DIR/render/ and DIR/render.mp4 (`drape render`)\n"
 		   "  -h, --help         show this help\n");
@@ -88,7 +93,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	const char* scene_path = NULL;
 	const char* out_dir = "out";
 	long frames_override = -1, threads_override = -1;
-	bool force = false, quiet = false, render_after = false;
+	bool force = false, quiet = false, render_after = false, strict = false;
 	/* Repeatable --set: at most one per argument. */
 	const char** sets = calloc((size_t)argc + 1, sizeof *sets);
 	int set_count = 0;
@@ -96,14 +101,14 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		fprintf(stderr, "drape run: out of memory\n");
 		return EXIT_BAD_INPUT;
 	}
-	enum { OPT_JSON = 256, OPT_FORCE, OPT_RENDER };
+	enum { OPT_JSON = 256, OPT_FORCE, OPT_RENDER, OPT_STRICT };
 	static const struct option options[] = {
 		{"out", required_argument, NULL, 'o'},	  {"frames", required_argument, NULL, 'n'},
 		{"threads", required_argument, NULL, 'j'}, {"format", required_argument, NULL, 'f'},
 		{"set", required_argument, NULL, 's'},	  {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},	  {"json", no_argument, NULL, OPT_JSON},
 		{"force", no_argument, NULL, OPT_FORCE},  {"render", no_argument, NULL, OPT_RENDER},
-		{NULL, 0, NULL, 0},
+		{"strict", no_argument, NULL, OPT_STRICT}, {NULL, 0, NULL, 0},
 	};
 	optind = 1;
 	opterr = 0;
@@ -142,6 +147,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		case OPT_JSON: break;
 		case OPT_FORCE: force = true; break;
 		case OPT_RENDER: render_after = true; break;
+		case OPT_STRICT: strict = true; break;
 		default:
 			cli_report_bad_option("run", argc, argv, optopt, options);
 			bad = EXIT_BAD_INPUT;
@@ -173,6 +179,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	def.override_count = set_count;
 	def.out_dir = out_dir;
 	def.force = force;
+	def.strict = strict;
 	def.formats = formats;
 	def.frames = (int32_t)frames_override;
 	def.threads = (int32_t)threads_override;
@@ -218,10 +225,11 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	}
 	if (status == EXIT_OK && !quiet && !json) {
 		int n = r.frames_written - 1;
-		printf("drape: %d frames in %.2f s (%.1f ms/frame), %lld steps, %lld rejected, %.1f CG iterations/step -> %s/\n",
+		printf("drape: %d frames in %.2f s (%.1f ms/frame), %lld steps, %lld rejected, %.1f CG iterations/step -> %s/%s\n",
 		       n, r.wall_seconds, n ? 1e3 * r.wall_seconds / n : 0.0, (long long)r.totals.steps,
 		       (long long)r.totals.rejected,
-		       r.totals.steps ? (double)r.totals.cg_iterations / (double)r.totals.steps : 0.0, out_dir);
+		       r.totals.steps ? (double)r.totals.cg_iterations / (double)r.totals.steps : 0.0, out_dir,
+		       ui.warnings ? " (with warnings: see above and summary.json)" : "");
 	}
 	drape_run_result_free(&r);
 	/* With --json stdout carries the run's JSON only: the render says nothing there. */

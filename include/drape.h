@@ -625,6 +625,10 @@ typedef struct drape_run_def {
 	 * warning, user and cancel is ignored. The frames come out bit-identical to an uninterrupted
 	 * run's (docs/reliability.md, "Resume"). */
 	bool resume;
+	/* Crossed cloth after sewing (intersecting triangles, docs/reliability.md, "Crossings are
+	 * reported") stops the run as DRAPE_ERROR_DIVERGED (exit 3) at its first frame instead of a
+	 * warning. Kept by a resumed run. */
+	bool strict;
 	int32_t cookie;
 } drape_run_def;
 

@@ -632,6 +632,13 @@ static void test_cloth_pairs_intersections_hand_built(void)
 		int32_t one[2];
 		CHECK(cloth_pairs_intersections(&d, x, one, 1) == 2);
 		CHECK(one[0] == 0 && one[1] == 2);
+		/* tallied by cloth: the squares as two cloths, both pairs between them; as one cloth,
+		 * both through itself */
+		int32_t cloth_of[4] = {0, 0, 1, 1}, tally[4] = {-1, -1, -1, -1};
+		CHECK(cloth_pairs_intersections_by_group(&d, x, cloth_of, 2, tally) == 2);
+		CHECK(tally[0] == 0 && tally[1] == 2 && tally[2] == 0 && tally[3] == 0);
+		int32_t one_cloth[4] = {0, 0, 0, 0}, self[1] = {-1};
+		CHECK(cloth_pairs_intersections_by_group(&d, x, one_cloth, 1, self) == 2 && self[0] == 2);
 		/* lifted clear: none */
 		for (int i = 4; i < 8; ++i) x[i].z += 1.01;
 		CHECK(cloth_pairs_intersections(&d, x, first, 4) == 0);

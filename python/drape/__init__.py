@@ -398,10 +398,13 @@ class Writer:
         self.finish()
 
 
-def run(scene_path, out_dir, frames=None, formats="obj", overrides=None, threads=None, force=False, progress=None):
+def run(scene_path, out_dir, frames=None, formats="obj", overrides=None, threads=None, force=False, progress=None,
+        strict=False):
     """Runs a scene to a folder exactly as `drape run` does (frames, stats.csv, summary.json).
     progress(frame, frames, time) is called after each frame; returning False stops the run
-    (DrapeError with exit_status 130). Returns the summary as a dict."""
+    (DrapeError with exit_status 130). strict: crossed cloth after sewing stops the run
+    (DrapeError with exit_status 3) instead of a warning in the summary's "warnings". Returns
+    the summary as a dict."""
     d = _lib.drape_default_run_def()
     path_b = str(scene_path).encode()
     out_b = str(out_dir).encode()
@@ -414,6 +417,7 @@ def run(scene_path, out_dir, frames=None, formats="obj", overrides=None, threads
     d.frames = -1 if frames is None else int(frames)
     d.threads = 0 if threads is None else int(threads)
     d.force = bool(force)
+    d.strict = bool(strict)
     return _run(d, progress)
 
 

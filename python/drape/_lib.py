@@ -111,7 +111,7 @@ class RunDef(Structure):
                 ("scene", c_void_p), ("out_dir", c_char_p), ("force", c_bool), ("formats", c_uint),
                 ("frames", c_int32), ("threads", c_int32), ("progress", RUN_CALLBACK),
                 ("warning", WARNING_CALLBACK), ("user", c_void_p), ("cancel", POINTER(c_int)),
-                ("resume", c_bool), ("cookie", c_int32)]
+                ("resume", c_bool), ("strict", c_bool), ("cookie", c_int32)]
 
 
 class RunResult(Structure):

@@ -222,4 +222,11 @@ int32_t cloth_pairs_crossings(cloth_pairs* d, const vec3* x0, const vec3* x1, do
  * interrupted. */
 int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k);
 
+/* The same count, each intersecting pair also tallied by the groups of its triangles (group[t] in
+ * [0, groups): triangle t's cloth) in tally[ga * groups + gb], ga <= gb, so that a report can
+ * name the cloths that cross (docs/reliability.md, "Crossings are reported"). tally holds groups^2
+ * entries, zeroed here. */
+int32_t cloth_pairs_intersections_by_group(cloth_pairs* d, const vec3* x, const int32_t* group, int32_t groups,
+					   int32_t* tally);
+
 #endif

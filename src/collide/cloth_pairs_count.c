@@ -13,6 +13,11 @@ typedef struct count_query {
 	int32_t hits;
 	int32_t* first;
 	int32_t first_max, first_count;
+	/* Optional: tally[ga * groups + gb] (ga <= gb) counts the pairs between the groups of their
+	 * triangles (group[t]: triangle t's cloth). */
+	const int32_t* group;
+	int32_t groups;
+	int32_t* tally;
 	int64_t candidates, budget;
 	bool stopped;
 } count_query;
@@ -59,10 +64,14 @@ static bool visit_intersection(void* ctx, int32_t A, int32_t B)
 	if (!mesh_triangles_intersect(q->x, ta, tb)) return true;
 	++q->hits;
 	keep_smallest(q, A, B);
+	if (q->tally) {
+		int32_t ga = q->group[A], gb = q->group[B];
+		++q->tally[ga < gb ? ga * q->groups + gb : gb * q->groups + ga];
+	}
 	return true;
 }
 
-int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k)
+static int32_t count_intersections(cloth_pairs* d, const vec3* x, count_query* q)
 {
 	d->candidate_pairs = 0;
 	d->overloaded = false;
@@ -74,14 +83,29 @@ int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_
 		d->boxes[t] = aabb_add_point(aabb_of_segment(x[v[0]], x[v[1]]), x[v[2]]);
 	}
 	if (!cloth_pairs_fit_tree(d, d->boxes)) return -1;
-	count_query q = {.d = d, .x = x, .first = first_pairs, .first_max = k,
-			 .budget = (int64_t)CLOTH_PAIRS_BUDGET * d->triangle_count};
+	q->d = d;
+	q->x = x;
+	q->budget = (int64_t)CLOTH_PAIRS_BUDGET * d->triangle_count;
 	int32_t stack[BVH_PAIRS_STACK];
-	bvh_pairs_cb(&d->tree, &d->tree, visit_intersection, &q, stack, BVH_PAIRS_STACK);
-	d->candidate_pairs = q.candidates;
-	if (q.stopped) {
+	bvh_pairs_cb(&d->tree, &d->tree, visit_intersection, q, stack, BVH_PAIRS_STACK);
+	d->candidate_pairs = q->candidates;
+	if (q->stopped) {
 		d->overloaded = !(d->cancel && *d->cancel);
 		return -1;
 	}
-	return q.hits;
+	return q->hits;
+}
+
+int32_t cloth_pairs_intersections(cloth_pairs* d, const vec3* x, int32_t* first_pairs, int32_t k)
+{
+	count_query q = {.first = first_pairs, .first_max = k};
+	return count_intersections(d, x, &q);
+}
+
+int32_t cloth_pairs_intersections_by_group(cloth_pairs* d, const vec3* x, const int32_t* group, int32_t groups,
+					   int32_t* tally)
+{
+	for (int64_t i = 0; i < (int64_t)groups * groups; ++i) tally[i] = 0;
+	count_query q = {.group = group, .groups = groups, .tally = tally};
+	return count_intersections(d, x, &q);
 }

@@ -5,6 +5,7 @@
 
 #include "core.h"
 #include "io/embedded.h"
+#include "io/run_warnings.h"
 #include "io/scene.h"
 #include "world_state.h"
 
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECKPOINT_MAGIC "DRAPECK2"
+#define CHECKPOINT_MAGIC "DRAPECK3"
 
 static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
 {
@@ -100,7 +101,10 @@ static bool write_header(FILE* f, const checkpoint* c)
 	       fwrite(&c->sew_motion_start, sizeof c->sew_motion_start, 1, f) == 1 &&
 	       fwrite(&c->seam_count, sizeof c->seam_count, 1, f) == 1 &&
 	       (c->seam_count == 0 ||
-		fwrite(c->seam_merged_frame, sizeof *c->seam_merged_frame, (size_t)c->seam_count, f) == (size_t)c->seam_count);
+		fwrite(c->seam_merged_frame, sizeof *c->seam_merged_frame, (size_t)c->seam_count, f) == (size_t)c->seam_count) &&
+	       fwrite(&c->strict, sizeof c->strict, 1, f) == 1 && fwrite(&c->crossing_count, sizeof c->crossing_count, 1, f) == 1 &&
+	       (c->crossing_count == 0 ||
+		fwrite(c->crossings, sizeof *c->crossings, (size_t)c->crossing_count, f) == (size_t)c->crossing_count);
 }
 
 bool checkpoint_write(const char* dir, const checkpoint* c, drape_world* world, char* err, size_t err_size)
@@ -149,6 +153,12 @@ static FILE* open_checkpoint(const char* dir, checkpoint* c, char* err, size_t e
 		ok = c->seam_merged_frame &&
 		     fread(c->seam_merged_frame, sizeof *c->seam_merged_frame, (size_t)c->seam_count, f) == (size_t)c->seam_count;
 	}
+	ok = ok && fread(&c->strict, sizeof c->strict, 1, f) == 1 && fread(&c->crossing_count, sizeof c->crossing_count, 1, f) == 1 &&
+	     c->crossing_count >= 0 && c->crossing_count <= 1 << 24;
+	if (ok && c->crossing_count > 0) {
+		c->crossings = malloc((size_t)c->crossing_count * sizeof *c->crossings);
+		ok = c->crossings && fread(c->crossings, sizeof *c->crossings, (size_t)c->crossing_count, f) == (size_t)c->crossing_count;
+	}
 	if (!ok) {
 		fclose(f);
 		checkpoint_free(c);
@@ -190,5 +200,6 @@ void checkpoint_free(checkpoint* c)
 	free_strings(c->sets, c->set_count);
 	free_strings(c->before, c->before_count);
 	free(c->seam_merged_frame);
+	free(c->crossings);
 	memset(c, 0, sizeof *c);
 }

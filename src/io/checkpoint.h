@@ -34,6 +34,10 @@ typedef struct checkpoint {
 	double sew_sewn_at, sew_motion_start;
 	int32_t seam_count;
 	int32_t* seam_merged_frame;
+	/* --strict, and the crossed cloth recorded so far (io/run_warnings.h); crossings is owned */
+	int32_t strict;
+	int32_t crossing_count;
+	struct crossing_record* crossings;
 } checkpoint;
 
 /* FNV-1a of the scene's text (its file, or the built-in one) and its overrides; false when the

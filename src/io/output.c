@@ -8,6 +8,7 @@
 #include "io/embedded.h"
 
 #include "io/caches.h"
+#include "io/run_warnings.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -327,6 +328,8 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(root, "simulated_time", t->simulated_time);
 	cJSON_AddNumberToObject(root, "wall_seconds", t->wall_seconds);
 	cJSON_AddNumberToObject(root, "exit_status", t->exit_status);
+	/* doubtful input and crossed cloth: a run never reports "ok" silently over either */
+	cJSON_AddItemToObject(root, "warnings", run_warnings_json(t->crossings, world));
 	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world));
 
 	cJSON* tot = cJSON_AddObjectToObject(root, "totals");

@@ -9,6 +9,7 @@
 #include "io/checkpoint.h"
 #include "io/embedded.h"
 #include "io/output.h"
+#include "io/run_warnings.h"
 #include "io/scene.h"
 #include "io/scene_handle.h"
 #include "io/scene_set.h"
@@ -89,8 +90,15 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 
 /* checkpoint.bin after frame f: the run so far and the world's state (docs/reliability.md). */
 static bool save_checkpoint(checkpoint* ck, const char* dir, int f, const run_totals* t, const sewing_state* sew,
-			    drape_world* world, char* err, size_t err_size)
+			    const crossing_log* crossed, drape_world* world, char* err, size_t err_size)
 {
+	if (crossed->count != ck->crossing_count) {
+		crossing_record* grown = realloc(ck->crossings, (size_t)(crossed->count > 0 ? crossed->count : 1) * sizeof *grown);
+		if (!grown) return core_fail(err, err_size, "out of memory writing the checkpoint");
+		ck->crossings = grown;
+		ck->crossing_count = crossed->count;
+	}
+	if (crossed->count > 0) memcpy(ck->crossings, crossed->records, (size_t)crossed->count * sizeof *crossed->records);
 	if (ck->seam_count != sew->seam_count) {
 		int32_t* grown = realloc(ck->seam_merged_frame, (size_t)(sew->seam_count > 0 ? sew->seam_count : 1) * sizeof *grown);
 		if (!grown) return core_fail(err, err_size, "out of memory writing the checkpoint");
@@ -109,11 +117,34 @@ static bool save_checkpoint(checkpoint* ck, const char* dir, int f, const run_to
 	return checkpoint_write(dir, ck, world, err, err_size);
 }
 
+/* After frame f's step, before its seams merge: crossed cloth after sewing is recorded and each
+ * cloth pair that crosses for the first time is warned about; with strict that stops the run
+ * (DRAPE_ERROR_DIVERGED, the message in err), like any other state the run cannot go on from. */
+static drape_status check_crossings(const drape_run_def* def, bool strict, crossing_log* crossed, drape_world* world, int f,
+				    const drape_stats* fs, char* err, size_t err_size)
+{
+	int32_t added = crossings_after_frame(crossed, world, f, fs);
+	if (added < 0) {
+		core_fail(err, err_size, "out of memory");
+		return DRAPE_ERROR_MEMORY;
+	}
+	for (int32_t i = crossed->count - added; i < crossed->count; ++i) {
+		char text[1024];
+		crossings_message(&crossed->records[i], world, false, text, sizeof text);
+		if (strict) {
+			core_fail(err, err_size, "%s; --strict stops the run at crossed cloth (docs/reliability.md)", text);
+			return DRAPE_ERROR_DIVERGED;
+		}
+		if (def->warning) def->warning(text, def->user);
+	}
+	return DRAPE_OK;
+}
+
 /* Steps s's world frame by frame into an output folder that is ready, from frame `first` (0: a
  * fresh run; more: a resumed one, whose world, stats.csv and totals hold the frames before it);
  * fills r and totals. With ck, a checkpoint follows every frame (io/checkpoint.h). */
 static void run_frames(const drape_run_def* def, const scene* s, drape_world* world, caches* cache, drape_run_result* r,
-		       run_totals* totals, int first, checkpoint* ck)
+		       run_totals* totals, int first, checkpoint* ck, crossing_log* crossed, bool strict)
 {
 	char err[1024];
 	const char* dir = def->out_dir;
@@ -143,7 +174,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		zero.seam_gap = sewing_max_gap(world);
 		output_stats_row(stats, 0, 0.0, &zero, drape_world_kinetic_energy(world), 0.0);
 		totals->frames_written = 1;
-		if (ck && !save_checkpoint(ck, dir, 0, totals, &sew, world, err, sizeof err)) st = DRAPE_ERROR_IO;
+		if (ck && !save_checkpoint(ck, dir, 0, totals, &sew, crossed, world, err, sizeof err)) st = DRAPE_ERROR_IO;
 		drape_run_progress p = {0, s->frames, 0.0, world};
 		if (st == DRAPE_OK && def->progress && !def->progress(&p, def->user)) st = DRAPE_ERROR_INTERRUPTED;
 	}
@@ -154,6 +185,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		}
 		double t0 = now_s();
 		drape_world_reset_stats(world);
+		const bool sewn = sew.open == 0; /* crossings count from the frame after the last merge */
 		sewing_set_gravity(&sew, world, s);
 		world_state_frame_start(world);
 		/* Step to the frame's exact time, f / fps, so rounding never accumulates. */
@@ -171,9 +203,12 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 			r->failed_frame = f;
 			break;
 		}
-		drape_status sewn = sewing_after_frame(&sew, world, s, err, sizeof err);
-		if (sewn != DRAPE_OK) {
-			st = sewn;
+		drape_status checked = sewn && fs.self_intersections > 0
+					       ? check_crossings(def, strict, crossed, world, f, &fs, err, sizeof err)
+					       : DRAPE_OK;
+		if (checked == DRAPE_OK) checked = sewing_after_frame(&sew, world, s, err, sizeof err);
+		if (checked != DRAPE_OK) {
+			st = checked;
 			r->failed_frame = f;
 			break;
 		}
@@ -184,7 +219,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		output_stats_row(stats, f, drape_world_time(world), &fs, drape_world_kinetic_energy(world), ms);
 		totals->frames_written = f + 1;
 		totals->wall_seconds = wall_before + now_s() - start;
-		if (ck && !save_checkpoint(ck, dir, f, totals, &sew, world, err, sizeof err)) {
+		if (ck && !save_checkpoint(ck, dir, f, totals, &sew, crossed, world, err, sizeof err)) {
 			st = DRAPE_ERROR_IO;
 			break;
 		}
@@ -197,6 +232,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	totals->sewn_at = sew.sewn_at;
 	totals->motion_start = sew.motion_start;
 	totals->seam_merged_frame = sew.merged_frame;
+	totals->crossings = crossed;
 	totals->wall_seconds = wall_before + now_s() - start;
 	char serr[512];
 	if (!caches_finish(cache, st == DRAPE_OK, serr, sizeof serr) && st == DRAPE_OK) {
@@ -287,14 +323,7 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 		st = early(r, DRAPE_ERROR_INVALID, err);
 	} else {
 		/* Doubtful but accepted input: told once, line by line, before anything is written. */
-		for (const char* p = drape_world_warnings(world); def->warning && *p;) {
-			const char* end = strchr(p, '\n');
-			size_t len = end ? (size_t)(end - p) : strlen(p);
-			char line[1024];
-			snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
-			def->warning(line, def->user);
-			p += len + (end ? 1 : 0);
-		}
+		if (def->warning) run_warnings_each_input(world, def->warning, def->user);
 		unsigned formats = def->resume ? ck.formats : def->formats ? def->formats : DRAPE_FORMAT_OBJ;
 		/* PC2, glTF and USD are rebuilt on resume from the positions kept beside the checkpoint. */
 		char why[256] = "";
@@ -329,6 +358,17 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 		} else {
 			run_totals totals = {.status = "ok", .formats = formats};
 			int first = 0;
+			crossing_log crossed = {0};
+			bool strict = def->resume ? ck.strict != 0 : def->strict;
+			ck.strict = strict;
+			if (def->resume && !crossings_restore(&crossed, ck.crossings, ck.crossing_count)) {
+				st = early(r, DRAPE_ERROR_MEMORY, "out of memory");
+				caches_finish(cache, false, err, sizeof err);
+				drape_world_destroy(world);
+				checkpoint_free(&ck);
+				if (own) scene_free(&owned);
+				return st;
+			}
 			if (def->resume) {
 				/* The folder's entries from before the original run stay the user's. */
 				totals.before = ck.before; /* borrowed: checkpoint_free frees them */
@@ -353,14 +393,16 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 				}
 			}
 			r->started = true;
-			run_frames(def, s, world, cache, r, &totals, first, def->resume || resumable ? &ck : NULL);
+			run_frames(def, s, world, cache, r, &totals, first, def->resume || resumable ? &ck : NULL, &crossed, strict);
 			st = r->status;
 			cJSON* root = output_summary_json(def->out_dir, s, world, &totals);
 			r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
 			cJSON_Delete(root);
+			crossings_free(&crossed);
 			if (!def->resume) {
 				output_free_list(totals.before, totals.before_count);
-				free(ck.seam_merged_frame); /* the one thing it owns */
+				free(ck.seam_merged_frame); /* the two things it owns */
+				free(ck.crossings);
 				memset(&ck, 0, sizeof ck); /* its strings were borrowed from s and totals */
 			}
 		}

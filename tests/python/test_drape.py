@@ -161,6 +161,16 @@ class PinsSolidsSprings(Tmp):
 
 
 class RunAndWriters(Tmp):
+    def test_run_crossed_cloth(self):
+        crossed = os.path.join(SRC, "tests", "scenes", "crossed_sheets.json")
+        summary = drape.run(crossed, os.path.join(self.tmp, "crossed"), frames=2, threads=1)
+        crossing = [w for w in summary["warnings"] if w["kind"] == "crossing"]
+        self.assertEqual([(w["cloths"], w["first_frame"]) for w in crossing], [(["floor", "wall"], 1)])
+        with self.assertRaises(drape.DrapeError) as e:
+            drape.run(crossed, os.path.join(self.tmp, "strict"), frames=2, threads=1, strict=True)
+        self.assertEqual(e.exception.exit_status, 3)
+        self.assertIn("'floor' and 'wall'", str(e.exception))
+
     def test_run_matches_the_command_output(self):
         out = os.path.join(self.tmp, "run")
         seen = []
