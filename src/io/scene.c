@@ -34,35 +34,6 @@ static char* file_stem(const char* path)
 /* ---------------------------------------------------------------------------------------------
  * World settings */
 
-static bool load_wind(const json_ctx* c, const jnode* root, drape_world_def* w)
-{
-	const cJSON* item = json_get(root, "wind");
-	if (!item) return true;
-	static const char* const keys[] = {"velocity", "gust_amplitude", "gust_frequency", NULL};
-	jnode n = json_node(root, item);
-	return json_check_object(c, &n, keys) && json_opt_vector(c, &n, "velocity", 3, w->air_velocity) &&
-	       json_opt_vector(c, &n, "gust_amplitude", 3, w->gust_amplitude) &&
-	       json_opt_nonnegative(c, &n, "gust_frequency", &w->gust_frequency);
-}
-
-static bool load_cloth_contact(const json_ctx* c, const jnode* root, drape_world_def* w)
-{
-	const cJSON* item = json_get(root, "cloth_contact");
-	if (!item) return true;
-	static const char* const keys[] = {"enabled", "thickness", "stiffness", "damping", "friction_damping", NULL};
-	jnode n = json_node(root, item);
-	if (!json_check_object(c, &n, keys)) return false;
-	const cJSON* on = json_get(&n, "enabled");
-	if (on) {
-		jnode m = json_node(&n, on);
-		if (!json_bool(c, &m, &w->self_collision)) return false;
-	}
-	return json_opt_positive(c, &n, "thickness", &w->cloth_thickness) &&
-	       json_opt_at_most(c, &n, "stiffness", LIMIT_REPULSION, "N/m", &w->cloth_repulsion) &&
-	       json_opt_nonnegative(c, &n, "damping", &w->cloth_repulsion_damping) &&
-	       json_opt_nonnegative(c, &n, "friction_damping", &w->cloth_friction_damping);
-}
-
 /* output.camera: eye and target required, up defaults to against gravity, fov to 35 degrees. */
 static bool load_camera(const json_ctx* c, const jnode* n, const double gravity[3], scene_camera* cam)
 {
@@ -113,111 +84,6 @@ static bool load_output(const json_ctx* c, const jnode* root, scene* s)
 	if (camera) {
 		jnode cn = json_node(&n, camera);
 		if (!load_camera(c, &cn, s->world.gravity, &s->camera)) return false;
-	}
-	return true;
-}
-
-/* Needs s->fps: the largest step defaults to, and may not exceed, one frame (sec. 7). */
-static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
-{
-	drape_world_def* w = &s->world;
-	double frame = 1.0 / s->fps;
-	w->max_dt = frame;
-	const cJSON* item = json_get(root, "solver");
-	jnode n = json_node(root, item);
-	if (item) {
-		static const char* const keys[] = {
-			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
-			"stretch_change_limit", "strain_limit", "threads", "integrator", "onoff_c1", "preconditioner", "refactor_iterations",
-			"newton_iterations", NULL};
-		if (!json_check_object(c, &n, keys)) return false;
-		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
-		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
-		if (w->max_dt > frame * (1.0 + 1e-9)) {
-			jnode m = json_node(&n, json_get(&n, "max_dt"));
-			return json_fail(
-				c, &m,
-				"must be <= one frame (1/fps = %g s), got %g: a step never spans more than a frame (paper sec. 7)",
-				frame, w->max_dt);
-		}
-		if (!json_opt_positive(c, &n, "min_dt", &w->min_dt)) return false;
-		if (!json_opt_positive(c, &n, "cg_tolerance", &w->cg_tolerance)) return false;
-		if (!(w->cg_tolerance < 1.0)) {
-			jnode m = json_node(&n, json_get(&n, "cg_tolerance"));
-			return json_fail(c, &m, "must be > 0 and < 1, got %g", w->cg_tolerance);
-		}
-		const cJSON* it = json_get(&n, "cg_max_iterations");
-		if (it) {
-			jnode m = json_node(&n, it);
-			if (!json_integer(c, &m, 1, INT32_MAX, &w->cg_max_iterations)) return false;
-		}
-		const cJSON* ws = json_get(&n, "warm_start");
-		if (ws) {
-			jnode m = json_node(&n, ws);
-			if (!json_bool(c, &m, &w->warm_start)) return false;
-		}
-		const cJSON* ad = json_get(&n, "adaptive");
-		if (ad) {
-			jnode m = json_node(&n, ad);
-			if (!json_bool(c, &m, &w->adaptive)) return false;
-		}
-		if (!json_opt_positive(c, &n, "stretch_change_limit", &w->stretch_change_limit)) return false;
-		if (!json_opt_nonnegative(c, &n, "strain_limit", &w->strain_limit)) return false;
-		if (!(w->strain_limit <= 0.5)) {
-			jnode m = json_node(&n, json_get(&n, "strain_limit"));
-			return json_fail(c, &m, "must lie in [0, 0.5] (a strain; 0 turns strain limiting off), got %g",
-					 w->strain_limit);
-		}
-		const cJSON* ig = json_get(&n, "integrator");
-		if (ig) {
-			jnode m = json_node(&n, ig);
-			const char* name;
-			if (!json_string(c, &m, &name)) return false;
-			if (!drape_integrator_from_name(name, &w->integrator))
-				return json_fail(c, &m,
-						 "unknown integrator '%s' (backward_euler, forward_euler, symplectic_euler, "
-						 "imex_bend, imex_bend_shear, cn_adi, onoff_adi, split, bdf2)",
-						 name);
-		}
-		if (!json_opt_positive(c, &n, "onoff_c1", &w->onoff_c1)) return false;
-		const cJSON* pc = json_get(&n, "preconditioner");
-		if (pc) {
-			jnode m = json_node(&n, pc);
-			const char* name;
-			if (!json_string(c, &m, &name)) return false;
-			if (!drape_preconditioner_from_name(name, &w->preconditioner))
-				return json_fail(c, &m, "unknown preconditioner '%s' (block_jacobi, cholesky, two_level, multigrid)", name);
-			if (!drape_preconditioner_available(w->preconditioner))
-				return json_fail(c, &m,
-						 "preconditioner '%s' needs CHOLMOD, which this build of drape lacks "
-						 "(install libsuitesparse-dev and rebuild, or use block_jacobi)",
-						 name);
-		}
-		const cJSON* ri = json_get(&n, "refactor_iterations");
-		if (ri) {
-			jnode m = json_node(&n, ri);
-			if (!json_integer(c, &m, 1, INT32_MAX, &w->refactor_iterations)) return false;
-		}
-		const cJSON* ni = json_get(&n, "newton_iterations");
-		if (ni) {
-			jnode m = json_node(&n, ni);
-			if (!json_integer(c, &m, 1, LIMIT_NEWTON_ITERATIONS, &w->newton_iterations)) return false;
-		}
-		const cJSON* th = json_get(&n, "threads");
-		if (th) {
-			jnode m = json_node(&n, th);
-			if (!json_integer(c, &m, 0, INT32_MAX, &w->threads)) return false;
-		}
-	}
-	if (!(w->min_dt < w->max_dt)) {
-		const cJSON* md = item ? json_get(&n, "min_dt") : NULL;
-		if (md) {
-			jnode m = json_node(&n, md);
-			return json_fail(c, &m, "must be < max_dt (%g), got %g", w->max_dt, w->min_dt);
-		}
-		return json_fail(c, item ? &n : NULL,
-				 "the default min_dt (%g) is not below max_dt (%g); set solver.min_dt", w->min_dt,
-				 w->max_dt);
 	}
 	return true;
 }
@@ -511,45 +377,6 @@ void scene_free(scene* s)
 }
 
 /* drape_limits.h: refused here, at the key, rather than by drape_world_create's general message. */
-static bool check_world_limits(const json_ctx* c, const jnode* root, const scene* s)
-{
-	const drape_world_def* w = &s->world;
-	if (!(v3_len(v3_load(w->gravity)) <= LIMIT_ACCELERATION)) {
-		jnode n = json_node(root, json_get(root, "gravity"));
-		return json_fail(c, &n, "|gravity| = %g m/s^2 is beyond drape's range (%g m/s^2, docs/reliability.md)",
-				 v3_len(v3_load(w->gravity)), LIMIT_ACCELERATION);
-	}
-	double air = v3_len(v3_load(w->air_velocity)) + v3_len(v3_load(w->gust_amplitude));
-	if (!(air <= LIMIT_AIR_SPEED)) {
-		jnode n = json_node(root, json_get(root, "wind"));
-		return json_fail(c, &n,
-				 "|velocity| + |gust_amplitude| = %g m/s is beyond drape's range (%g m/s, "
-				 "docs/reliability.md)",
-				 air, LIMIT_AIR_SPEED);
-	}
-	if (!(w->cloth_thickness <= LIMIT_THICKNESS)) {
-		const cJSON* cc = json_get(root, "cloth_contact");
-		jnode ccn = json_node(root, cc);
-		jnode n = json_node(&ccn, json_get(&ccn, "thickness"));
-		return json_fail(c, &n,
-				 "%g m is beyond drape's range (%g m): every particle would repel every triangle within "
-				 "it",
-				 w->cloth_thickness, LIMIT_THICKNESS);
-	}
-	double steps = 1.0 / (s->fps * w->max_dt);
-	if (!(steps <= LIMIT_STEPS_PER_FRAME)) {
-		const cJSON* solver = json_get(root, "solver");
-		jnode sn = json_node(root, solver);
-		const cJSON* at = solver ? json_get(&sn, "max_dt") : NULL;
-		jnode n = at ? json_node(&sn, at) : json_node(root, json_get(root, "output"));
-		return json_fail(c, &n,
-				 "one output frame (1/fps = %g s) would take %.3g steps of max_dt = %g s, beyond drape's "
-				 "limit of %g: raise fps or max_dt",
-				 1.0 / s->fps, steps, w->max_dt, LIMIT_STEPS_PER_FRAME);
-	}
-	return true;
-}
-
 static bool load_root(loader* L, const cJSON* root)
 {
 	const json_ctx* c = &L->c;
@@ -577,25 +404,9 @@ static bool load_root(loader* L, const cJSON* root)
 	s->world.gravity[0] = 0.0;
 	s->world.gravity[1] = 0.0;
 	s->world.gravity[2] = -9.81;
-	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
-	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s) ||
-	    !check_world_limits(c, &rn, s))
+	if (!scene_read_world(c, &rn, &s->world) || !load_output(c, &rn, s) ||
+	    !scene_check_world(c, &rn, s->fps, &s->world))
 		return false;
-	if (s->world.self_collision && !integrator_supports_cloth_contact(s->world.integrator)) {
-		/* Cloth/cloth contact is on by default; the explicit and line integrators cannot take it,
-		 * so it is off for them unless the scene asks for it, which is an error. */
-		const cJSON* cc = json_get(&rn, "cloth_contact");
-		jnode ccn = json_node(&rn, cc);
-		const cJSON* on = cc ? json_get(&ccn, "enabled") : NULL;
-		if (on) {
-			jnode onn = json_node(&ccn, on);
-			return json_fail(c, &onn,
-					 "cloth/cloth contact needs integrator backward_euler, imex_bend or imex_bend_shear, "
-					 "not %s",
-					 drape_integrator_name(s->world.integrator));
-		}
-		s->world.self_collision = false;
-	}
 
 	/* Strain limiting is on by default only where stretch is implicit at every step, and not for
 	 * sewn garments (below); docs/solver.md, "Strain limiting". */
@@ -755,10 +566,15 @@ bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, 
 
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 {
+	/* The scene's settings passed this check when it was loaded; a caller's world def may not. */
+	drape_def_error e;
+	if (drape_world_def_check(&s->world, &e) != DRAPE_OK) {
+		snprintf(err, err_size, "%s: world settings: %s: %s", s->path, e.field, e.reason);
+		return NULL;
+	}
 	drape_world* world = drape_world_create(&s->world);
 	if (!world) {
-		snprintf(err, err_size, "%s: cannot create the world (check gravity, wind and solver settings)",
-			 s->path);
+		snprintf(err, err_size, "%s: out of memory creating the world", s->path);
 		return NULL;
 	}
 	drape_cloth_id* ids = malloc(sizeof *ids * (size_t)(s->cloth_count > 0 ? s->cloth_count : 1));

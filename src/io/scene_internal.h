@@ -26,6 +26,12 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so);
 /* Loads cloths[index].garment (scene_garment.c): the cloth's mesh, b_u/b_v and its seams. */
 bool scene_load_garment(loader* L, const jnode* n, int32_t index);
 
+/* The world settings (scene_world.c): read the keys of "gravity", "wind", "cloth_contact" and
+ * "solver" into w (types only), then, once the output's fps is known, default max_dt to a frame and
+ * check everything with drape_world_def_check, blaming the key at fault. */
+bool scene_read_world(const json_ctx* c, const jnode* root, drape_world_def* w);
+bool scene_check_world(const json_ctx* c, const jnode* root, double fps, drape_world_def* w);
+
 bool scene_out_of_memory(const json_ctx* c);
 /* One stretch_regions entry ({"uv_min", "uv_max", "bu", "bv", "taper"}; docs/scene-format.md). */
 bool scene_load_stretch_region(const json_ctx* c, const jnode* n, stretch_region* r);
