@@ -273,12 +273,12 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	int32_t hinge_count = 0;
 	/* A mass-spring cloth bends through its springs, not through hinges. */
 	if (!springs && !topology_hinges(m->triangles, m->triangle_count, &hr, &hinge_count, err, sizeof err)) {
-		world_fail(w, "%s", err);
+		world_fail_status(w, core_failure_status(err), "%s", err);
 		return none;
 	}
 
 	int32_t n0 = w->particle_count, t0 = w->triangle_count, h0 = w->hinge_count;
-	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count;
+	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count, bt0 = w->btens_count;
 	int32_t n = n0 + m->vertex_count;
 	bool ok = core_reserve((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
 	int32_t cap = w->particle_capacity;
@@ -351,6 +351,15 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	free(hr);
 
 	c->name = strdup(def->name ? def->name : "cloth");
+	if (!c->name) {
+		/* undo what this cloth added past the counts that stay */
+		drape_mesh_free(&c->mesh);
+		w->ms_spring_count = s0;
+		w->ms_bend_count = b0;
+		w->btens_count = bt0;
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding cloth '%s'", def->name ? def->name : "cloth");
+		return none;
+	}
 	c->material = *mat;
 	c->model = def->model;
 	c->bend_model = def->bend_model;

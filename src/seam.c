@@ -267,6 +267,10 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	}
 	char err[256];
 	if (!topology_hinges(tris, tc, &hr, &hinge_count, err, sizeof err)) {
+		if (core_failure_status(err) == DRAPE_ERROR_MEMORY) {
+			status = world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory merging seam '%s' of cloth '%s'", first_name, c->name);
+			goto done;
+		}
 		status = world_fail(w, "seam '%s' of cloth '%s': merging would make the mesh non-manifold: %s", first_name,
 				    c->name, err);
 		goto done;

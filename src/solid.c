@@ -122,11 +122,11 @@ static int compare_directed(const void* a, const void* b)
 
 /* A closed, consistently oriented mesh has every edge in exactly two triangles, run in opposite
  * directions. Anything else still works face by face, but "inside" loses its meaning: warn. */
-static void check_closed(drape_world* w, const drape_mesh* m, const char* name)
+static bool check_closed(drape_world* w, const drape_mesh* m, const char* name)
 {
 	size_t count = 3 * (size_t)m->triangle_count;
-	directed_edge* e = malloc(count * sizeof *e);
-	if (!e) return;
+	directed_edge* e = core_alloc_array(count, sizeof *e);
+	if (!e) return false;
 	for (int32_t t = 0; t < m->triangle_count; ++t)
 		for (int k = 0; k < 3; ++k) {
 			int32_t a = m->triangles[3 * t + k], b = m->triangles[3 * t + (k + 1) % 3];
@@ -149,17 +149,19 @@ static void check_closed(drape_world* w, const drape_mesh* m, const char* name)
 		i = j;
 	}
 	free(e);
+	bool ok = true;
 	if (open)
-		world_warn(w,
+		ok = world_warn(w,
 			   "solid '%s': the mesh is open (%d boundary edges, e.g. vertices %d-%d); each face still keeps "
 			   "particles on its outer side, but the mesh encloses no volume",
 			   name, open, first_open.from, first_open.to);
 	if (flipped)
-		world_warn(w,
+		ok = world_warn(w,
 			   "solid '%s': the mesh is inconsistently oriented (%d edges run the same way in both their "
 			   "triangles, e.g. vertices %d-%d); each face's outside is taken from its own winding",
-			   name, flipped, first_flipped.from, first_flipped.to);
-	if (crowded) world_warn(w, "solid '%s': %d edges are shared by more than two triangles", name, crowded);
+			   name, flipped, first_flipped.from, first_flipped.to) && ok;
+	if (crowded) ok = world_warn(w, "solid '%s': %d edges are shared by more than two triangles", name, crowded) && ok;
+	return ok;
 }
 
 static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d);
@@ -291,7 +293,11 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 		return none;
 	}
-	if (d->shape == DRAPE_SOLID_MESH) check_closed(w, d->mesh, name);
+	if (d->shape == DRAPE_SOLID_MESH && !check_closed(w, d->mesh, name)) {
+		solid_free(s);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
+		return none;
+	}
 	w->dirty = true;
 	drape_solid_id id = {w->solid_count++};
 	return id;

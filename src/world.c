@@ -284,7 +284,9 @@ drape_status world_prepare(drape_world* w)
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
 			/* over the search's budget (a cloth crushed onto itself): the first step's
-			 * proximity search finds the same and rejects the step (STEP_CROWDED) */
+			 * proximity search finds the same and rejects the step (STEP_CROWDED); otherwise
+			 * interrupted or out of memory, both reported below */
+			if (ok && w->intersections < 0 && !w->pairs.overloaded) ok = false;
 			if (w->intersections < 0) w->intersections = 0;
 		}
 	}

@@ -46,7 +46,7 @@ drape_status drape_world_status(const drape_world* w)
 	return w->status;
 }
 
-void world_warn(drape_world* w, const char* fmt, ...)
+bool world_warn(drape_world* w, const char* fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -55,11 +55,12 @@ void world_warn(drape_world* w, const char* fmt, ...)
 	va_end(ap);
 	size_t old = w->warnings ? strlen(w->warnings) : 0;
 	char* grown = realloc(w->warnings, old + strlen(line) + 2);
-	if (!grown) return; /* a lost warning is better than a failed call */
+	if (!grown) return false;
 	memcpy(grown + old, line, strlen(line));
 	grown[old + strlen(line)] = '\n';
 	grown[old + strlen(line) + 1] = '\0';
 	w->warnings = grown;
+	return true;
 }
 
 const char* drape_world_warnings(const drape_world* w)

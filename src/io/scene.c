@@ -123,7 +123,10 @@ static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 	}
 	char msg[256];
 	drape_status st = drape_mesh_make_grid(&def, &cloth->mesh, msg, sizeof msg);
-	if (st != DRAPE_OK) return json_fail(c, n, "%s", msg);
+	if (st != DRAPE_OK) {
+		scene_note_failure(c, st, msg);
+		return json_fail(c, n, "%s", msg);
+	}
 	cloth->grid_resolution[0] = def.resolution[0];
 	cloth->grid_resolution[1] = def.resolution[1];
 	return true;
@@ -148,6 +151,7 @@ static bool load_mesh(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 	drape_status st = drape_mesh_load_obj(path, uv_scale, &cloth->mesh, msg, sizeof msg);
 	free(path);
 	if (st != DRAPE_OK) {
+		scene_note_failure(c, st, msg);
 		/* The OBJ message leads ("panels.obj:12: ..."), so tools jump to the real culprit. */
 		char where[256];
 		json_path(&fn, where, sizeof where);
@@ -457,11 +461,17 @@ bool scene_load_text_set(const char* text, const char* path, const char* const* 
 	L.c.file = path;
 	L.c.err = err;
 	L.c.err_size = err_size;
+	drape_status status = DRAPE_ERROR_INVALID;
+	L.c.status = &status;
 	L.s = &s;
+	out->failure = DRAPE_ERROR_INVALID;
 	if (!text) return json_fail(&L.c, NULL, "no text");
 
 	s.path = scene_copy_string(path);
-	if (!s.path) return scene_out_of_memory(&L.c);
+	if (!s.path) {
+		out->failure = DRAPE_ERROR_MEMORY;
+		return scene_out_of_memory(&L.c);
+	}
 	cJSON* root = json_parse(&L.c);
 	if (!root) {
 		scene_free(&s);
@@ -473,6 +483,7 @@ bool scene_load_text_set(const char* text, const char* path, const char* const* 
 	cJSON_Delete(root);
 	if (!ok) {
 		scene_free(&s);
+		out->failure = status;
 		return false;
 	}
 	*out = s;
@@ -493,6 +504,7 @@ bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_
 	FILE* f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		out->failure = DRAPE_ERROR_IO;
 		return false;
 	}
 	size_t size = 0, cap = 4096;
@@ -518,17 +530,20 @@ bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_
 	fclose(f);
 	if (!text) {
 		snprintf(err, err_size, "%s: out of memory", path);
+		out->failure = DRAPE_ERROR_MEMORY;
 		return false;
 	}
 	if (read_error) {
 		snprintf(err, err_size, "%s: read error: %s", path, strerror(saved));
 		free(text);
+		out->failure = DRAPE_ERROR_IO;
 		return false;
 	}
 	text[size] = '\0';
 	if (memchr(text, '\0', size)) {
 		snprintf(err, err_size, "%s: contains a NUL byte: not a JSON text file", path);
 		free(text);
+		out->failure = DRAPE_ERROR_INVALID;
 		return false;
 	}
 	bool ok = scene_load_text_set(text, path, sets, set_count, out, err, err_size);
@@ -566,12 +581,21 @@ bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, 
 
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 {
+	return scene_build_world_status(s, NULL, err, err_size);
+}
+
+drape_world* scene_build_world_status(const scene* s, drape_status* status, char* err, size_t err_size)
+{
+	drape_status unused;
+	if (!status) status = &unused;
+	*status = DRAPE_ERROR_INVALID;
 	/* The scene's settings passed this check when it was loaded; a caller's world def may not. */
 	drape_def_error e;
 	if (drape_world_def_check(&s->world, &e) != DRAPE_OK) {
 		snprintf(err, err_size, "%s: world settings: %s: %s", s->path, e.field, e.reason);
 		return NULL;
 	}
+	*status = DRAPE_ERROR_MEMORY;
 	drape_world* world = drape_world_create(&s->world);
 	if (!world) {
 		snprintf(err, err_size, "%s: out of memory creating the world", s->path);
@@ -604,6 +628,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,
 				 drape_world_error(world));
 			free(ids);
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
@@ -618,6 +643,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': pin on vertex %d: %s", s->path, (int)con->cloth,
 				 s->cloths[con->cloth].name, (int)def.vertex, drape_world_error(world));
 			free(ids);
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
@@ -636,6 +662,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)sm->cloth, s->cloths[sm->cloth].name,
 				 drape_world_error(world));
 			free(ids);
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
@@ -647,9 +674,11 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		if (id.index < 0) {
 			snprintf(err, err_size, "%s: solids[%d] '%s': %s", s->path, (int)i, so->name,
 				 drape_world_error(world));
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
 	}
+	*status = DRAPE_OK;
 	return world;
 }
