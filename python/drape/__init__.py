@@ -36,7 +36,7 @@ class DrapeError(Exception):
 
 # Programmer errors inside the library (a stale pin or spring id, docs/api.md "Errors") call the
 # assert function, which by default aborts the process. Python raises instead: the callback records
-# the failed check, the call returns without effect, and _raise_assert turns the record into a
+# the failed check, the call returns without effect, and _checked turns the record into a
 # DrapeError. Process-wide, as the library's assert function is.
 _asserts = []
 
@@ -49,11 +49,15 @@ _assert_fcn = L.AssertFcn(_on_assert)  # kept alive: the library holds a pointer
 _lib.drape_set_assert_fcn(_assert_fcn)
 
 
-def _raise_assert(what):
+def _checked(what, fn, *args):
+    """Calls fn(*args); DrapeError if the library's assert function was called meanwhile."""
+    _asserts.clear()
+    result = fn(*args)
     if _asserts:
         failed = _asserts[-1]
         _asserts.clear()
         raise DrapeError(f"{what}: drape refused the call (a removed or unknown id?): {failed}")
+    return result
 
 
 # Pin and spring ids carry their slot's generation, so that one kept past its removal is caught:
@@ -321,14 +325,13 @@ class World:
 
     def unpin(self, pin_id):
         """Removes a pin; DrapeError for an id already removed."""
-        _lib.drape_constraint_remove(self._w, _unpack_id(L.ConstraintId, pin_id))
-        _raise_assert("unpin")
+        _checked("unpin", _lib.drape_constraint_remove, self._w, _unpack_id(L.ConstraintId, pin_id))
 
     def pin_force(self, pin_id):
         """The force the pin applied in the last step (N), shape (3,)."""
         out = np.zeros(3)
-        _lib.drape_constraint_get_force(self._w, _unpack_id(L.ConstraintId, pin_id), out.ctypes.data)
-        _raise_assert("pin_force")
+        _checked("pin_force", _lib.drape_constraint_get_force, self._w, _unpack_id(L.ConstraintId, pin_id),
+                 out.ctypes.data)
         return out
 
     def add_spring(self, cloth, vertex, target, stiffness=50.0, damping=1.0, force=(0, 0, 0)):
@@ -348,12 +351,11 @@ class World:
 
     def set_spring_target(self, spring_id, target):
         t = _vec(target, 3, "target")
-        _lib.drape_spring_set_target(self._w, _unpack_id(L.SpringId, spring_id), t.ctypes.data)
-        _raise_assert("set_spring_target")
+        _checked("set_spring_target", _lib.drape_spring_set_target, self._w, _unpack_id(L.SpringId, spring_id),
+                 t.ctypes.data)
 
     def remove_spring(self, spring_id):
-        _lib.drape_spring_remove(self._w, _unpack_id(L.SpringId, spring_id))
-        _raise_assert("remove_spring")
+        _checked("remove_spring", _lib.drape_spring_remove, self._w, _unpack_id(L.SpringId, spring_id))
 
     _SHAPES = {"plane": 1, "sphere": 2, "capsule": 3, "cylinder": 4, "box": 5}
 

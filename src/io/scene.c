@@ -1,4 +1,4 @@
-/* Scene files (docs/scene-format.md): world settings, then each cloth with its mesh, material,
+/* Scene files (docs/scene-format.md): world settings (scene_world.c), then each cloth with its mesh, material,
  * stretch regions (eq. 10's b_u, b_v) and pins expanded into per-particle constraints (sec. 5.1),
  * then the solids (scene_solids.c). */
 #define _POSIX_C_SOURCE 200809L

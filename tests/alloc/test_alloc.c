@@ -88,6 +88,48 @@ done:
 	return st;
 }
 
+/* A seam added and merged (the cloth's particles renumbered, its topology rebuilt), then the
+ * solver prepared for the new topology. */
+static drape_status seam_scenario(char* msg, size_t msg_size)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	wd.preconditioner = DRAPE_PRECONDITIONER_BLOCK_JACOBI;
+	drape_world* w = drape_world_create(&wd);
+	if (!w) return DRAPE_ERROR_MEMORY;
+	drape_grid_def g = drape_default_grid_def();
+	g.resolution[0] = g.resolution[1] = 5;
+	drape_mesh mesh;
+	drape_status st = drape_mesh_make_grid(&g, &mesh, msg, msg_size);
+	if (st != DRAPE_OK) goto done;
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	drape_cloth_id c = drape_cloth_add(w, &cd);
+	drape_mesh_free(&mesh);
+	if (c.index < 0) {
+		st = drape_world_status(w);
+		goto done;
+	}
+	const int32_t pairs[4] = {0, 4, 20, 24}; /* the sheet's u = 0 and u = max corners: a tube's ends */
+	drape_seam_def sd = drape_default_seam_def();
+	sd.cloth = c;
+	sd.pairs = pairs;
+	sd.pair_count = 2;
+	sd.name = "side";
+	drape_seam_id s = drape_seam_add(w, &sd);
+	if (s.index < 0) {
+		st = drape_world_status(w);
+		goto done;
+	}
+	st = world_prepare(w);
+	if (st == DRAPE_OK) st = drape_seam_merge(w, s);
+	if (st == DRAPE_OK) st = world_prepare(w);
+	if (st != DRAPE_OK) snprintf(msg, msg_size, "%s", drape_world_error(w));
+done:
+	drape_world_destroy(w);
+	return st;
+}
+
 /* A scene file loaded and its world built and prepared for its first step. */
 static drape_status scene_run(const char* path, char* msg, size_t msg_size)
 {
@@ -176,6 +218,7 @@ int main(int argc, char** argv)
 		scenario_fn* run;
 	} scenarios[] = {
 		{"world", world_scenario},
+		{"seam", seam_scenario},
 		{"scene", scene_scenario},
 		{"garment", garment_scenario},
 		{"character", character_scenario},
