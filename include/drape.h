@@ -27,17 +27,23 @@ typedef enum drape_status {
 
 typedef struct drape_world drape_world;
 
-/* Ids are plain values; index < 0 means "none" (a failed add). */
+/* Ids are plain values; index < 0 means "none" (a failed add). Cloths, solids and seams are never
+ * removed, so their index alone names them (cloth i of a scene file is drape_cloth_id{i}).
+ * Constraints and springs can be removed and their slots reused: their ids also carry the slot's
+ * generation, so an id kept past its remove is caught (drape_set_assert_fcn) instead of addressing
+ * whatever took the slot next. Keep such ids as drape returned them. */
 typedef struct drape_cloth_id {
 	int32_t index;
 } drape_cloth_id;
 
 typedef struct drape_constraint_id {
 	int32_t index;
+	uint16_t generation;
 } drape_constraint_id;
 
 typedef struct drape_spring_id {
 	int32_t index;
+	uint16_t generation;
 } drape_spring_id;
 
 /* ---------------------------------------------------------------------------------------------
@@ -406,6 +412,7 @@ typedef struct drape_world_def {
 
 drape_world_def drape_default_world_def(void);
 
+/* NULL when def fails drape_world_def_check (which says why) or when out of memory. */
 drape_world* drape_world_create(const drape_world_def* def);
 void drape_world_destroy(drape_world* world);
 
@@ -414,6 +421,39 @@ const char* drape_world_error(const drape_world* world);
 /* Warnings about accepted but doubtful input so far (one per line; "" if none), e.g. a collider
  * mesh that is open or inconsistently oriented. */
 const char* drape_world_warnings(const drape_world* world);
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors (docs/api.md, "Errors"). Two kinds, as in CHOLMOD and Box2D:
+ * - bad user data (settings, meshes, files) is reported: a drape_status and a message naming the
+ *   field, element or file; the library never prints. drape_world_error holds the message of the
+ *   last failed call on a world and drape_world_status its status (DRAPE_ERROR_MEMORY when an
+ *   allocation failed), calls without a world fill an err buffer.
+ * - programmer errors (a NULL world, an id that is out of range or stale) call the assert
+ *   function, then the call does nothing and returns its "none" value (-1 index, 0, "", NaN). */
+
+/* What drape_world_def_check found wrong: the drape_world_def member at fault ("min_dt",
+ * "gravity"; NULL when the def is valid) and the rule it breaks with the value it has ("must be
+ * > 0 and <= max_dt (0.0333333 s), got 0"). A caller prints "field: reason"; the scene loader puts
+ * "file:line: json.path: " before the reason. */
+typedef struct drape_def_error {
+	const char* field;
+	char reason[256];
+} drape_def_error;
+
+/* Checks every rule drape_world_create applies: DRAPE_OK, or DRAPE_ERROR_INVALID with the first
+ * broken rule in *error (optional). The scene loader checks a scene's world settings with it. */
+drape_status drape_world_def_check(const drape_world_def* def, drape_def_error* error);
+
+/* The status of the last failed call on this world (DRAPE_OK if none), with drape_world_error's
+ * message; what a call that returns an id or a value rather than a status failed with. */
+drape_status drape_world_status(const drape_world* world);
+
+/* Called on a programmer error with the failed check, its file and line. The default prints
+ * "file:line: drape: assertion failed: expression" to stderr and aborts. A replacement that returns
+ * lets the call go on to do nothing (tests record the calls; a binding may raise). NULL restores
+ * the default. Process-wide: set it before any world is made. */
+typedef void drape_assert_fcn(const char* expression, const char* file, int line);
+void drape_set_assert_fcn(drape_assert_fcn* fcn);
 
 drape_cloth_id drape_cloth_add(drape_world* world, const drape_cloth_def* def);
 int32_t drape_cloth_count(const drape_world* world);

@@ -2,6 +2,7 @@
  * (a third of each adjacent triangle's density * uv area), hinges, and the per-element force
  * coefficients derived from the SI material so that refining a mesh changes nothing physical
  * (docs/model.md has the derivation). */
+#include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
 #include "math/scalar.h"
@@ -231,6 +232,7 @@ void cloth_hinge_init(const drape_world* w, const drape_mesh* m, const drape_mat
 drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 {
 	drape_cloth_id none = {-1};
+	API_REQUIRE(w != NULL, none);
 	if (!def || def->cookie != DRAPE_COOKIE) {
 		world_fail(w, "cloth def not initialised with drape_default_cloth_def()");
 		return none;
@@ -271,12 +273,12 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	int32_t hinge_count = 0;
 	/* A mass-spring cloth bends through its springs, not through hinges. */
 	if (!springs && !topology_hinges(m->triangles, m->triangle_count, &hr, &hinge_count, err, sizeof err)) {
-		world_fail(w, "%s", err);
+		world_fail_status(w, core_failure_status(err), "%s", err);
 		return none;
 	}
 
 	int32_t n0 = w->particle_count, t0 = w->triangle_count, h0 = w->hinge_count;
-	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count;
+	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count, bt0 = w->btens_count;
 	int32_t n = n0 + m->vertex_count;
 	bool ok = core_reserve((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
 	int32_t cap = w->particle_capacity;
@@ -293,7 +295,7 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	}
 	if (!ok) {
 		free(hr);
-		world_fail(w, "out of memory adding a cloth of %d vertices", m->vertex_count);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding a cloth of %d vertices", m->vertex_count);
 		return none;
 	}
 
@@ -349,6 +351,15 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	free(hr);
 
 	c->name = strdup(def->name ? def->name : "cloth");
+	if (!c->name) {
+		/* undo what this cloth added past the counts that stay */
+		drape_mesh_free(&c->mesh);
+		w->ms_spring_count = s0;
+		w->ms_bend_count = b0;
+		w->btens_count = bt0;
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding cloth '%s'", def->name ? def->name : "cloth");
+		return none;
+	}
 	c->material = *mat;
 	c->model = def->model;
 	c->bend_model = def->bend_model;
@@ -365,12 +376,18 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	return id;
 }
 
+/* The cloth an id names; NULL after the assert function for a NULL world or a bad id. */
 static const cloth_data* cloth_get(const drape_world* w, drape_cloth_id id)
 {
-	return (id.index >= 0 && id.index < w->cloth_count) ? &w->cloths[id.index] : NULL;
+	if (!API_CHECK(w != NULL) || !API_CHECK(id.index >= 0 && id.index < w->cloth_count)) return NULL;
+	return &w->cloths[id.index];
 }
 
-int32_t drape_cloth_count(const drape_world* w) { return w->cloth_count; }
+int32_t drape_cloth_count(const drape_world* w)
+{
+	API_REQUIRE(w != NULL, 0);
+	return w->cloth_count;
+}
 
 int32_t drape_cloth_vertex_count(const drape_world* w, drape_cloth_id id)
 {
@@ -417,7 +434,7 @@ void drape_cloth_get_masses(const drape_world* w, drape_cloth_id id, double* out
 static drape_status set_vectors(drape_world* w, drape_cloth_id id, const double* in, vec3* dst, const char* what)
 {
 	const cloth_data* c = cloth_get(w, id);
-	if (!c) return world_fail(w, "no cloth with index %d", id.index);
+	if (!c) return DRAPE_ERROR_INVALID;
 	int64_t bad;
 	if (!finite_array(in, 3 * (int64_t)c->mesh.vertex_count, &bad))
 		return world_fail(w, "cloth '%s': vertex %lld has a non-finite %s", c->name, (long long)(bad / 3), what);
@@ -439,7 +456,7 @@ drape_status drape_cloth_set_velocities(drape_world* w, drape_cloth_id id, const
 drape_status drape_cloth_set_stretch_scale(drape_world* w, drape_cloth_id id, const double* scale)
 {
 	const cloth_data* c = cloth_get(w, id);
-	if (!c) return world_fail(w, "no cloth with index %d", id.index);
+	if (!c) return DRAPE_ERROR_INVALID;
 	if (c->model != DRAPE_MODEL_TRIANGLES)
 		return world_fail(w, "cloth '%s': stretch_scale (eq. 10's b_u, b_v) applies to the triangles model", c->name);
 	const int32_t tc = c->mesh.triangle_count;

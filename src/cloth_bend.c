@@ -29,7 +29,7 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 	if (!across || !fit || !core_reserve((void**)&w->btens, &w->btens_capacity, w->btens_count + nt, sizeof(bend_tensor_elem))) {
 		free(across);
 		free(fit);
-		return world_fail(w, "out of memory building bend elements for %d triangles", nt);
+		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory building bend elements for %d triangles", nt);
 	}
 	for (int32_t i = 0; i < 3 * nt; ++i) across[i] = -1;
 	for (int32_t h = 0; h < hinge_count; ++h)

@@ -93,7 +93,7 @@ drape_status cloth_springs_build(drape_world* w, const drape_cloth_def* def, int
 	if (springs + w->ms_spring_count > INT32_MAX / 2 || bends + w->ms_bend_count > INT32_MAX / 2 ||
 	    !core_reserve((void**)&w->ms_springs, &w->ms_spring_capacity, w->ms_spring_count + (int32_t)springs, sizeof(ms_spring)) ||
 	    !core_reserve((void**)&w->ms_bends, &w->ms_bend_capacity, w->ms_bend_count + (int32_t)bends, sizeof(ms_bend))) {
-		world_fail(w, "out of memory adding the springs of a %d x %d grid", nu, nv);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding the springs of a %d x %d grid", nu, nv);
 		return DRAPE_ERROR_MEMORY;
 	}
 	const double kappa1 = def->nonlinear_bend ? def->bend_kappa1 : 0.0;

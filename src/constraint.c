@@ -1,5 +1,6 @@
 /* Particle constraints and user springs as API objects (sec. 2.4, 4.4): validation and storage.
  * What they do inside a step is in solver/constraints.c and solver/implicit.c. */
+#include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
 #include "world_error.h"
@@ -34,13 +35,32 @@ drape_spring_def drape_default_spring_def(void)
 static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
 
 /* Index of a free entry in an array of constraint_data or spring_data (both start with their
- * `alive` flag): a dead one to reuse, or a new one at the end. -1 if out of memory. */
+ * `alive` flag and generation): a dead one to reuse, or a new one at the end, zeroed (generation 0).
+ * -1 if out of memory. */
 static int32_t free_slot(void** items, int32_t* count, int32_t* capacity, size_t size)
 {
 	for (int32_t i = 0; i < *count; ++i)
 		if (!*(const bool*)((const char*)*items + (size_t)i * size)) return i;
 	if (!core_reserve(items, capacity, *count + 1, size)) return -1;
+	memset((char*)*items + (size_t)*count * size, 0, size);
 	return (*count)++;
+}
+
+/* The generation of a slot's next occupant: never 0, so a zeroed id names nothing. */
+static uint16_t next_generation(uint16_t g) { return (uint16_t)(g == UINT16_MAX ? 1 : g + 1); }
+
+/* Whether id names a live constraint (or spring): its slot exists, is in use, and still holds the
+ * occupant the id was made for (the generation). */
+static bool constraint_live(const drape_world* w, drape_constraint_id id)
+{
+	return id.index >= 0 && id.index < w->constraint_count && w->constraints[id.index].alive &&
+	       w->constraints[id.index].generation == id.generation;
+}
+
+static bool spring_live(const drape_world* w, drape_spring_id id)
+{
+	return id.index >= 0 && id.index < w->spring_count && w->springs[id.index].alive &&
+	       w->springs[id.index].generation == id.generation;
 }
 
 /* Global particle index of (cloth, vertex), or -1 after setting the error. */
@@ -60,7 +80,8 @@ static int32_t particle_of(drape_world* w, drape_cloth_id cloth, int32_t vertex,
 
 drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_def* def)
 {
-	drape_constraint_id none = {-1};
+	drape_constraint_id none = {-1, 0};
+	API_REQUIRE(w != NULL, none);
 	if (!def || def->cookie != DRAPE_COOKIE) {
 		world_fail(w, "constraint def not initialised with drape_default_constraint_def()");
 		return none;
@@ -124,15 +145,17 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 	_Static_assert(offsetof(constraint_data, alive) == 0, "free_slot reads alive first");
 	int32_t slot = free_slot((void**)&w->constraints, &w->constraint_count, &w->constraint_capacity, sizeof(constraint_data));
 	if (slot < 0) {
-		world_fail(w, "out of memory adding a constraint");
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding a constraint");
 		return none;
 	}
 	constraint_data* c = &w->constraints[slot];
+	const uint16_t generation = next_generation(c->generation);
 	memset(c, 0, sizeof *c);
+	c->generation = generation;
 	if (def->motion == DRAPE_MOTION_KEYFRAMES) {
 		c->keyframes = malloc((size_t)def->keyframe_count * sizeof *c->keyframes);
 		if (!c->keyframes) {
-			world_fail(w, "out of memory adding a constraint");
+			world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding a constraint");
 			return none;
 		}
 		memcpy(c->keyframes, def->keyframes, (size_t)def->keyframe_count * sizeof *c->keyframes);
@@ -148,27 +171,33 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 	c->velocity = v3_load(def->velocity);
 	c->start_time = def->start_time;
 	c->end_time = def->end_time;
-	drape_constraint_id id = {slot};
+	drape_constraint_id id = {slot, generation};
 	return id;
 }
 
 void drape_constraint_remove(drape_world* w, drape_constraint_id id)
 {
-	if (id.index < 0 || id.index >= w->constraint_count || !w->constraints[id.index].alive) return;
-	free(w->constraints[id.index].keyframes);
-	memset(&w->constraints[id.index], 0, sizeof w->constraints[id.index]);
+	API_REQUIRE_VOID(w != NULL);
+	API_REQUIRE_VOID(constraint_live(w, id));
+	constraint_data* c = &w->constraints[id.index];
+	const uint16_t generation = c->generation;
+	free(c->keyframes);
+	memset(c, 0, sizeof *c);
+	c->generation = generation;
 }
 
 void drape_constraint_get_force(const drape_world* w, drape_constraint_id id, double out[3])
 {
-	vec3 f = v3_zero();
-	if (id.index >= 0 && id.index < w->constraint_count && w->constraints[id.index].alive) f = w->constraints[id.index].force;
-	v3_store(f, out);
+	v3_store(v3_zero(), out);
+	API_REQUIRE_VOID(w != NULL);
+	API_REQUIRE_VOID(constraint_live(w, id));
+	v3_store(w->constraints[id.index].force, out);
 }
 
 drape_spring_id drape_spring_add(drape_world* w, const drape_spring_def* def)
 {
-	drape_spring_id none = {-1};
+	drape_spring_id none = {-1, 0};
+	API_REQUIRE(w != NULL, none);
 	if (!def || def->cookie != DRAPE_COOKIE) {
 		world_fail(w, "spring def not initialised with drape_default_spring_def()");
 		return none;
@@ -184,28 +213,36 @@ drape_spring_id drape_spring_add(drape_world* w, const drape_spring_def* def)
 	_Static_assert(offsetof(spring_data, alive) == 0, "free_slot reads alive first");
 	int32_t slot = free_slot((void**)&w->springs, &w->spring_count, &w->spring_capacity, sizeof(spring_data));
 	if (slot < 0) {
-		world_fail(w, "out of memory adding a spring");
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding a spring");
 		return none;
 	}
 	spring_data* s = &w->springs[slot];
+	const uint16_t generation = next_generation(s->generation);
+	memset(s, 0, sizeof *s);
+	s->generation = generation;
 	s->alive = true;
 	s->particle = p;
 	s->target = v3_load(def->target);
 	s->stiffness = def->stiffness;
 	s->damping = def->damping;
 	s->force = v3_load(def->force);
-	drape_spring_id id = {slot};
+	drape_spring_id id = {slot, generation};
 	return id;
 }
 
+/* A target that is not finite is user data, not a programmer error: it is ignored (the spring
+ * keeps its last target), as the viewer's mouse may produce one off screen. */
 void drape_spring_set_target(drape_world* w, drape_spring_id id, const double target[3])
 {
-	if (id.index < 0 || id.index >= w->spring_count || !w->springs[id.index].alive || !finite3(target)) return;
+	API_REQUIRE_VOID(w != NULL);
+	API_REQUIRE_VOID(spring_live(w, id));
+	if (!finite3(target)) return;
 	w->springs[id.index].target = v3_load(target);
 }
 
 void drape_spring_remove(drape_world* w, drape_spring_id id)
 {
-	if (id.index < 0 || id.index >= w->spring_count) return;
+	API_REQUIRE_VOID(w != NULL);
+	API_REQUIRE_VOID(spring_live(w, id));
 	w->springs[id.index].alive = false;
 }

@@ -31,6 +31,11 @@ bool core_fail(char* err, size_t err_size, const char* fmt, ...)
 	return false;
 }
 
+drape_status core_failure_status(const char* msg)
+{
+	return msg && strstr(msg, "out of memory") ? DRAPE_ERROR_MEMORY : DRAPE_ERROR_INVALID;
+}
+
 char* core_concat(const char* a, const char* b)
 {
 	size_t na = strlen(a), nb = strlen(b);

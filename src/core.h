@@ -8,6 +8,8 @@
  * The bytes spell "drap". */
 #define DRAPE_COOKIE 0x64726170
 
+#include "drape.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +38,11 @@ static inline int32_t core_find_root(int32_t* parent, int32_t i)
 	}
 	return i;
 }
+
+/* The status a failure reported only by a message stands for: DRAPE_ERROR_MEMORY when the message
+ * says "out of memory" (the wording of every allocation failure in drape, for the calls that
+ * return a bool and fill an err buffer), else DRAPE_ERROR_INVALID. */
+drape_status core_failure_status(const char* msg);
 
 /* a followed by b in a new string the caller frees; NULL when out of memory. */
 char* core_concat(const char* a, const char* b);

@@ -4,6 +4,7 @@
  * topologically seamed once the gap has closed: one particle with several rest uv, mass-weighted
  * position and velocity (momentum conserved), hinges rebuilt across the seam, every particle
  * index in the world renumbered, and the solver rebuilt by world_prepare. */
+#include "api_assert.h"
 #include "core.h"
 #include "cloth.h"
 #include "cloth_bend.h"
@@ -51,6 +52,7 @@ void seams_free(drape_world* w)
 drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 {
 	drape_seam_id none = {-1};
+	API_REQUIRE(w != NULL, none);
 	if (!def || def->cookie != DRAPE_COOKIE) {
 		world_fail(w, "seam def not initialised with drape_default_seam_def()");
 		return none;
@@ -93,7 +95,7 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 	if (!ok) {
 		free(sd.name);
 		free(sd.pairs);
-		world_fail(w, "out of memory adding seam '%s'", name);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding seam '%s'", name);
 		return none;
 	}
 	memcpy(sd.pairs, def->pairs, 2 * (size_t)def->pair_count * sizeof(int32_t));
@@ -111,7 +113,11 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 	return (drape_seam_id){w->seam_count++};
 }
 
-int32_t drape_seam_count(const drape_world* w) { return w->seam_count; }
+int32_t drape_seam_count(const drape_world* w)
+{
+	API_REQUIRE(w != NULL, 0);
+	return w->seam_count;
+}
 
 int32_t* seam_pairs(drape_world* w, int32_t s, int32_t* pair_count)
 {
@@ -128,9 +134,11 @@ bool seams_open(const drape_world* w)
 	return false;
 }
 
+/* The seam an id names; NULL after the assert function for a NULL world or a bad id. */
 static const seam_data* seam_get(const drape_world* w, drape_seam_id id)
 {
-	return id.index >= 0 && id.index < w->seam_count ? &w->seams[id.index] : NULL;
+	if (!API_CHECK(w != NULL) || !API_CHECK(id.index >= 0 && id.index < w->seam_count)) return NULL;
+	return &w->seams[id.index];
 }
 
 const char* drape_seam_name(const drape_world* w, drape_seam_id id)
@@ -230,7 +238,7 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	drape_status status = DRAPE_OK;
 	if (!parent || !local || !tris) {
 		status = DRAPE_ERROR_MEMORY;
-		world_fail(w, "out of memory merging seams of cloth '%s'", c->name);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory merging seams of cloth '%s'", c->name);
 		goto done;
 	}
 	for (int32_t i = 0; i < nv; ++i) parent[i] = i;
@@ -259,6 +267,10 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	}
 	char err[256];
 	if (!topology_hinges(tris, tc, &hr, &hinge_count, err, sizeof err)) {
+		if (core_failure_status(err) == DRAPE_ERROR_MEMORY) {
+			status = world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory merging seam '%s' of cloth '%s'", first_name, c->name);
+			goto done;
+		}
 		status = world_fail(w, "seam '%s' of cloth '%s': merging would make the mesh non-manifold: %s", first_name,
 				    c->name, err);
 		goto done;
@@ -285,7 +297,7 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 		free(mass_sum);
 		free(mx);
 		free(mv);
-		status = world_fail(w, "out of memory merging seams of cloth '%s'", c->name);
+		status = world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory merging seams of cloth '%s'", c->name);
 		goto done;
 	}
 	/* Momentum-conserving merge: m = sum m_i, x = sum m_i x_i / m, v = sum m_i v_i / m. */
@@ -376,8 +388,9 @@ done:
 drape_status drape_world_close_seams(drape_world* w, int32_t* closed)
 {
 	if (closed) *closed = 0;
+	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
 	bool* closing = calloc((size_t)(w->seam_count > 0 ? w->seam_count : 1), 1);
-	if (!closing) return world_fail(w, "out of memory closing seams");
+	if (!closing) return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory closing seams");
 	drape_status status = DRAPE_OK;
 	for (int32_t ci = 0; ci < w->cloth_count && status == DRAPE_OK; ++ci) {
 		int32_t count = 0;
@@ -396,10 +409,11 @@ drape_status drape_world_close_seams(drape_world* w, int32_t* closed)
 
 drape_status drape_seam_merge(drape_world* w, drape_seam_id id)
 {
-	if (id.index < 0 || id.index >= w->seam_count) return world_fail(w, "no seam with index %d", id.index);
+	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
+	API_REQUIRE(id.index >= 0 && id.index < w->seam_count, DRAPE_ERROR_INVALID);
 	if (w->seams[id.index].merged) return DRAPE_OK;
 	bool* closing = calloc((size_t)w->seam_count, 1);
-	if (!closing) return world_fail(w, "out of memory merging a seam");
+	if (!closing) return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory merging a seam");
 	closing[id.index] = true;
 	drape_status status = merge_cloth(w, w->seams[id.index].cloth, closing);
 	free(closing);

@@ -2,6 +2,7 @@
  * per-solid buffers the per-step placement needs. */
 #include "character/character.h"
 #include "collide/solid.h"
+#include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
 #include "world_error.h"
@@ -121,11 +122,11 @@ static int compare_directed(const void* a, const void* b)
 
 /* A closed, consistently oriented mesh has every edge in exactly two triangles, run in opposite
  * directions. Anything else still works face by face, but "inside" loses its meaning: warn. */
-static void check_closed(drape_world* w, const drape_mesh* m, const char* name)
+static bool check_closed(drape_world* w, const drape_mesh* m, const char* name)
 {
 	size_t count = 3 * (size_t)m->triangle_count;
-	directed_edge* e = malloc(count * sizeof *e);
-	if (!e) return;
+	directed_edge* e = core_alloc_array(count, sizeof *e);
+	if (!e) return false;
 	for (int32_t t = 0; t < m->triangle_count; ++t)
 		for (int k = 0; k < 3; ++k) {
 			int32_t a = m->triangles[3 * t + k], b = m->triangles[3 * t + (k + 1) % 3];
@@ -148,17 +149,19 @@ static void check_closed(drape_world* w, const drape_mesh* m, const char* name)
 		i = j;
 	}
 	free(e);
+	bool ok = true;
 	if (open)
-		world_warn(w,
+		ok = world_warn(w,
 			   "solid '%s': the mesh is open (%d boundary edges, e.g. vertices %d-%d); each face still keeps "
 			   "particles on its outer side, but the mesh encloses no volume",
 			   name, open, first_open.from, first_open.to);
 	if (flipped)
-		world_warn(w,
+		ok = world_warn(w,
 			   "solid '%s': the mesh is inconsistently oriented (%d edges run the same way in both their "
 			   "triangles, e.g. vertices %d-%d); each face's outside is taken from its own winding",
-			   name, flipped, first_flipped.from, first_flipped.to);
-	if (crowded) world_warn(w, "solid '%s': %d edges are shared by more than two triangles", name, crowded);
+			   name, flipped, first_flipped.from, first_flipped.to) && ok;
+	if (crowded) ok = world_warn(w, "solid '%s': %d edges are shared by more than two triangles", name, crowded) && ok;
+	return ok;
 }
 
 static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d);
@@ -185,7 +188,7 @@ static drape_solid_id add_character(drape_world* w, const drape_solid_def* d)
 	if (!m.positions || !copy || !p0 || !p1) {
 		free(m.positions), free(p0), free(p1);
 		drape_character_destroy(copy);
-		world_fail(w, "out of memory adding solid '%s'", name);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 		return none;
 	}
 	character_pose(c, 0.0, m.positions);
@@ -210,6 +213,7 @@ static drape_solid_id add_character(drape_world* w, const drape_solid_def* d)
 drape_solid_id drape_solid_add(drape_world* w, const drape_solid_def* d)
 {
 	drape_solid_id none = {-1};
+	API_REQUIRE(w != NULL, none);
 	if (!d || d->cookie != DRAPE_COOKIE) {
 		world_fail(w, "solid def not initialised with drape_default_solid_def()");
 		return none;
@@ -228,7 +232,7 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 		int32_t cap = w->solid_capacity ? 2 * w->solid_capacity : 4;
 		solid_data* p = realloc(w->solids, (size_t)cap * sizeof *p);
 		if (!p) {
-			world_fail(w, "out of memory adding solid '%s'", name);
+			world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 			return none;
 		}
 		w->solids = p;
@@ -286,21 +290,30 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 	}
 	if (!ok) {
 		solid_free(s);
-		world_fail(w, "out of memory adding solid '%s'", name);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 		return none;
 	}
-	if (d->shape == DRAPE_SOLID_MESH) check_closed(w, d->mesh, name);
+	if (d->shape == DRAPE_SOLID_MESH && !check_closed(w, d->mesh, name)) {
+		solid_free(s);
+		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
+		return none;
+	}
 	w->dirty = true;
 	drape_solid_id id = {w->solid_count++};
 	return id;
 }
 
-int32_t drape_solid_count(const drape_world* w) { return w->solid_count; }
+int32_t drape_solid_count(const drape_world* w)
+{
+	API_REQUIRE(w != NULL, 0);
+	return w->solid_count;
+}
 
 drape_status drape_solid_set_hold(drape_world* w, drape_solid_id id, double hold)
 {
-	if (id.index < 0 || id.index >= w->solid_count || !w->solids[id.index].character)
-		return world_fail(w, "solid %d is not a character", id.index);
+	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
+	API_REQUIRE(id.index >= 0 && id.index < w->solid_count, DRAPE_ERROR_INVALID);
+	if (!w->solids[id.index].character) return world_fail(w, "solid %d is not a character", id.index);
 	if (!(isfinite(hold) && hold >= 0.0)) return world_fail(w, "hold must be finite and >= 0 s, got %g", hold);
 	solid_data* sd = &w->solids[id.index];
 	drape_character_set_hold(sd->character, hold);

@@ -3,6 +3,7 @@
 #include "world.h"
 #include "seam.h"
 
+#include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
 #include "collide/cloth_untangle.h"
@@ -65,59 +66,12 @@ drape_world_def drape_default_world_def(void)
 
 static bool finite3(const double* a) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
 
-/* NULL for an invalid def; the reason goes to stderr since there is no world to hold it. */
+/* NULL for a def that drape_world_def_check refuses (it tells the caller why: there is no world to
+ * hold the message) or when out of memory. */
 drape_world* drape_world_create(const drape_world_def* def)
 {
-	const char* why = NULL;
-	if (!def || def->cookie != DRAPE_COOKIE) why = "world def not initialised with drape_default_world_def()";
-	else if (!finite3(def->gravity) || !finite3(def->air_velocity) || !finite3(def->gust_amplitude) ||
-		 !isfinite(def->gust_frequency))
-		why = "gravity, air velocity and gusts must be finite";
-	else if (!(v3_len(v3_load(def->gravity)) <= LIMIT_ACCELERATION))
-		why = "|gravity| is beyond drape's range (1000 m/s^2, docs/reliability.md)";
-	else if (!(v3_len(v3_load(def->air_velocity)) + v3_len(v3_load(def->gust_amplitude)) <= LIMIT_AIR_SPEED))
-		why = "|air velocity| + |gust amplitude| is beyond drape's range (100 m/s, docs/reliability.md)";
-	else if (!(isfinite(def->max_dt) && def->max_dt > 0.0)) why = "max_dt must be finite and > 0";
-	else if (!(isfinite(def->min_dt) && def->min_dt > 0.0 && def->min_dt <= def->max_dt))
-		why = "min_dt must be > 0 and <= max_dt";
-	else if (!(def->cg_tolerance > 0.0 && def->cg_tolerance < 1.0)) why = "cg_tolerance must lie in (0, 1)";
-	else if (def->cg_max_iterations < 1) why = "cg_max_iterations must be >= 1";
-	else if (!(def->stretch_change_limit > 0.0)) why = "stretch_change_limit must be > 0";
-	else if (!(def->strain_limit >= 0.0 && def->strain_limit <= 0.5))
-		why = "strain_limit must lie in [0, 0.5] (0: off)";
-	else if (def->threads < 0) why = "threads must be >= 0";
-	else if (!(isfinite(def->cloth_thickness) && def->cloth_thickness > 0.0)) why = "cloth_thickness must be finite and > 0";
-	else if (!(def->cloth_thickness <= LIMIT_THICKNESS))
-		why = "cloth_thickness is beyond drape's range (0.05 m, docs/reliability.md)";
-	else if (!(isfinite(def->cloth_repulsion) && def->cloth_repulsion >= 0.0 && isfinite(def->cloth_repulsion_damping) &&
-		   def->cloth_repulsion_damping >= 0.0 && isfinite(def->cloth_friction_damping) &&
-		   def->cloth_friction_damping >= 0.0))
-		why = "cloth repulsion stiffness and dampings must be finite and >= 0";
-	else if (!(def->cloth_repulsion <= LIMIT_REPULSION))
-		why = "cloth repulsion stiffness is beyond drape's range (1e6 N/m, docs/reliability.md)";
-	else if ((int)def->integrator < 0 || def->integrator >= DRAPE_INTEGRATOR_COUNT) why = "unknown integrator";
-	else if (!(isfinite(def->onoff_c1) && def->onoff_c1 > 0.0)) why = "onoff_c1 must be finite and > 0";
-	else if (def->self_collision && !integrator_supports_cloth_contact(def->integrator))
-		why = "cloth/cloth contact (self_collision) needs an integrator with the general implicit solve "
-		      "(backward_euler, imex_bend, imex_bend_shear); turn it off for this integrator "
-		      "(scene: cloth_contact.enabled false)";
-	else if ((int)def->preconditioner < 0 || def->preconditioner >= DRAPE_PRECONDITIONER_COUNT) why = "unknown preconditioner";
-	else if (!drape_preconditioner_available(def->preconditioner))
-		why = "preconditioners 'cholesky', 'two_level' and 'multigrid' need CHOLMOD, which this build lacks (install "
-		      "libsuitesparse-dev and rebuild, or use block_jacobi)";
-	else if (def->refactor_iterations < 1) why = "refactor_iterations must be >= 1";
-	else if (def->newton_iterations < 1 || def->newton_iterations > LIMIT_NEWTON_ITERATIONS)
-		why = "newton_iterations must lie in [1, 100]";
-	else if (def->newton_iterations > 1 && def->integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
-		 def->integrator != DRAPE_INTEGRATOR_BDF2)
-		why = "newton_iterations above 1 needs a fully implicit integrator (backward_euler or bdf2)";
-	if (why) {
-		if (def && def->cookie == DRAPE_COOKIE && drape_integrator_name(def->integrator))
-			fprintf(stderr, "drape_world_create (integrator %s): %s\n", drape_integrator_name(def->integrator), why);
-		else
-			fprintf(stderr, "drape_world_create: %s\n", why);
-		return NULL;
-	}
+	API_REQUIRE(def != NULL, NULL);
+	if (drape_world_def_check(def, NULL) != DRAPE_OK) return NULL;
 	drape_world* w = calloc(1, sizeof *w);
 	if (!w) return NULL;
 	w->def = *def;
@@ -330,7 +284,9 @@ drape_status world_prepare(drape_world* w)
 			free(tris);
 			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
 			/* over the search's budget (a cloth crushed onto itself): the first step's
-			 * proximity search finds the same and rejects the step (STEP_CROWDED) */
+			 * proximity search finds the same and rejects the step (STEP_CROWDED); otherwise
+			 * interrupted or out of memory, both reported below */
+			if (ok && w->intersections < 0 && !w->pairs.overloaded) ok = false;
 			if (w->intersections < 0) w->intersections = 0;
 		}
 	}
@@ -338,11 +294,9 @@ drape_status world_prepare(drape_world* w)
 		free_solver(w);
 		if (w->cancel && *w->cancel) {
 			/* the rest neighbours' build looks at the flag (collide/rest_neighbours.h) */
-			world_fail(w, "interrupted while preparing the solver for %d particles", n);
-			return DRAPE_ERROR_INTERRUPTED;
+			return world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "interrupted while preparing the solver for %d particles", n);
 		}
-		world_fail(w, "out of memory preparing the solver for %d particles", n);
-		return DRAPE_ERROR_MEMORY;
+		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory preparing the solver for %d particles", n);
 	}
 	for (int32_t t = 0; t < w->triangle_count; ++t)
 		for (int a = 0; a < 3; ++a)
@@ -552,16 +506,22 @@ drape_status drape_world_step(drape_world* w, double duration)
 	return DRAPE_OK;
 }
 
-double drape_world_time(const drape_world* w) { return w->time; }
+double drape_world_time(const drape_world* w)
+{
+	API_REQUIRE(w != NULL, NAN);
+	return w->time;
+}
 
 void drape_world_set_cancel(drape_world* w, const volatile int* flag)
 {
+	API_REQUIRE_VOID(w != NULL);
 	w->cancel = flag;
 	w->pairs.cancel = flag;
 }
 
 drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
 {
+	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
 	if (!finite3(gravity)) return world_fail(w, "gravity must be finite");
 	if (!(v3_len(v3_load(gravity)) <= LIMIT_ACCELERATION))
 		return world_fail(w, "|gravity| = %g m/s^2 is beyond drape's range (%g m/s^2)", v3_len(v3_load(gravity)),
@@ -570,12 +530,21 @@ drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
 	return DRAPE_OK;
 }
 
-drape_stats drape_world_get_stats(const drape_world* w) { return w->stats; }
+drape_stats drape_world_get_stats(const drape_world* w)
+{
+	API_REQUIRE(w != NULL, (drape_stats){0});
+	return w->stats;
+}
 
-void drape_world_reset_stats(drape_world* w) { memset(&w->stats, 0, sizeof w->stats); }
+void drape_world_reset_stats(drape_world* w)
+{
+	API_REQUIRE_VOID(w != NULL);
+	memset(&w->stats, 0, sizeof w->stats);
+}
 
 double drape_world_kinetic_energy(const drape_world* w)
 {
+	API_REQUIRE(w != NULL, NAN);
 	double e = 0.0;
 	for (int32_t i = 0; i < w->particle_count; ++i) e += 0.5 * w->mass[i] * v3_len2(w->v[i]);
 	return e;
@@ -583,6 +552,7 @@ double drape_world_kinetic_energy(const drape_world* w)
 
 double drape_world_elastic_energy(const drape_world* w)
 {
+	API_REQUIRE(w != NULL, NAN);
 	double e = 0.0;
 	for (int32_t t = 0; t < w->triangle_count; ++t) {
 		const triangle_elem* el = &w->triangles[t];

@@ -115,6 +115,7 @@ typedef struct cloth_data {
 
 typedef struct constraint_data {
 	bool alive;
+	uint16_t generation; /* bumped at each add into the slot: ids of earlier occupants are stale */
 	bool active;
 	int32_t particle;
 	drape_constraint_kind kind;
@@ -133,6 +134,7 @@ typedef struct constraint_data {
 
 typedef struct spring_data {
 	bool alive;
+	uint16_t generation; /* as constraint_data's */
 	int32_t particle;
 	vec3 target;
 	double stiffness, damping;
@@ -148,6 +150,7 @@ struct drape_world {
 	int threads_max;
 	const volatile int* cancel; /* drape_world_set_cancel: stop between steps while non-zero */
 	char error[512];
+	drape_status status; /* of the last failed call (world_error.c) */
 	char* warnings; /* accumulated, newline-separated */
 	double time;
 

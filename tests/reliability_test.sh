@@ -26,7 +26,7 @@ declare -A expect=(
 	[hang_1ab0ba9cb7]="moves at 200.* beyond drape's range of 20 m/s"
 	[hang_2fa724db8c]="gravity: \|gravity\| = 1e\+10 m/s\^2 is beyond"
 	[hang_41d1f7924c]="grid u_axis and v_axis are parallel"
-	[hang_7017384f75]="wind: \|velocity\| \+ \|gust_amplitude\| = 1e\+19 m/s is beyond"
+	[hang_7017384f75]="wind.velocity: \|velocity\| \+ \|gust_amplitude\| = 1e\+19 m/s is beyond"
 	[hang_7cf39a575a]="times longer than wide, beyond drape's limit of 100"
 	[hang_80981b6dca]="solver.max_dt: one output frame .* would take 6.67e\+06 steps"
 	[hang_8880f75638]="vertex 0 is at 9.22337e\+18 m from the origin along z"

@@ -385,7 +385,16 @@ static const scene_case scene_cases[] = {
 	{"{'output': {'fps': 30}, 'solver': {'max_dt': 0.05}, 'cloths': [{" GRID "}]}",
 	 {"solver.max_dt: must be <= one frame (1/fps = 0.0333333 s), got 0.05", NULL}},
 	{"{'output': {'fps': 10}, 'cloths': [{" GRID "}]}", {NULL, NULL}}, /* max_dt follows fps: fine */
-	{"{'solver': {'min_dt': 0.04}, 'cloths': [{" GRID "}]}", {"solver.min_dt: must be < max_dt", NULL}},
+	{"{'solver': {'min_dt': 0.04}, 'cloths': [{" GRID "}]}", {"solver.min_dt: must be > 0 and <= max_dt (0.0333333 s), got 0.04", NULL}},
+	/* The rules are drape_world_def_check's; the loader adds where (a default is named as such). */
+	{"{'solver': {'newton_iterations': 3, 'integrator': 'imex_bend'}, 'cloths': [{" GRID "}]}",
+	 {"solver.newton_iterations: above 1 needs a fully implicit integrator (backward_euler or bdf2), not imex_bend",
+	  NULL}},
+	{"{'solver': {'strain_limit': 0.7}, 'cloths': [{" GRID "}]}",
+	 {"solver.strain_limit: must lie in [0, 0.5]", NULL}},
+	{"{'solver': {'max_dt': 0.001}, 'cloth_contact': {}, 'cloths': [{" GRID "}]}", {NULL, NULL}},
+	{"{'output': {'fps': 2000000}, 'cloths': [{" GRID "}]}",
+	 {"test.json: solver.min_dt (default): must be > 0 and <= max_dt (5e-07 s), got 1e-06", NULL}},
 	{"{'solver': {'cg_tolerance': 1}, 'cloths': [{" GRID "}]}",
 	 {"solver.cg_tolerance: must be > 0 and < 1, got 1", NULL}},
 	{"{'solver': {'cg_max_iterations': 0}, 'cloths': [{" GRID "}]}",

@@ -528,8 +528,7 @@ static void test_constraint_remove_and_reuse(void)
 	CHECK(f[2] > 0.0); /* holding the sheet up */
 	drape_constraint_remove(w, first);
 	drape_constraint_remove(w, second);
-	drape_constraint_get_force(w, first, f);
-	CHECK(f[0] == 0.0 && f[1] == 0.0 && f[2] == 0.0);
+	/* (first and second are stale now: the errors suite checks that using them is caught) */
 	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
 	vertex_position(w, c, 24, p);
 	CHECK(p[2] < 0.9); /* falling freely now */

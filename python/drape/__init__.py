@@ -34,6 +34,43 @@ class DrapeError(Exception):
         self.exit_status = exit_status
 
 
+# Programmer errors inside the library (a stale pin or spring id, docs/api.md "Errors") call the
+# assert function, which by default aborts the process. Python raises instead: the callback records
+# the failed check, the call returns without effect, and _checked turns the record into a
+# DrapeError. Process-wide, as the library's assert function is.
+_asserts = []
+
+
+def _on_assert(expression, file, line):
+    _asserts.append(f"{_text(file)}:{line}: {_text(expression)}")
+
+
+_assert_fcn = L.AssertFcn(_on_assert)  # kept alive: the library holds a pointer to it
+_lib.drape_set_assert_fcn(_assert_fcn)
+
+
+def _checked(what, fn, *args):
+    """Calls fn(*args); DrapeError if the library's assert function was called meanwhile."""
+    _asserts.clear()
+    result = fn(*args)
+    if _asserts:
+        failed = _asserts[-1]
+        _asserts.clear()
+        raise DrapeError(f"{what}: drape refused the call (a removed or unknown id?): {failed}")
+    return result
+
+
+# Pin and spring ids carry their slot's generation, so that one kept past its removal is caught:
+# Python sees one int, index in the low 32 bits and generation above.
+def _pack_id(i):
+    return i.index | (i.generation << 32)
+
+
+def _unpack_id(cls, n):
+    n = int(n)
+    return cls(n & 0xFFFFFFFF, (n >> 32) & 0xFFFF)
+
+
 def version():
     """The library's version, e.g. "0.1.0" (DRAPE_VERSION_STRING)."""
     from ._version import VERSION
@@ -96,9 +133,12 @@ class World:
                     getattr(d, k)[:] = list(_vec(v, len(cur), k))
                 else:
                     setattr(d, k, v)
+            e = L.DefError()
+            if _lib.drape_world_def_check(ctypes.byref(d), ctypes.byref(e)) != 0:
+                raise DrapeError(f"World: {_text(e.field)}: {_text(e.reason)}")
             _handle = _lib.drape_world_create(ctypes.byref(d))
             if not _handle:
-                raise DrapeError("drape_world_create failed: bad world settings")
+                raise DrapeError("World: out of memory", 3)
         self._w = _handle
         self._scene = _scene
         #: frames per second and frame count of the scene's output settings (None without a scene)
@@ -281,15 +321,17 @@ class World:
         pid = _lib.drape_constraint_add(self._w, ctypes.byref(d))
         if pid.index < 0:
             raise DrapeError(f"pin: {_text(_lib.drape_world_error(self._w))}")
-        return pid.index
+        return _pack_id(pid)
 
     def unpin(self, pin_id):
-        _lib.drape_constraint_remove(self._w, L.ConstraintId(int(pin_id)))
+        """Removes a pin; DrapeError for an id already removed."""
+        _checked("unpin", _lib.drape_constraint_remove, self._w, _unpack_id(L.ConstraintId, pin_id))
 
     def pin_force(self, pin_id):
         """The force the pin applied in the last step (N), shape (3,)."""
         out = np.zeros(3)
-        _lib.drape_constraint_get_force(self._w, L.ConstraintId(int(pin_id)), out.ctypes.data)
+        _checked("pin_force", _lib.drape_constraint_get_force, self._w, _unpack_id(L.ConstraintId, pin_id),
+                 out.ctypes.data)
         return out
 
     def add_spring(self, cloth, vertex, target, stiffness=50.0, damping=1.0, force=(0, 0, 0)):
@@ -305,14 +347,15 @@ class World:
         sid = _lib.drape_spring_add(self._w, ctypes.byref(d))
         if sid.index < 0:
             raise DrapeError(f"add_spring: {_text(_lib.drape_world_error(self._w))}")
-        return sid.index
+        return _pack_id(sid)
 
     def set_spring_target(self, spring_id, target):
         t = _vec(target, 3, "target")
-        _lib.drape_spring_set_target(self._w, L.SpringId(int(spring_id)), t.ctypes.data)
+        _checked("set_spring_target", _lib.drape_spring_set_target, self._w, _unpack_id(L.SpringId, spring_id),
+                 t.ctypes.data)
 
     def remove_spring(self, spring_id):
-        _lib.drape_spring_remove(self._w, L.SpringId(int(spring_id)))
+        _checked("remove_spring", _lib.drape_spring_remove, self._w, _unpack_id(L.SpringId, spring_id))
 
     _SHAPES = {"plane": 1, "sphere": 2, "capsule": 3, "cylinder": 4, "box": 5}
 

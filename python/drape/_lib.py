@@ -4,8 +4,8 @@ The layouts follow the header field by field; tests/python checks them through t
 library fills (a wrong layout shows up as wrong defaults or a cookie the library rejects)."""
 import ctypes
 import os
-from ctypes import (POINTER, Structure, c_bool, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t,
-                    c_uint, c_void_p)
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_double, c_int, c_int32, c_int64,
+                    c_size_t, c_uint, c_uint16, c_void_p)
 
 D3 = c_double * 3
 
@@ -15,11 +15,20 @@ class ClothId(Structure):
 
 
 class ConstraintId(Structure):
-    _fields_ = [("index", c_int32)]
+    _fields_ = [("index", c_int32), ("generation", c_uint16)]
 
 
 class SpringId(Structure):
-    _fields_ = [("index", c_int32)]
+    _fields_ = [("index", c_int32), ("generation", c_uint16)]
+
+
+class DefError(Structure):
+    """drape_def_error: the drape_world_def member at fault and the rule it breaks."""
+    _fields_ = [("field", c_char_p), ("reason", ctypes.c_char * 256)]
+
+
+#: drape_assert_fcn: void (const char* expression, const char* file, int line)
+AssertFcn = CFUNCTYPE(None, c_char_p, c_char_p, c_int)
 
 
 class SolidId(Structure):
@@ -163,6 +172,9 @@ def _declare(lib):
     _f(lib, "drape_world_create", W, POINTER(WorldDef))
     _f(lib, "drape_world_destroy", None, W)
     _f(lib, "drape_world_error", c_char_p, W)
+    _f(lib, "drape_world_status", c_int, W)
+    _f(lib, "drape_world_def_check", c_int, POINTER(WorldDef), POINTER(DefError))
+    _f(lib, "drape_set_assert_fcn", None, AssertFcn)
     _f(lib, "drape_world_warnings", c_char_p, W)
     _f(lib, "drape_world_step", c_int, W, c_double)
     _f(lib, "drape_world_time", c_double, W)

@@ -160,10 +160,10 @@ static void quat_mul(const double* a, const double* b, double* q)
 	q[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
 }
 
-void character_set_dress_pose(drape_character* c, double angle)
+bool character_set_dress_pose(drape_character* c, double angle)
 {
 	affine* g = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *g);
-	if (!g) return;
+	if (!g) return false;
 	for (int32_t i = 0; i < c->joint_count; ++i) {
 		character_joint* j = &c->joints[i];
 		affine local = affine_from_trs(&j->rest);
@@ -202,6 +202,7 @@ void character_set_dress_pose(drape_character* c, double angle)
 		quat_mul(r, j->rest.q, j->dress_q);
 	}
 	free(g);
+	return true;
 }
 
 int32_t drape_character_vertex_count(const drape_character* c) { return c->vertex_count; }

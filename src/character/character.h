@@ -77,8 +77,8 @@ bool character_check_skin(const drape_character* c, char* err, size_t err_size);
 void character_bind_rest(drape_character* c);
 
 /* Dressing pose: the rest pose with the upper arms (CMU names LeftArm, RightArm, or any joint named
- * *Arm but not *ForeArm) rotated down by angle (radians) towards the file's up axis' opposite. */
-void character_set_dress_pose(drape_character* c, double angle);
+ * *Arm but not *ForeArm) rotated down by angle (radians) towards the file's up axis' opposite. False when out of memory. */
+bool character_set_dress_pose(drape_character* c, double angle);
 
 /* Affine helpers shared by the character files. */
 affine affine_identity(void);

@@ -394,6 +394,10 @@ drape_character* drape_character_load(const drape_character_def* d, char* err, s
 		drape_character_destroy(c);
 		return NULL;
 	}
-	character_set_dress_pose(c, d->dress_angle * 3.14159265358979323846 / 180.0);
+	if (!character_set_dress_pose(c, d->dress_angle * 3.14159265358979323846 / 180.0)) {
+		core_fail(err, err_size, "%s: out of memory", d->file);
+		drape_character_destroy(c);
+		return NULL;
+	}
 	return c;
 }

@@ -63,10 +63,11 @@ void mark_domains(CDT& cdt)
 } // namespace
 
 extern "C" bool cdt_triangulate(const double* points, int32_t boundary_count, int32_t interior_count,
-				int32_t** triangles, int32_t* triangle_count)
+				int32_t** triangles, int32_t* triangle_count, bool* out_of_memory)
 {
 	*triangles = nullptr;
 	*triangle_count = 0;
+	*out_of_memory = false;
 	try {
 		CDT cdt;
 		const int32_t n = boundary_count + interior_count;
@@ -87,11 +88,17 @@ extern "C" bool cdt_triangulate(const double* points, int32_t boundary_count, in
 			for (int k = 0; k < 3; ++k) out.push_back(f->vertex(k)->info() - 1);
 		}
 		int32_t* t = (int32_t*)std::malloc((out.empty() ? 1 : out.size()) * sizeof(int32_t));
-		if (!t) return false;
+		if (!t) {
+			*out_of_memory = true;
+			return false;
+		}
 		for (size_t i = 0; i < out.size(); ++i) t[i] = out[i];
 		*triangles = t;
 		*triangle_count = (int32_t)(out.size() / 3);
 		return true;
+	} catch (const std::bad_alloc&) {
+		*out_of_memory = true;
+		return false;
 	} catch (...) {
 		return false;
 	}

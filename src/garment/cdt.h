@@ -14,10 +14,10 @@ extern "C" {
 /* points: 2 * (boundary_count + interior_count) doubles, the polygon's vertices in order first
  * (its edges are constraints; the polygon must be simple), then interior points. Writes
  * counter-clockwise triangles inside the polygon as point indices into a malloc'd *triangles
- * (3 * *triangle_count). False when out of memory, when CGAL throws, or when it merged points
- * (coincident input). */
+ * (3 * *triangle_count). False when out of memory (then *out_of_memory is set: std::bad_alloc in
+ * CGAL or the result's malloc), when CGAL throws, or when it merged points (coincident input). */
 bool cdt_triangulate(const double* points, int32_t boundary_count, int32_t interior_count, int32_t** triangles,
-		     int32_t* triangle_count);
+		     int32_t* triangle_count, bool* out_of_memory);
 
 #ifdef __cplusplus
 }

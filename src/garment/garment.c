@@ -340,10 +340,12 @@ static bool mesh_panel(const garment_def* d, int32_t pi, const panel_work* w, co
 	free(near);
 	int32_t* tris = NULL;
 	int32_t tc = 0;
-	if (!cdt_triangulate(pts, nb, np - nb, &tris, &tc) || tc == 0) {
+	bool no_memory = false;
+	if (!cdt_triangulate(pts, nb, np - nb, &tris, &tc, &no_memory) || tc == 0) {
 		free(pts);
 		free(tris);
-		snprintf(err, err_size, "panel '%s': the triangulation failed (is the outline simple?)", p->name);
+		if (no_memory) snprintf(err, err_size, "panel '%s': out of memory triangulating", p->name);
+		else snprintf(err, err_size, "panel '%s': the triangulation failed (is the outline simple?)", p->name);
 		return false;
 	}
 	/* grow the garment's mesh */
@@ -602,7 +604,8 @@ bool garment_build(const garment_def* d, garment* g, char* err, size_t err_size)
 		}
 		g->seam_pairs[s] = malloc(2 * (size_t)(nv[0] > 0 ? nv[0] : 1) * sizeof(int32_t));
 		ok = verts[0] && verts[1] && g->seam_pairs[s] && nv[0] == nv[1];
-		if (!ok) snprintf(err, err_size, "seam '%s': internal error pairing %d with %d vertices", sm->name, nv[0], nv[1]);
+		if (!verts[0] || !verts[1] || !g->seam_pairs[s]) snprintf(err, err_size, "seam '%s': out of memory", sm->name);
+		else if (!ok) snprintf(err, err_size, "seam '%s': internal error pairing %d with %d vertices", sm->name, nv[0], nv[1]);
 		for (int32_t k = 0; ok && k < nv[0]; ++k) {
 			g->seam_pairs[s][2 * k] = verts[0][k];
 			g->seam_pairs[s][2 * k + 1] = verts[1][k];

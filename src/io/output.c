@@ -461,17 +461,6 @@ cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* w
 	return root;
 }
 
-void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t)
-{
-	cJSON* root = summary_json(s, world, t);
-	cJSON_AddStringToObject(root, "out", dir);
-	char* text = cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	if (text) printf("%s\n", text);
-	fflush(stdout);
-	cJSON_free(text);
-}
-
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
 			  size_t err_size)
 {

@@ -55,9 +55,6 @@ void output_free_list(char** names, int32_t count);
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
 			  size_t err_size);
 
-/* The same summary as one line of JSON on stdout (`drape run --json`), plus "out": dir. */
-void output_print_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t);
-
 /* That summary plus "out": dir, as a cJSON tree the caller deletes (drape_run's summary_json). */
 typedef struct cJSON cJSON;
 cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* world, const run_totals* t);

@@ -308,7 +308,8 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			copy = def->scene->s; /* shallow: only frames and threads change */
 		} else {
 			if (!def->scene_path) return early(r, DRAPE_ERROR_INVALID, "no scene given");
-			if (!scene_load_file_set(def->scene_path, def->overrides, def->override_count, &owned, err, sizeof err)) return early(r, DRAPE_ERROR_INVALID, err);
+			if (!scene_load_file_set(def->scene_path, def->overrides, def->override_count, &owned, err, sizeof err))
+				return early(r, owned.failure == DRAPE_ERROR_MEMORY ? DRAPE_ERROR_MEMORY : DRAPE_ERROR_INVALID, err);
 			own = true;
 			copy = owned;
 		}
@@ -317,10 +318,11 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 	}
 	s = &copy;
 	drape_status st = DRAPE_OK;
-	drape_world* world = scene_build_world(s, err, sizeof err);
+	drape_status built;
+	drape_world* world = scene_build_world_status(s, &built, err, sizeof err);
 	caches* cache = NULL;
 	if (!world) {
-		st = early(r, DRAPE_ERROR_INVALID, err);
+		st = early(r, built, err);
 	} else {
 		/* Doubtful but accepted input: told once, line by line, before anything is written. */
 		if (def->warning) run_warnings_each_input(world, def->warning, def->user);

@@ -1,4 +1,4 @@
-/* Scene files (docs/scene-format.md): world settings, then each cloth with its mesh, material,
+/* Scene files (docs/scene-format.md): world settings (scene_world.c), then each cloth with its mesh, material,
  * stretch regions (eq. 10's b_u, b_v) and pins expanded into per-particle constraints (sec. 5.1),
  * then the solids (scene_solids.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -33,35 +33,6 @@ static char* file_stem(const char* path)
 
 /* ---------------------------------------------------------------------------------------------
  * World settings */
-
-static bool load_wind(const json_ctx* c, const jnode* root, drape_world_def* w)
-{
-	const cJSON* item = json_get(root, "wind");
-	if (!item) return true;
-	static const char* const keys[] = {"velocity", "gust_amplitude", "gust_frequency", NULL};
-	jnode n = json_node(root, item);
-	return json_check_object(c, &n, keys) && json_opt_vector(c, &n, "velocity", 3, w->air_velocity) &&
-	       json_opt_vector(c, &n, "gust_amplitude", 3, w->gust_amplitude) &&
-	       json_opt_nonnegative(c, &n, "gust_frequency", &w->gust_frequency);
-}
-
-static bool load_cloth_contact(const json_ctx* c, const jnode* root, drape_world_def* w)
-{
-	const cJSON* item = json_get(root, "cloth_contact");
-	if (!item) return true;
-	static const char* const keys[] = {"enabled", "thickness", "stiffness", "damping", "friction_damping", NULL};
-	jnode n = json_node(root, item);
-	if (!json_check_object(c, &n, keys)) return false;
-	const cJSON* on = json_get(&n, "enabled");
-	if (on) {
-		jnode m = json_node(&n, on);
-		if (!json_bool(c, &m, &w->self_collision)) return false;
-	}
-	return json_opt_positive(c, &n, "thickness", &w->cloth_thickness) &&
-	       json_opt_at_most(c, &n, "stiffness", LIMIT_REPULSION, "N/m", &w->cloth_repulsion) &&
-	       json_opt_nonnegative(c, &n, "damping", &w->cloth_repulsion_damping) &&
-	       json_opt_nonnegative(c, &n, "friction_damping", &w->cloth_friction_damping);
-}
 
 /* output.camera: eye and target required, up defaults to against gravity, fov to 35 degrees. */
 static bool load_camera(const json_ctx* c, const jnode* n, const double gravity[3], scene_camera* cam)
@@ -117,111 +88,6 @@ static bool load_output(const json_ctx* c, const jnode* root, scene* s)
 	return true;
 }
 
-/* Needs s->fps: the largest step defaults to, and may not exceed, one frame (sec. 7). */
-static bool load_solver(const json_ctx* c, const jnode* root, scene* s)
-{
-	drape_world_def* w = &s->world;
-	double frame = 1.0 / s->fps;
-	w->max_dt = frame;
-	const cJSON* item = json_get(root, "solver");
-	jnode n = json_node(root, item);
-	if (item) {
-		static const char* const keys[] = {
-			"max_dt",  "min_dt", "cg_tolerance", "cg_max_iterations", "warm_start", "adaptive",
-			"stretch_change_limit", "strain_limit", "threads", "integrator", "onoff_c1", "preconditioner", "refactor_iterations",
-			"newton_iterations", NULL};
-		if (!json_check_object(c, &n, keys)) return false;
-		if (!json_opt_positive(c, &n, "max_dt", &w->max_dt)) return false;
-		/* A relative slack of 1e-9 accepts a frame written out in decimal (0.0333333333). */
-		if (w->max_dt > frame * (1.0 + 1e-9)) {
-			jnode m = json_node(&n, json_get(&n, "max_dt"));
-			return json_fail(
-				c, &m,
-				"must be <= one frame (1/fps = %g s), got %g: a step never spans more than a frame (paper sec. 7)",
-				frame, w->max_dt);
-		}
-		if (!json_opt_positive(c, &n, "min_dt", &w->min_dt)) return false;
-		if (!json_opt_positive(c, &n, "cg_tolerance", &w->cg_tolerance)) return false;
-		if (!(w->cg_tolerance < 1.0)) {
-			jnode m = json_node(&n, json_get(&n, "cg_tolerance"));
-			return json_fail(c, &m, "must be > 0 and < 1, got %g", w->cg_tolerance);
-		}
-		const cJSON* it = json_get(&n, "cg_max_iterations");
-		if (it) {
-			jnode m = json_node(&n, it);
-			if (!json_integer(c, &m, 1, INT32_MAX, &w->cg_max_iterations)) return false;
-		}
-		const cJSON* ws = json_get(&n, "warm_start");
-		if (ws) {
-			jnode m = json_node(&n, ws);
-			if (!json_bool(c, &m, &w->warm_start)) return false;
-		}
-		const cJSON* ad = json_get(&n, "adaptive");
-		if (ad) {
-			jnode m = json_node(&n, ad);
-			if (!json_bool(c, &m, &w->adaptive)) return false;
-		}
-		if (!json_opt_positive(c, &n, "stretch_change_limit", &w->stretch_change_limit)) return false;
-		if (!json_opt_nonnegative(c, &n, "strain_limit", &w->strain_limit)) return false;
-		if (!(w->strain_limit <= 0.5)) {
-			jnode m = json_node(&n, json_get(&n, "strain_limit"));
-			return json_fail(c, &m, "must lie in [0, 0.5] (a strain; 0 turns strain limiting off), got %g",
-					 w->strain_limit);
-		}
-		const cJSON* ig = json_get(&n, "integrator");
-		if (ig) {
-			jnode m = json_node(&n, ig);
-			const char* name;
-			if (!json_string(c, &m, &name)) return false;
-			if (!drape_integrator_from_name(name, &w->integrator))
-				return json_fail(c, &m,
-						 "unknown integrator '%s' (backward_euler, forward_euler, symplectic_euler, "
-						 "imex_bend, imex_bend_shear, cn_adi, onoff_adi, split, bdf2)",
-						 name);
-		}
-		if (!json_opt_positive(c, &n, "onoff_c1", &w->onoff_c1)) return false;
-		const cJSON* pc = json_get(&n, "preconditioner");
-		if (pc) {
-			jnode m = json_node(&n, pc);
-			const char* name;
-			if (!json_string(c, &m, &name)) return false;
-			if (!drape_preconditioner_from_name(name, &w->preconditioner))
-				return json_fail(c, &m, "unknown preconditioner '%s' (block_jacobi, cholesky, two_level, multigrid)", name);
-			if (!drape_preconditioner_available(w->preconditioner))
-				return json_fail(c, &m,
-						 "preconditioner '%s' needs CHOLMOD, which this build of drape lacks "
-						 "(install libsuitesparse-dev and rebuild, or use block_jacobi)",
-						 name);
-		}
-		const cJSON* ri = json_get(&n, "refactor_iterations");
-		if (ri) {
-			jnode m = json_node(&n, ri);
-			if (!json_integer(c, &m, 1, INT32_MAX, &w->refactor_iterations)) return false;
-		}
-		const cJSON* ni = json_get(&n, "newton_iterations");
-		if (ni) {
-			jnode m = json_node(&n, ni);
-			if (!json_integer(c, &m, 1, LIMIT_NEWTON_ITERATIONS, &w->newton_iterations)) return false;
-		}
-		const cJSON* th = json_get(&n, "threads");
-		if (th) {
-			jnode m = json_node(&n, th);
-			if (!json_integer(c, &m, 0, INT32_MAX, &w->threads)) return false;
-		}
-	}
-	if (!(w->min_dt < w->max_dt)) {
-		const cJSON* md = item ? json_get(&n, "min_dt") : NULL;
-		if (md) {
-			jnode m = json_node(&n, md);
-			return json_fail(c, &m, "must be < max_dt (%g), got %g", w->max_dt, w->min_dt);
-		}
-		return json_fail(c, item ? &n : NULL,
-				 "the default min_dt (%g) is not below max_dt (%g); set solver.min_dt", w->min_dt,
-				 w->max_dt);
-	}
-	return true;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * Cloths */
 
@@ -257,7 +123,10 @@ static bool load_grid(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 	}
 	char msg[256];
 	drape_status st = drape_mesh_make_grid(&def, &cloth->mesh, msg, sizeof msg);
-	if (st != DRAPE_OK) return json_fail(c, n, "%s", msg);
+	if (st != DRAPE_OK) {
+		scene_note_failure(c, st, msg);
+		return json_fail(c, n, "%s", msg);
+	}
 	cloth->grid_resolution[0] = def.resolution[0];
 	cloth->grid_resolution[1] = def.resolution[1];
 	return true;
@@ -282,6 +151,7 @@ static bool load_mesh(const json_ctx* c, const jnode* n, scene_cloth* cloth)
 	drape_status st = drape_mesh_load_obj(path, uv_scale, &cloth->mesh, msg, sizeof msg);
 	free(path);
 	if (st != DRAPE_OK) {
+		scene_note_failure(c, st, msg);
 		/* The OBJ message leads ("panels.obj:12: ..."), so tools jump to the real culprit. */
 		char where[256];
 		json_path(&fn, where, sizeof where);
@@ -511,45 +381,6 @@ void scene_free(scene* s)
 }
 
 /* drape_limits.h: refused here, at the key, rather than by drape_world_create's general message. */
-static bool check_world_limits(const json_ctx* c, const jnode* root, const scene* s)
-{
-	const drape_world_def* w = &s->world;
-	if (!(v3_len(v3_load(w->gravity)) <= LIMIT_ACCELERATION)) {
-		jnode n = json_node(root, json_get(root, "gravity"));
-		return json_fail(c, &n, "|gravity| = %g m/s^2 is beyond drape's range (%g m/s^2, docs/reliability.md)",
-				 v3_len(v3_load(w->gravity)), LIMIT_ACCELERATION);
-	}
-	double air = v3_len(v3_load(w->air_velocity)) + v3_len(v3_load(w->gust_amplitude));
-	if (!(air <= LIMIT_AIR_SPEED)) {
-		jnode n = json_node(root, json_get(root, "wind"));
-		return json_fail(c, &n,
-				 "|velocity| + |gust_amplitude| = %g m/s is beyond drape's range (%g m/s, "
-				 "docs/reliability.md)",
-				 air, LIMIT_AIR_SPEED);
-	}
-	if (!(w->cloth_thickness <= LIMIT_THICKNESS)) {
-		const cJSON* cc = json_get(root, "cloth_contact");
-		jnode ccn = json_node(root, cc);
-		jnode n = json_node(&ccn, json_get(&ccn, "thickness"));
-		return json_fail(c, &n,
-				 "%g m is beyond drape's range (%g m): every particle would repel every triangle within "
-				 "it",
-				 w->cloth_thickness, LIMIT_THICKNESS);
-	}
-	double steps = 1.0 / (s->fps * w->max_dt);
-	if (!(steps <= LIMIT_STEPS_PER_FRAME)) {
-		const cJSON* solver = json_get(root, "solver");
-		jnode sn = json_node(root, solver);
-		const cJSON* at = solver ? json_get(&sn, "max_dt") : NULL;
-		jnode n = at ? json_node(&sn, at) : json_node(root, json_get(root, "output"));
-		return json_fail(c, &n,
-				 "one output frame (1/fps = %g s) would take %.3g steps of max_dt = %g s, beyond drape's "
-				 "limit of %g: raise fps or max_dt",
-				 1.0 / s->fps, steps, w->max_dt, LIMIT_STEPS_PER_FRAME);
-	}
-	return true;
-}
-
 static bool load_root(loader* L, const cJSON* root)
 {
 	const json_ctx* c = &L->c;
@@ -577,25 +408,9 @@ static bool load_root(loader* L, const cJSON* root)
 	s->world.gravity[0] = 0.0;
 	s->world.gravity[1] = 0.0;
 	s->world.gravity[2] = -9.81;
-	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
-	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s) ||
-	    !check_world_limits(c, &rn, s))
+	if (!scene_read_world(c, &rn, &s->world) || !load_output(c, &rn, s) ||
+	    !scene_check_world(c, &rn, s->fps, &s->world))
 		return false;
-	if (s->world.self_collision && !integrator_supports_cloth_contact(s->world.integrator)) {
-		/* Cloth/cloth contact is on by default; the explicit and line integrators cannot take it,
-		 * so it is off for them unless the scene asks for it, which is an error. */
-		const cJSON* cc = json_get(&rn, "cloth_contact");
-		jnode ccn = json_node(&rn, cc);
-		const cJSON* on = cc ? json_get(&ccn, "enabled") : NULL;
-		if (on) {
-			jnode onn = json_node(&ccn, on);
-			return json_fail(c, &onn,
-					 "cloth/cloth contact needs integrator backward_euler, imex_bend or imex_bend_shear, "
-					 "not %s",
-					 drape_integrator_name(s->world.integrator));
-		}
-		s->world.self_collision = false;
-	}
 
 	/* Strain limiting is on by default only where stretch is implicit at every step, and not for
 	 * sewn garments (below); docs/solver.md, "Strain limiting". */
@@ -646,11 +461,17 @@ bool scene_load_text_set(const char* text, const char* path, const char* const* 
 	L.c.file = path;
 	L.c.err = err;
 	L.c.err_size = err_size;
+	drape_status status = DRAPE_ERROR_INVALID;
+	L.c.status = &status;
 	L.s = &s;
+	out->failure = DRAPE_ERROR_INVALID;
 	if (!text) return json_fail(&L.c, NULL, "no text");
 
 	s.path = scene_copy_string(path);
-	if (!s.path) return scene_out_of_memory(&L.c);
+	if (!s.path) {
+		out->failure = DRAPE_ERROR_MEMORY;
+		return scene_out_of_memory(&L.c);
+	}
 	cJSON* root = json_parse(&L.c);
 	if (!root) {
 		scene_free(&s);
@@ -662,6 +483,7 @@ bool scene_load_text_set(const char* text, const char* path, const char* const* 
 	cJSON_Delete(root);
 	if (!ok) {
 		scene_free(&s);
+		out->failure = status;
 		return false;
 	}
 	*out = s;
@@ -682,6 +504,7 @@ bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_
 	FILE* f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		out->failure = DRAPE_ERROR_IO;
 		return false;
 	}
 	size_t size = 0, cap = 4096;
@@ -707,17 +530,20 @@ bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_
 	fclose(f);
 	if (!text) {
 		snprintf(err, err_size, "%s: out of memory", path);
+		out->failure = DRAPE_ERROR_MEMORY;
 		return false;
 	}
 	if (read_error) {
 		snprintf(err, err_size, "%s: read error: %s", path, strerror(saved));
 		free(text);
+		out->failure = DRAPE_ERROR_IO;
 		return false;
 	}
 	text[size] = '\0';
 	if (memchr(text, '\0', size)) {
 		snprintf(err, err_size, "%s: contains a NUL byte: not a JSON text file", path);
 		free(text);
+		out->failure = DRAPE_ERROR_INVALID;
 		return false;
 	}
 	bool ok = scene_load_text_set(text, path, sets, set_count, out, err, err_size);
@@ -755,10 +581,24 @@ bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, 
 
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 {
+	return scene_build_world_status(s, NULL, err, err_size);
+}
+
+drape_world* scene_build_world_status(const scene* s, drape_status* status, char* err, size_t err_size)
+{
+	drape_status unused;
+	if (!status) status = &unused;
+	*status = DRAPE_ERROR_INVALID;
+	/* The scene's settings passed this check when it was loaded; a caller's world def may not. */
+	drape_def_error e;
+	if (drape_world_def_check(&s->world, &e) != DRAPE_OK) {
+		snprintf(err, err_size, "%s: world settings: %s: %s", s->path, e.field, e.reason);
+		return NULL;
+	}
+	*status = DRAPE_ERROR_MEMORY;
 	drape_world* world = drape_world_create(&s->world);
 	if (!world) {
-		snprintf(err, err_size, "%s: cannot create the world (check gravity, wind and solver settings)",
-			 s->path);
+		snprintf(err, err_size, "%s: out of memory creating the world", s->path);
 		return NULL;
 	}
 	drape_cloth_id* ids = malloc(sizeof *ids * (size_t)(s->cloth_count > 0 ? s->cloth_count : 1));
@@ -788,6 +628,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,
 				 drape_world_error(world));
 			free(ids);
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
@@ -802,6 +643,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': pin on vertex %d: %s", s->path, (int)con->cloth,
 				 s->cloths[con->cloth].name, (int)def.vertex, drape_world_error(world));
 			free(ids);
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
@@ -820,6 +662,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)sm->cloth, s->cloths[sm->cloth].name,
 				 drape_world_error(world));
 			free(ids);
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
@@ -831,9 +674,11 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		if (id.index < 0) {
 			snprintf(err, err_size, "%s: solids[%d] '%s': %s", s->path, (int)i, so->name,
 				 drape_world_error(world));
+			*status = drape_world_status(world);
 			drape_world_destroy(world);
 			return NULL;
 		}
 	}
+	*status = DRAPE_OK;
 	return world;
 }

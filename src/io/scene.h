@@ -81,6 +81,8 @@ typedef struct scene {
 	double relax_energy;   /* J: after sewing, motion may start once the kinetic energy is under this */
 	char** sets; /* the --set overrides applied, "key.path=value" (summary.json) */
 	int32_t set_count;
+	/* After a failed load (the rest is empty): DRAPE_ERROR_INVALID, _IO (unreadable) or _MEMORY. */
+	drape_status failure;
 } scene;
 
 /* Parses and validates a scene. On failure returns false with the message in err; *out is then
@@ -106,5 +108,7 @@ void scene_free(scene* s);
  * and solid ids scene.solids order. Returns NULL with a message naming the cloth/element/solid
  * on failure. */
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size);
+/* The same, with why it failed in *status (optional): DRAPE_ERROR_INVALID or DRAPE_ERROR_MEMORY. */
+drape_world* scene_build_world_status(const scene* s, drape_status* status, char* err, size_t err_size);
 
 #endif

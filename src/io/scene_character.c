@@ -88,7 +88,10 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so)
 	char msg[1024];
 	so->character = drape_character_load(&d, msg, sizeof msg);
 	free(path);
-	if (!so->character) return json_fail(c, &fn, "%s", msg);
+	if (!so->character) {
+		scene_note_failure(c, DRAPE_ERROR_INVALID, msg);
+		return json_fail(c, &fn, "%s", msg);
+	}
 	so->def.character = so->character;
 	so->def.mesh = NULL;
 	return true;

@@ -373,7 +373,9 @@ static bool load_garment_mesh(loader* L, const jnode* n, int32_t index, const sc
 	memset(&m, 0, sizeof m);
 	char msg[512];
 	if (ok && !path) ok = scene_out_of_memory(c);
-	if (ok && drape_mesh_load_obj(path, uv_scale, &m, msg, sizeof msg) != DRAPE_OK) {
+	drape_status st = ok ? drape_mesh_load_obj(path, uv_scale, &m, msg, sizeof msg) : DRAPE_OK;
+	if (st != DRAPE_OK) {
+		scene_note_failure(c, st, msg);
 		char where[256];
 		json_path(&fn, where, sizeof where);
 		snprintf(c->err, c->err_size, "%s (%s of %s)", msg, where, c->file);
@@ -382,6 +384,7 @@ static bool load_garment_mesh(loader* L, const jnode* n, int32_t index, const sc
 	garment g;
 	memset(&g, 0, sizeof g);
 	if (ok && !garment_from_mesh(&m, panels, count, &g, msg, sizeof msg)) {
+		scene_note_failure(c, DRAPE_ERROR_INVALID, msg);
 		char where[256];
 		json_path(&mn, where, sizeof where);
 		snprintf(c->err, c->err_size, "%s: %s: cloth '%s': %s: %s", c->file, where, s->cloths[index].name, path, msg);
@@ -449,6 +452,7 @@ bool scene_load_garment(loader* L, const jnode* n, int32_t index)
 		char msg[512];
 		ok = garment_build(&def, &g, msg, sizeof msg);
 		if (!ok) {
+			scene_note_failure(c, DRAPE_ERROR_INVALID, msg);
 			char where[256];
 			json_path(n, where, sizeof where);
 			snprintf(c->err, c->err_size, "%s: %s: cloth '%s': %s", pattern ? file_path : c->file, where, cloth->name, msg);

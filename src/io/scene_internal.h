@@ -26,7 +26,18 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so);
 /* Loads cloths[index].garment (scene_garment.c): the cloth's mesh, b_u/b_v and its seams. */
 bool scene_load_garment(loader* L, const jnode* n, int32_t index);
 
+/* The world settings (scene_world.c): read the keys of "gravity", "wind", "cloth_contact" and
+ * "solver" into w (types only), then, once the output's fps is known, default max_dt to a frame and
+ * check everything with drape_world_def_check, blaming the key at fault. */
+bool scene_read_world(const json_ctx* c, const jnode* root, drape_world_def* w);
+bool scene_check_world(const json_ctx* c, const jnode* root, double fps, drape_world_def* w);
+
+/* Reports an allocation failure ("file: out of memory") and returns false. */
 bool scene_out_of_memory(const json_ctx* c);
+/* A call the loader made failed with `status` (DRAPE_ERROR_INVALID where the call returns a bool
+ * or a handle) and `msg`: notes an allocation failure for the load's status (core_failure_status
+ * for the calls that report with a message only: garment meshing, OBJ geometry, characters). */
+void scene_note_failure(const json_ctx* c, drape_status status, const char* msg);
 /* One stretch_regions entry ({"uv_min", "uv_max", "bu", "bv", "taper"}; docs/scene-format.md). */
 bool scene_load_stretch_region(const json_ctx* c, const jnode* n, stretch_region* r);
 /* A malloc'd copy of s, or NULL. */

@@ -3,6 +3,8 @@
 #ifndef DRAPE_SCENE_JSON_H
 #define DRAPE_SCENE_JSON_H
 
+#include "drape.h"
+
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +16,9 @@ typedef struct json_ctx {
 	const char* file; /* names the source in messages */
 	char* err;
 	size_t err_size;
+	/* Set to DRAPE_ERROR_MEMORY by a failure that was an allocation's (scene_out_of_memory); NULL
+	 * where nobody asks. */
+	drape_status* status;
 } json_ctx;
 
 /* A position in the tree: cJSON items know neither their parent nor their index, so validators

@@ -165,6 +165,7 @@ static bool read_geometry(const json_ctx* c, const jnode* fn, double scale, cons
 	if (!path) return scene_out_of_memory(c);
 	char msg[512];
 	if (!obj_read_geometry(path, out, msg, sizeof msg)) {
+		scene_note_failure(c, DRAPE_ERROR_INVALID, msg);
 		/* As for cloth meshes: the OBJ's own file:line leads, then where the scene names it. */
 		char where[256];
 		json_path(fn, where, sizeof where);

@@ -2,6 +2,8 @@
  * scene_set.c; docs/scene-format.md): kept apart so that those files do not import each other. */
 #include "scene_internal.h"
 
+#include "core.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +17,14 @@ char* scene_copy_string(const char* s)
 
 bool scene_out_of_memory(const json_ctx* c)
 {
+	if (c->status) *c->status = DRAPE_ERROR_MEMORY;
 	return json_fail(c, NULL, "out of memory");
+}
+
+void scene_note_failure(const json_ctx* c, drape_status status, const char* msg)
+{
+	if ((status == DRAPE_ERROR_MEMORY || core_failure_status(msg) == DRAPE_ERROR_MEMORY) && c->status)
+		*c->status = DRAPE_ERROR_MEMORY;
 }
 
 char* scene_file_path(const char* scene_path, const char* file)

@@ -154,8 +154,14 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 	wd.self_collision = false;
 	if (cg_tolerance > 0.0) wd.cg_tolerance = cg_tolerance;
 	if (onoff_c1 > 0.0) wd.onoff_c1 = onoff_c1;
+	drape_def_error bad;
+	if (drape_world_def_check(&wd, &bad) != DRAPE_OK) {
+		char what[320];
+		snprintf(what, sizeof what, "world settings: %s: %s", bad.field, bad.reason);
+		return fail(c, err, err_size, what);
+	}
 	c->world = drape_world_create(&wd);
-	if (!c->world) return fail(c, err, err_size, "cannot create the world");
+	if (!c->world) return fail(c, err, err_size, "out of memory creating the world");
 
 	drape_mesh mesh;
 	memset(&mesh, 0, sizeof mesh);

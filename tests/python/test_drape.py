@@ -109,7 +109,8 @@ class ArrayTest(Tmp):
 
     def test_strain_limit_setting(self):
         # the ctypes mirror of drape_world_def carries strain_limit to the library, which checks it
-        with self.assertRaises(drape.DrapeError):
+        # ... and the error carries drape's own message, naming the field and the rule
+        with self.assertRaisesRegex(drape.DrapeError, r"World: strain_limit: must lie in \[0, 0.5\].*got 0.7"):
             drape.World(strain_limit=0.7, threads=1)
         w = drape.World(strain_limit=0.0, threads=1)
         i = w.add_grid_cloth(size=(1, 1), resolution=(4, 4))
@@ -148,6 +149,11 @@ class PinsSolidsSprings(Tmp):
         w.unpin(pins[0])
         w.step(0.2)
         self.assertLess(w.positions(i)[30, 2], x0[30, 2] - 0.01)
+        # The removed pin's id is stale, even once its slot holds a new pin (docs/api.md, "Errors").
+        again = w.pin(i, 30)
+        with self.assertRaisesRegex(drape.DrapeError, "unpin: drape refused the call .*constraint_live"):
+            w.unpin(pins[0])
+        w.unpin(again)  # the live pin goes
 
     def test_spring_pulls_a_particle(self):
         w = drape.World(gravity=(0, 0, 0), threads=1)
@@ -158,6 +164,8 @@ class PinsSolidsSprings(Tmp):
         self.assertGreater(w.positions(i)[0, 2], 0.02)
         w.set_spring_target(sid, x0[0] - [0, 0, 0.2])
         w.remove_spring(sid)
+        with self.assertRaises(drape.DrapeError):
+            w.remove_spring(sid)
 
 
 class RunAndWriters(Tmp):
