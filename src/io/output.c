@@ -295,7 +295,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(root, "simulated_time", t->simulated_time);
 	cJSON_AddNumberToObject(root, "wall_seconds", t->wall_seconds);
 	cJSON_AddNumberToObject(root, "exit_status", t->exit_status);
-	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world));
+	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world, t->cache_start));
 
 	cJSON* tot = cJSON_AddObjectToObject(root, "totals");
 	const drape_stats* st = &t->stats;
