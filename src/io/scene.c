@@ -371,7 +371,7 @@ static bool load_stretch_regions(const json_ctx* c, const jnode* cn, scene_cloth
 	return ok;
 }
 
-static bool load_cloth(loader* L, const jnode* n, int32_t index)
+bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 {
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
@@ -550,6 +550,17 @@ static bool check_world_limits(const json_ctx* c, const jnode* root, const scene
 	return true;
 }
 
+void scene_set_defaults(scene* s)
+{
+	s->sew_time_limit = SCENE_SEW_TIME_LIMIT;
+	s->sew_gravity = 1.0;
+	s->relax_energy = SCENE_RELAX_ENERGY;
+	s->world = drape_default_world_def();
+	s->world.gravity[0] = 0.0;
+	s->world.gravity[1] = 0.0;
+	s->world.gravity[2] = -9.81;
+}
+
 static bool load_root(loader* L, const cJSON* root)
 {
 	const json_ctx* c = &L->c;
@@ -570,13 +581,7 @@ static bool load_root(loader* L, const cJSON* root)
 	}
 	if (!s->name) return scene_out_of_memory(c);
 
-	s->sew_time_limit = 2.0;
-	s->sew_gravity = 1.0;
-	s->relax_energy = 1e-4;
-	s->world = drape_default_world_def();
-	s->world.gravity[0] = 0.0;
-	s->world.gravity[1] = 0.0;
-	s->world.gravity[2] = -9.81;
+	scene_set_defaults(s);
 	if (!json_opt_vector(c, &rn, "gravity", 3, s->world.gravity) || !load_wind(c, &rn, &s->world) ||
 	    !load_cloth_contact(c, &rn, &s->world) || !load_output(c, &rn, s) || !load_solver(c, &rn, s) ||
 	    !check_world_limits(c, &rn, s))
@@ -617,7 +622,7 @@ static bool load_root(loader* L, const cJSON* root)
 		/* Counted before loading, so scene_free releases a half-built cloth too. */
 		s->cloth_count = i + 1;
 		jnode one = json_node(&cn, item);
-		if (!load_cloth(L, &one, i)) return false;
+		if (!scene_load_cloth(L, &one, i)) return false;
 	}
 	/* On the garment mesher's irregular triangles the projection's corrections jolt the small
 	 * triangles beside the corrected ones, and a sewn garment never came to rest to start moving. */
@@ -641,12 +646,7 @@ bool scene_load_text_set(const char* text, const char* path, const char* const* 
 	scene s;
 	memset(&s, 0, sizeof s);
 	loader L;
-	memset(&L, 0, sizeof L);
-	L.c.text = text;
-	L.c.file = path;
-	L.c.err = err;
-	L.c.err_size = err_size;
-	L.s = &s;
+	scene_loader_init(&L, &s, text, path, err, err_size);
 	if (!text) return json_fail(&L.c, NULL, "no text");
 
 	s.path = scene_copy_string(path);
@@ -761,11 +761,19 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			 s->path);
 		return NULL;
 	}
+	if (!scene_add_to_world(s, world, err, err_size)) {
+		drape_world_destroy(world);
+		return NULL;
+	}
+	return world;
+}
+
+bool scene_add_to_world(const scene* s, drape_world* world, char* err, size_t err_size)
+{
 	drape_cloth_id* ids = malloc(sizeof *ids * (size_t)(s->cloth_count > 0 ? s->cloth_count : 1));
 	if (!ids) {
 		snprintf(err, err_size, "%s: out of memory", s->path);
-		drape_world_destroy(world);
-		return NULL;
+		return false;
 	}
 	for (int32_t i = 0; i < s->cloth_count; ++i) {
 		const scene_cloth* sc = &s->cloths[i];
@@ -788,8 +796,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,
 				 drape_world_error(world));
 			free(ids);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
 	for (int32_t k = 0; k < s->constraint_count; ++k) {
@@ -802,8 +809,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': pin on vertex %d: %s", s->path, (int)con->cloth,
 				 s->cloths[con->cloth].name, (int)def.vertex, drape_world_error(world));
 			free(ids);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
 	for (int32_t k = 0; k < s->seam_count; ++k) {
@@ -820,8 +826,7 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)sm->cloth, s->cloths[sm->cloth].name,
 				 drape_world_error(world));
 			free(ids);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
 	free(ids);
@@ -831,9 +836,8 @@ drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 		if (id.index < 0) {
 			snprintf(err, err_size, "%s: solids[%d] '%s': %s", s->path, (int)i, so->name,
 				 drape_world_error(world));
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
-	return world;
+	return true;
 }
