@@ -72,6 +72,7 @@ class SameAsTheSceneFile(unittest.TestCase):
         self.assert_same(a, b, steps=[1 / 30, 2 / 30, 3 / 30])
         self.assertLess(b.positions(0)[:, 2].min(), 1.3 - 1e-3)  # it fell
 
+    @unittest.skipUnless(os.path.exists(BVH), "needs Debian's assimp-testmodels (the skirt scene's body)")
     def test_garment_from_a_pattern_file(self):
         # the skirt: panels from patterns/skirt.json, seams; placed around the body axis given in
         # the scene. Particles, triangles, uv and seams equal the file's.
@@ -114,6 +115,17 @@ class SameAsTheSceneFile(unittest.TestCase):
         a = drape.load_scene(os.path.join(SRC, "scenes", "character.json"), threads=1)
         b = build(scene_json("character.json"), empty_world_like(a))
         self.assert_same(a, b, steps=[0.1, 0.2])
+
+
+    @unittest.skipUnless(os.path.exists(BVH), "needs Debian's assimp-testmodels (the CMU clip)")
+    def test_character_held_until_relaxed_is_told(self):
+        # "relaxed" waits for a run's sewing, which a world does not have: said, and set_hold starts it
+        w = drape.World()
+        body = w.add_character({"file": BVH, "body": "mannequin", "hold": "relaxed"}, name="body")
+        self.assertTrue(any("solid 'body': character.hold \"relaxed\"" in m for m in w.warnings), w.warnings)
+        w.set_hold(body, 0.0)
+        with self.assertRaises(IndexError):
+            w.set_hold(body + 1, 0.0)
 
 
 class BadEntries(unittest.TestCase):
