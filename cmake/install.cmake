@@ -36,4 +36,8 @@ set(DRAPE_PC_PRIVATE_LIBS "-fopenmp -lassimp -lgmp -lmpfr -lcholmod -lstdc++ -lm
 configure_file(${CMAKE_SOURCE_DIR}/cmake/drape.pc.in ${CMAKE_BINARY_DIR}/drape.pc @ONLY)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/drape-static.pc.in ${CMAKE_BINARY_DIR}/drape-static.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/drape.pc ${CMAKE_BINARY_DIR}/drape-static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# The shipped scenes with their meshes and garment patterns (docs/scene-format.md), so that the
+# docs' examples run from an install: PREFIX/share/drape/scenes, found by drape.scene_path().
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/scenes/ DESTINATION ${CMAKE_INSTALL_DATADIR}/drape/scenes
+  FILES_MATCHING PATTERN "*.json" PATTERN "*.obj" PATTERN ".stress_*" EXCLUDE)
 include(cmake/python.cmake)

@@ -606,6 +606,27 @@ drape_world_def drape_scene_world_def(const drape_scene* scene);
 drape_world* drape_scene_create_world(const drape_scene* scene, const drape_world_def* world_def, char* err,
 				      size_t err_size);
 
+/* ---------------------------------------------------------------------------------------------
+ * Scene entries added to a world (docs/python.md, "Garments, characters and mesh solids"): one
+ * element of a scene file's "cloths" or "solids" array, as JSON text, with the keys of
+ * docs/scene-format.md, loaded by the scene loader itself: a garment (panels, seams or a pattern
+ * file, meshed and placed, its seams added as drape_seam_add does), a character (file, clip,
+ * mannequin) or a mesh solid (OBJ, frames, poses), a grid or mesh cloth with its pins. Why JSON
+ * rather than C structs: these entries are a vocabulary of nested, optional keys that the loader
+ * already validates key by key with a message per key; one text in, validated once, keeps one
+ * definition of each key and its checks for files, `--set`, C and Python alike.
+ * Relative file names are found in base_dir (NULL: the working directory). Messages name the key
+ * within the entry ("garment.panels[1].outline: ..."; a pattern file's problems name that file).
+ * A seam merges when drape_world_close_seams finds it closed; sewing.time_limit, relax_energy and
+ * gravity, and a character's "hold": "relaxed", belong to a run's sewing (drape_run): here they
+ * add a warning (drape_world_warnings) and sewing.regions "after_sewing" is refused. An index < 0
+ * means failure; the world then holds nothing of the entry unless the failure came from the world
+ * itself after the cloth was added (its pins or seams refused). */
+drape_cloth_id drape_world_add_scene_cloth(drape_world* world, const char* json, const char* base_dir, char* err,
+					   size_t err_size);
+drape_solid_id drape_world_add_scene_solid(drape_world* world, const char* json, const char* base_dir, char* err,
+					   size_t err_size);
+
 /* Output formats (docs/caches.md), combinable as bits. */
 typedef enum drape_format {
 	DRAPE_FORMAT_OBJ = 1, /* frame_0000.obj ...: one OBJ per frame, each cloth an object, uv as vt */

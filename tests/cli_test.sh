@@ -405,7 +405,14 @@ expect_fail garment_missing_corner 2 "seam 's'.*corner named 'z'" -- run "$(scen
 expect_fail garment_beyond_ease 2 "seam 's'.*more than its ease" -- run "$(scene gease "$(garment "$(rect front), $(rect back back)" '{"name": "s", "a": {"panel": "front", "from": "a", "to": "b"}, "b": {"panel": "back", "from": "b", "to": "c"}}')")"
 expect_fail garment_too_small 2 "panel 'front' is too small" -- run "$(scene gsmall "$(garment "$(rect front)" '' 0.2)")"
 expect_fail garment_seam_open 3 "seam 's' did not close within sewing.time_limit" -- run "$(scene gopen "$(garment "$(rect front front 0.5), $(rect back back 0.5)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "back", "from": "a", "to": "d", "direction": "backward"}}' 0.02 1e-6)")"
-expect_fail garment_no_pc2 2 "OBJ frames only" -- run "$root/scenes/garment_tube.json" --format pc2
+# a garment's caches start once it is sewn (docs/caches.md, "Garments"; frames compared in tests/python)
+if "$drape" run "$root/scenes/garment_tube.json" --frames 3 --format pc2,glb,usda --out "$tmp/gcache" --quiet --threads 1 &&
+	[ -s "$tmp/gcache/cache_sleeve.pc2" ] && [ -s "$tmp/gcache/animation.glb" ] && [ -s "$tmp/gcache/animation.usda" ] &&
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["outputs"]; assert o["cache_start"] == 1, o' "$tmp/gcache/summary.json"; then
+	ok garment_caches
+else
+	bad garment_caches "a garment run with --format pc2,glb,usda"
+fi
 # --- characters (docs/characters.md): the file and reason, exit 2, nothing written
 expect_fail character_missing 2 "chmiss.json:[0-9]*: .*nowhere.bvh: cannot read" -- run "$(scene chmiss '{'"$small"', "solids": [{"shape": "character", "character": {"file": "nowhere.bvh"}}]}')"
 expect_fail character_bad_animation 2 "no animation named 'dance'" -- run "$(scene chanim '{'"$small"', "solids": [{"shape": "character", "character": {"file": "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "animation": "dance"}}]}')"

@@ -103,4 +103,23 @@ w = drape.load_scene(sys.argv[2], threads=1)
 w.step(0.05)
 assert w.positions(0).shape == (2601, 3)
 ' "$p" "$src/scenes/figure2_sheet.json" || fail "the installed Python package does not load the installed library"
+# The shipped scenes, meshes and patterns are installed, and the docs' Python examples
+# (docs/python.md, run by tests/python/test_docs.py) run from the install: the installed package,
+# its library and its scenes, with the source tree only for the text of the docs.
+for f in figure1_drape.json figure2_sheet.json cylinder.obj garment_tube.json patterns/skirt.json; do
+	[ -s "$p/share/drape/scenes/$f" ] || fail "missing share/drape/scenes/$f after install"
+done
+installed_py() {
+	env -u DRAPE_LIBRARY PYTHONPATH="$p/lib/python3/dist-packages" DRAPE_SOURCE_DIR="$src" PYTHONDONTWRITEBYTECODE=1 \
+		OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 "$@"
+}
+installed_py -c '
+import sys, drape
+assert drape.__file__.startswith(sys.argv[1]), drape.__file__
+assert drape.scene_path().startswith(sys.argv[1] + "/share/drape/scenes"), drape.scene_path()
+assert drape.__version__ == sys.argv[2], drape.__version__
+' "$p" "$(sed -n 's/^project(drape VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")" ||
+	fail "the installed Python package does not find its scenes or version"
+(cd "$tmp" && installed_py -m unittest discover -s "$src/tests/python" -p test_docs.py) ||
+	fail "the docs' Python examples do not run from the install"
 echo "install_test: ok"

@@ -529,7 +529,7 @@ void test_caches_run_round_trip(void)
 
 	check_glb(scratch_path(&s, "animation.glb"), &rf, sc.fps);
 
-	cJSON* outputs = caches_outputs_json(FORMAT_PC2 | FORMAT_GLB, world);
+	cJSON* outputs = caches_outputs_json(FORMAT_PC2 | FORMAT_GLB, world, 0);
 	char* text = cJSON_PrintUnformatted(outputs);
 	CHECK_HAS(text, "\"formats\":[\"pc2\",\"glb\"]");
 	CHECK_HAS(text, "{\"cloth\":\"flag/1 x\",\"cache\":\"cache_flag_1_x.pc2\",\"rest\":\"cache_flag_1_x.obj\"}");

@@ -608,6 +608,7 @@ const test_case io_tests[] = {
 	{"scene_file_errors", test_scene_file_errors},
 	{"scene_build_world", test_scene_build_world},
 	{"scene_solid_build_world", test_scene_solid_build_world},
+	{"scene_entries", test_scene_entries},
 	{"caches_formats", test_caches_formats},
 	{"pc2_writer_bytes", test_pc2_writer_bytes},
 	{"gltf_split_seams", test_gltf_split_seams},

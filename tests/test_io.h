@@ -52,6 +52,7 @@ void test_scene_errors(void);
 void test_scene_file_errors(void);
 void test_scene_build_world(void);
 /* test_caches.c: --format outputs (PC2, glTF) read back */
+void test_scene_entries(void);
 void test_caches_formats(void);
 void test_pc2_writer_bytes(void);
 void test_gltf_split_seams(void);

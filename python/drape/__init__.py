@@ -10,17 +10,20 @@ data comes and goes as numpy arrays. See docs/python.md.
 """
 import ctypes
 import json
+import os
 
 import numpy as np
 
 from . import _lib as L
+from ._version import VERSION as __version__
 
-__all__ = ["DrapeError", "World", "Writer", "load_scene", "run", "version", "FORMATS"]
+__all__ = ["DrapeError", "World", "Writer", "load_scene", "run", "resume", "scene_path", "version", "FORMATS",
+           "__version__"]
 
 _lib = L.load()
 
 #: Output formats by name (docs/caches.md).
-FORMATS = {"obj": 1, "pc2": 2, "glb": 4}
+FORMATS = {"obj": 1, "pc2": 2, "glb": 4, "usda": 8}
 _ERR = 1024
 
 
@@ -72,9 +75,31 @@ def _unpack_id(cls, n):
 
 
 def version():
-    """The library's version, e.g. "0.1.0" (DRAPE_VERSION_STRING)."""
-    from ._version import VERSION
-    return VERSION
+    """The library's version, e.g. "0.1.0" (DRAPE_VERSION_STRING); also drape.__version__."""
+    return __version__
+
+
+def _scene_dirs():
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:  # written by `make install`: PREFIX/share/drape/scenes, relative to this package
+        from . import _installed
+        yield os.path.normpath(os.path.join(here, _installed.SCENES))
+    except (ImportError, AttributeError):
+        pass
+    yield os.path.normpath(os.path.join(here, "..", "..", "scenes"))  # the source tree
+
+
+def scene_path(name=""):
+    """The path of a shipped scene, mesh or pattern ("figure2_sheet.json", "patterns/skirt.json"),
+    installed under PREFIX/share/drape/scenes (or the source tree's scenes/); with no name, that
+    folder. FileNotFoundError naming the folders looked in when absent."""
+    tried = []
+    for d in _scene_dirs():
+        p = os.path.join(d, name) if name else d
+        if os.path.exists(p):
+            return p
+        tried.append(d)
+    raise FileNotFoundError(f"drape: no scene file '{name}' in {' or '.join(tried)}")
 
 
 def _errbuf():
@@ -387,6 +412,79 @@ class World:
     @property
     def solid_count(self):
         return _lib.drape_solid_count(self._w)
+
+    def set_hold(self, solid, seconds):
+        """A character solid holds its dressing pose until `seconds`, then blends into its clip
+        (drape_solid_set_hold): e.g. world.set_hold(body, world.time) once a garment is sewn."""
+        n = _lib.drape_solid_count(self._w)
+        if not isinstance(solid, (int, np.integer)) or not 0 <= solid < n:
+            raise IndexError(f"solid index {solid} out of range (the world has {n})")
+        self._check(_lib.drape_solid_set_hold(self._w, L.SolidId(int(solid)), float(seconds)), "set_hold")
+
+    # -- scene entries: garments, characters, mesh solids (docs/python.md) -------------------------
+    def _add_entry(self, fn, what, entry, base_dir):
+        def plain(o):  # numpy arrays and numbers inside the entry
+            if isinstance(o, np.ndarray):
+                return o.tolist()
+            if isinstance(o, np.generic):
+                return o.item()
+            raise TypeError(f"{what}: {type(o).__name__} is not a JSON value")
+        text = json.dumps(entry, default=plain)
+        err = _errbuf()
+        base = os.fspath(base_dir).encode() if base_dir is not None else None
+        index = fn(self._w, text.encode(), base, err, _ERR).index
+        if index < 0:
+            raise DrapeError(f"{what}: {_text(err.value)}")
+        return index
+
+    def add_cloth(self, base_dir=None, **entry):
+        """Any cloth as a scene file's cloths[i] (grid, mesh or garment, material, pins ...; docs/scene-
+        format.md), validated as in a file; relative file names are found in base_dir (default: the
+        working directory). Returns its index."""
+        return self._add_entry(_lib.drape_world_add_scene_cloth, "add_cloth", entry, base_dir)
+
+    def add_garment(self, garment, base_dir=None, **cloth):
+        """A garment cloth: `garment` is a scene file's cloths[i].garment (triangle_size, panels,
+        seams or pattern, sewing; or mesh), the keywords the cloth's other keys (name, material,
+        pins, velocity, bend_model, fold_guard_degrees). It is meshed and placed, and its seams
+        close as the world steps and close_seams() merges them. Returns its index."""
+        return self._add_entry(_lib.drape_world_add_scene_cloth, "add_garment", dict(cloth, garment=garment), base_dir)
+
+    def _add_solid(self, what, shape, key, value, base_dir, solid):
+        if "shape" in solid:
+            raise TypeError(f"{what}: the shape is '{shape}'")
+        return self._add_entry(_lib.drape_world_add_scene_solid, what, dict(solid, shape=shape, **{key: value}), base_dir)
+
+    def add_character(self, character, base_dir=None, **solid):
+        """An animated character solid: `character` is a scene file's solids[j].character (file,
+        animation, body, scale, hold ...; docs/characters.md), the keywords the solid's other keys
+        (name, thickness, friction). Returns its solid index."""
+        return self._add_solid("add_character", "character", "character", character, base_dir, solid)
+
+    def add_mesh_solid(self, mesh, base_dir=None, **solid):
+        """A triangle-mesh solid: `mesh` is a scene file's solids[j].mesh (file, scale, translate,
+        flip_normals), the keywords the solid's other keys (name, position, rotation, poses, frames,
+        thickness, friction). Returns its solid index."""
+        return self._add_solid("add_mesh_solid", "mesh", "mesh", mesh, base_dir, solid)
+
+    # -- seams (garments, docs/garments.md) --------------------------------------------------------
+    @property
+    def seam_count(self):
+        return _lib.drape_seam_count(self._w)
+
+    @property
+    def seams_open(self):
+        """Names of the seams not merged yet."""
+        return [_text(_lib.drape_seam_name(self._w, L.SeamId(k))) for k in range(self.seam_count)
+                if not _lib.drape_seam_merged(self._w, L.SeamId(k))]
+
+    def close_seams(self):
+        """Merges every open seam whose sides have come within its tolerance (between steps, as
+        `drape run` does after each frame); returns how many merged. Merging renumbers the
+        garment's vertices: positions(i) and triangles(i) change size."""
+        closed = ctypes.c_int32(0)
+        self._check(_lib.drape_world_close_seams(self._w, ctypes.byref(closed)), "close_seams")
+        return closed.value
 
 
 def load_scene(path, overrides=None, threads=None):

@@ -35,6 +35,10 @@ class SolidId(Structure):
     _fields_ = [("index", c_int32)]
 
 
+class SeamId(Structure):
+    _fields_ = [("index", c_int32)]
+
+
 class Mesh(Structure):
     _fields_ = [("vertex_count", c_int32), ("positions", POINTER(c_double)), ("uv_count", c_int32),
                 ("uvs", POINTER(c_double)), ("triangle_count", c_int32), ("triangles", POINTER(c_int32)),
@@ -208,6 +212,13 @@ def _declare(lib):
     _f(lib, "drape_default_solid_def", SolidDef)
     _f(lib, "drape_solid_add", SolidId, W, POINTER(SolidDef))
     _f(lib, "drape_solid_count", c_int32, W)
+    _f(lib, "drape_solid_set_hold", c_int, W, SolidId, c_double)
+    _f(lib, "drape_seam_count", c_int32, W)
+    _f(lib, "drape_seam_name", c_char_p, W, SeamId)
+    _f(lib, "drape_seam_merged", c_bool, W, SeamId)
+    _f(lib, "drape_world_close_seams", c_int, W, POINTER(c_int32))
+    _f(lib, "drape_world_add_scene_cloth", ClothId, W, c_char_p, c_char_p, *err)
+    _f(lib, "drape_world_add_scene_solid", SolidId, W, c_char_p, c_char_p, *err)
     _f(lib, "drape_scene_load_overrides", c_void_p, c_char_p, POINTER(c_char_p), c_int32, *err)
     _f(lib, "drape_scene_destroy", None, c_void_p)
     _f(lib, "drape_scene_name", c_char_p, c_void_p)

@@ -4,7 +4,9 @@
  * mesh solid (a character, OBJ frames or keyframed poses) as solid_NAME_NNNN.obj with normals; with
  * pc2, solid_NAME.pc2 and its rest solid_NAME.obj; in animation.glb and .usda each is its own node.
  * A run that can be resumed also keeps checkpoint.frames, the positions PC2, glTF and USD are
- * rebuilt from. */
+ * rebuilt from. A garment's seams change its vertex count as they merge, so PC2, glTF and USD start
+ * at the first frame with every seam merged, with that frame number in the file (docs/caches.md,
+ * "Garments"); OBJ frames start at frame 0. */
 #include "caches.h"
 
 #include "gltf_write.h"
@@ -42,6 +44,9 @@ struct caches {
 	int32_t* solid_index;     /* total - count: the world's solid index */
 	gltf_writer* glb;
 	usda_writer* usda;
+	double fps;
+	int max_frames;
+	int first; /* the frame PC2, glTF and USD start at, once every seam has merged; -1 before */
 	FILE* frames; /* FRAMES_NAME while a resumable run writes PC2, glTF or USD; else NULL */
 	int64_t frame_bytes;
 	bool broken;
@@ -129,6 +134,39 @@ static void free_caches(caches* c)
 	free(c);
 }
 
+/* The glTF and USD writers for frames from `first` on, with the cloths' meshes as they are now,
+ * and the size of one frame in checkpoint.frames. */
+static bool start_writers(caches* c, int first, char* err, size_t err_size)
+{
+	const int32_t n = c->total;
+	c->frame_bytes = 0;
+	for (int32_t i = 0; i < n; ++i) c->frame_bytes += 3 * (int64_t)c->objects[i].mesh->vertex_count * (int64_t)sizeof(double);
+	char path[4200];
+	if (c->formats & FORMAT_GLB) {
+		gltf_object objects[n > 0 ? n : 1];
+		for (int32_t i = 0; i < n; ++i) objects[i] = (gltf_object){c->objects[i].name, c->objects[i].mesh};
+		snprintf(path, sizeof path, "%s/%s", c->dir, GLB_NAME);
+		c->glb = gltf_writer_begin(path, objects, n, c->fps, first, c->max_frames - first, err, err_size);
+		if (!c->glb) return false;
+	}
+	if (c->formats & FORMAT_USDA) {
+		usda_object objects[n > 0 ? n : 1];
+		for (int32_t i = 0; i < n; ++i) objects[i] = (usda_object){c->objects[i].name, c->objects[i].mesh};
+		snprintf(path, sizeof path, "%s/%s", c->dir, USDA_NAME);
+		c->usda = usda_writer_begin(path, objects, n, c->fps, first, err, err_size);
+		if (!c->usda) return false;
+	}
+	c->first = first;
+	return true;
+}
+
+static bool seams_open(const drape_world* world)
+{
+	for (int32_t k = 0; k < drape_seam_count(world); ++k)
+		if (!drape_seam_merged(world, (drape_seam_id){k})) return true;
+	return false;
+}
+
 caches* caches_begin(const char* dir, unsigned formats, const drape_world* world, double fps, int max_frames, char* err,
 		     size_t err_size)
 {
@@ -183,29 +221,20 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 		free_caches(c);
 		return NULL;
 	}
-	n = c->total;
-	for (int32_t i = 0; i < n; ++i) c->frame_bytes += 3 * (int64_t)c->objects[i].mesh->vertex_count * (int64_t)sizeof(double);
-	if (formats & FORMAT_GLB) {
-		gltf_object objects[slots];
-		for (int32_t i = 0; i < n; ++i) objects[i] = (gltf_object){c->objects[i].name, c->objects[i].mesh};
-		char path[4200];
-		snprintf(path, sizeof path, "%s/%s", dir, GLB_NAME);
-		c->glb = gltf_writer_begin(path, objects, n, fps, max_frames, err, err_size);
-		if (!c->glb) {
-			free_caches(c);
-			return NULL;
-		}
-	}
-	if (formats & FORMAT_USDA) {
-		usda_object objects[slots];
-		for (int32_t i = 0; i < n; ++i) objects[i] = (usda_object){c->objects[i].name, c->objects[i].mesh};
-		char path[4200];
-		snprintf(path, sizeof path, "%s/%s", dir, USDA_NAME);
-		c->usda = usda_writer_begin(path, objects, n, fps, err, err_size);
-		if (!c->usda) {
-			free_caches(c);
-			return NULL;
-		}
+	c->fps = fps;
+	c->max_frames = max_frames;
+	/* The GLB's size is checked now, before the run, with today's meshes: merging seams only
+	 * removes drape vertices, and a merged vertex keeps one glTF vertex per uv, so the count of
+	 * glTF vertices is the same and the frames fewer once sewn. */
+	const bool sized = !(formats & FORMAT_GLB) || start_writers(c, 0, err, err_size);
+	gltf_writer_abort(c->glb);
+	usda_writer_abort(c->usda);
+	c->glb = NULL;
+	c->usda = NULL;
+	c->first = -1;
+	if (!sized) {
+		free_caches(c);
+		return NULL;
 	}
 	return c;
 }
@@ -242,18 +271,19 @@ static bool write_solid_frames(const caches* c, int frame, const drape_world* wo
 	return ok;
 }
 
-/* Frame `frame` of the point caches, the glTF and the USD layer, from c->positions. */
+/* Frame `frame` (c->first or later) of the point caches, the glTF and the USD layer, from
+ * c->positions. */
 static bool add_cache_frame(caches* c, int frame, char* err, size_t err_size)
 {
 	char path[4400];
 	bool ok = true;
 	for (int32_t i = 0; ok && (c->formats & FORMAT_PC2) && i < c->total; ++i) {
-		if (frame == 0) {
-			/* The rest mesh whose vertex order the cache follows: frame 0 itself. */
+		if (frame == c->first) {
+			/* The rest mesh whose vertex order the cache follows: its first frame itself. */
 			snprintf(path, sizeof path, "%s/%s.obj", c->dir, c->stems[i]);
 			ok = obj_write_objects(path, &c->objects[i], 1, err, err_size);
 			snprintf(path, sizeof path, "%s/%s.pc2", c->dir, c->stems[i]);
-			if (ok) c->pc2[i] = pc2_writer_begin(path, c->objects[i].mesh->vertex_count, 0.0, 1.0, err, err_size);
+			if (ok) c->pc2[i] = pc2_writer_begin(path, c->objects[i].mesh->vertex_count, frame, 1.0, err, err_size);
 			ok = ok && c->pc2[i];
 		}
 		if (ok) ok = pc2_writer_add(c->pc2[i], c->positions[i], err, err_size);
@@ -276,7 +306,7 @@ bool caches_keep_frames(caches* c, char* err, size_t err_size)
 	return c->frames ? true : core_fail(err, err_size, "%s: cannot create: %s", path, strerror(errno));
 }
 
-bool caches_check_resume(const caches* c, int frame, char* err, size_t err_size)
+bool caches_check_resume(const caches* c, int frame, int first, char* err, size_t err_size)
 {
 	if (!spooled(c)) return true;
 	char path[4200];
@@ -284,28 +314,31 @@ bool caches_check_resume(const caches* c, int frame, char* err, size_t err_size)
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return core_fail(err, err_size, "%s: cannot open: %s (the frames the caches are rebuilt from)", path, strerror(errno));
-	if ((int64_t)st.st_size < (int64_t)(frame + 1) * c->frame_bytes)
-		return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, frame + 1);
+	const int held = first >= 0 && first <= frame ? frame + 1 - first : 0;
+	if ((int64_t)st.st_size < (int64_t)held * c->frame_bytes)
+		return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, held);
 	return true;
 }
 
-bool caches_resume(caches* c, int frame, char* err, size_t err_size)
+bool caches_resume(caches* c, int frame, int first, char* err, size_t err_size)
 {
 	if (!spooled(c)) return true;
 	char path[4200];
 	frames_path(c, path, sizeof path);
 	c->frames = fopen(path, "r+b");
 	if (!c->frames) return core_fail(err, err_size, "%s: cannot open: %s (the frames the caches are rebuilt from)", path, strerror(errno));
-	bool ok = true;
-	for (int f = 0; ok && f <= frame; ++f) {
+	/* Before the last merge nothing was spooled: the file is cut back to empty below. */
+	bool ok = first < 0 || first > frame || start_writers(c, first, err, err_size);
+	for (int f = first; ok && first >= 0 && f <= frame; ++f) {
 		for (int32_t i = 0; ok && i < c->total; ++i)
 			ok = fread(c->positions[i], sizeof(double), 3 * (size_t)c->objects[i].mesh->vertex_count, c->frames) ==
 			     3 * (size_t)c->objects[i].mesh->vertex_count;
-		if (!ok) return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, frame + 1);
+		if (!ok) return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, frame + 1 - first);
 		ok = add_cache_frame(c, f, err, err_size);
 	}
 	/* A killed run may have spooled one frame past its checkpoint: cut it off. */
-	if (ok && !(fflush(c->frames) == 0 && ftruncate(fileno(c->frames), (off_t)((frame + 1) * c->frame_bytes)) == 0 &&
+	const off_t kept = first >= 0 && first <= frame ? (off_t)((frame + 1 - first) * c->frame_bytes) : 0;
+	if (ok && !(fflush(c->frames) == 0 && ftruncate(fileno(c->frames), kept) == 0 &&
 		    fseek(c->frames, 0, SEEK_END) == 0))
 		ok = core_fail(err, err_size, "%s: %s", path, strerror(errno));
 	if (!ok) c->broken = true;
@@ -331,7 +364,13 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 		snprintf(path, sizeof path, "%s/frame_%04d.obj", c->dir, frame);
 		ok = obj_write_objects(path, c->objects, c->count, err, err_size) && write_solid_frames(c, frame, world, err, err_size);
 	}
-	ok = ok && add_cache_frame(c, frame, err, err_size);
+	/* PC2, glTF and USD follow one topology: a garment's from the frame its last seam merged. */
+	if (ok && spooled(c) && c->first < 0 && !seams_open(world)) ok = start_writers(c, frame, err, err_size);
+	if (!(ok && c->first >= 0)) {
+		if (!ok) c->broken = true;
+		return ok;
+	}
+	ok = add_cache_frame(c, frame, err, err_size);
 	/* Before the frame's checkpoint, so that a checkpoint never names a frame the spool lacks. */
 	if (ok && c->frames) {
 		bool written = true;
@@ -375,7 +414,7 @@ bool caches_finish(caches* c, bool complete, char* err, size_t err_size)
 	return ok;
 }
 
-cJSON* caches_outputs_json(unsigned formats, const drape_world* world)
+cJSON* caches_outputs_json(unsigned formats, const drape_world* world, int cache_start)
 {
 	cJSON* o = cJSON_CreateObject();
 	cJSON* list = cJSON_AddArrayToObject(o, "formats");
@@ -404,6 +443,10 @@ cJSON* caches_outputs_json(unsigned formats, const drape_world* world)
 	}
 	if (formats & FORMAT_GLB) cJSON_AddStringToObject(o, "glb", GLB_NAME);
 	if (formats & FORMAT_USDA) cJSON_AddStringToObject(o, "usda", USDA_NAME);
+	if (formats & (FORMAT_PC2 | FORMAT_GLB | FORMAT_USDA)) {
+		if (cache_start >= 0) cJSON_AddNumberToObject(o, "cache_start", cache_start);
+		else cJSON_AddNullToObject(o, "cache_start");
+	}
 	return o;
 }
 

@@ -51,8 +51,9 @@ struct gltf_writer {
 	gobject* objects;
 	int32_t count;
 	double fps;
+	int32_t first_frame; /* drape's frame number of the base mesh: keyframe k is at (first_frame + k) / fps */
 	int32_t max_frames;
-	int32_t frames; /* added so far, frame 0 included */
+	int32_t frames; /* added so far, the base included */
 	FILE* spool;    /* displacements of frames 1.. (float32 xyz per drape vertex), unlinked */
 	int64_t frame_bytes;
 	float* scratch; /* 3 * largest vertex_count */
@@ -118,8 +119,8 @@ void gltf_writer_abort(gltf_writer* w) { free_writer(w); }
 /* Upper bound of the JSON text per morph target (accessor, target entry, name). */
 #define JSON_BYTES_PER_TARGET 400.0
 
-gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int32_t count, double fps, int32_t max_frames,
-			       char* err, size_t err_size)
+gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int32_t count, double fps,
+			       int32_t first_frame, int32_t max_frames, char* err, size_t err_size)
 {
 	gltf_writer* w = calloc(1, sizeof *w);
 	if (!w || !(w->objects = calloc((size_t)(count > 0 ? count : 1), sizeof *w->objects))) {
@@ -129,6 +130,7 @@ gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int
 	}
 	w->count = count;
 	w->fps = fps;
+	w->first_frame = first_frame;
 	w->max_frames = max_frames;
 	w->path = core_concat(path, "");
 	w->tmp = core_concat(path, ".tmp");
@@ -353,21 +355,22 @@ static char* build_json(const gltf_writer* w, int64_t* bin_length)
 				add_bounds(add_accessor(accessors, vt, 12 * (int64_t)g->count * (k - 1), GL_FLOAT, g->count, "VEC3"),
 					   g->bounds + 6 * k, 3);
 				char name[32];
-				snprintf(name, sizeof name, "frame_%04d", (int)k);
+				snprintf(name, sizeof name, "frame_%04d", (int)(w->first_frame + k));
 				cJSON_AddItemToArray(names, cJSON_CreateString(name));
 			}
 		}
 		cJSON_AddItemToArray(meshes, mesh);
 	}
 	if (targets > 0) {
-		/* Times 0, 1/fps, ...; weights: keyframe k (k >= 1) has target k - 1 at 1, the rest 0. */
+		/* Times first/fps, (first + 1)/fps, ...; weights: keyframe k (k >= 1) has target k - 1 at 1,
+		 * the rest 0. */
 		int vtime = add_view(views, &offset, 4 * (int64_t)(targets + 1), 0);
 		int vsi = add_view(views, &offset, 4 * (int64_t)targets, 0);
 		int vsv = add_view(views, &offset, 4 * (int64_t)targets, 0);
 		int atime = cJSON_GetArraySize(accessors);
 		cJSON* time = add_accessor(accessors, vtime, 0, GL_FLOAT, targets + 1, "SCALAR");
-		float last = (float)(targets / w->fps);
-		cJSON_AddItemToObject(time, "min", exact_array((float[]){0.0f}, 1));
+		float first = (float)(w->first_frame / w->fps), last = (float)((w->first_frame + targets) / w->fps);
+		cJSON_AddItemToObject(time, "min", exact_array(&first, 1));
 		cJSON_AddItemToObject(time, "max", exact_array(&last, 1));
 		cJSON* weights = add_accessor(accessors, -1, 0, GL_FLOAT, (int64_t)(targets + 1) * targets, "SCALAR");
 		cJSON* sparse = cJSON_AddObjectToObject(weights, "sparse");
@@ -446,7 +449,7 @@ static bool write_animation(const gltf_writer* w, FILE* f)
 	int32_t targets = w->frames - 1;
 	unsigned char b[4];
 	for (int32_t k = 0; k <= targets; ++k) {
-		le_put_f32(b, (float)(k / w->fps));
+		le_put_f32(b, (float)((w->first_frame + k) / w->fps));
 		if (!write_all(f, b, 4)) return false;
 	}
 	for (int32_t k = 1; k <= targets; ++k) {

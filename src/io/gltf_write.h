@@ -14,11 +14,13 @@ typedef struct gltf_object {
 
 typedef struct gltf_writer gltf_writer;
 
-/* Prepares the export of `count` cloths for at most max_frames + 1 frames (frame 0, the base
- * mesh, and max_frames more) at `fps`. Fails (NULL, message) when the file would exceed the
- * 4 GiB a GLB can hold. Nothing is created on disk until the first frame. */
-gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int32_t count, double fps, int32_t max_frames,
-			       char* err, size_t err_size);
+/* Prepares the export of `count` cloths for at most max_frames + 1 frames (the base mesh, and
+ * max_frames more) at `fps`, the base being drape's frame first_frame (0 but for garments, whose
+ * caches start once sewn: docs/caches.md): keyframe k is at (first_frame + k) / fps and its morph
+ * target is named frame_NNNN after drape's frame. Fails (NULL, message) when the file would
+ * exceed the 4 GiB a GLB can hold. Nothing is created on disk until the first frame. */
+gltf_writer* gltf_writer_begin(const char* path, const gltf_object* objects, int32_t count, double fps,
+			       int32_t first_frame, int32_t max_frames, char* err, size_t err_size);
 /* Adds the next frame: positions[o] holds 3 * vertex_count doubles for object o (drape's axes).
  * No allocation. */
 bool gltf_writer_add_frame(gltf_writer* w, const double* const* positions, char* err, size_t err_size);

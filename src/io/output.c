@@ -330,7 +330,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(root, "exit_status", t->exit_status);
 	/* doubtful input and crossed cloth: a run never reports "ok" silently over either */
 	cJSON_AddItemToObject(root, "warnings", run_warnings_json(t->crossings, world));
-	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world));
+	cJSON_AddItemToObject(root, "outputs", caches_outputs_json(t->formats, world, t->cache_start));
 
 	cJSON* tot = cJSON_AddObjectToObject(root, "totals");
 	const drape_stats* st = &t->stats;

@@ -42,6 +42,7 @@ typedef struct run_totals {
 	double motion_start; /* s, < 0: not relaxed yet */
 	const int32_t* seam_merged_frame; /* per seam: the frame after which it merged, -1: open */
 	const struct crossing_log* crossings; /* crossed cloth after sewing (io/run_warnings.h), or NULL */
+	int cache_start; /* the first frame of PC2, glTF and USD (a garment's last merge), -1: none written */
 	/* The folder's entries before the run wrote anything (the user's files): summary.json's
 	 * "files" lists every other entry, which a later --force may remove (docs/reliability.md). */
 	char** before;

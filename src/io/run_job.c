@@ -88,6 +88,18 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 	if (fs->penetrating > t->penetrating) t->penetrating = fs->penetrating;
 }
 
+/* The frame PC2, glTF and USD start at: the one after which the last seam merged (0 without
+ * seams), or -1 while one is open (io/caches.h). */
+static int cache_start(const int32_t* merged_frame, int32_t seam_count)
+{
+	int first = 0;
+	for (int32_t k = 0; k < seam_count; ++k) {
+		if (merged_frame[k] < 0) return -1;
+		if (merged_frame[k] > first) first = merged_frame[k];
+	}
+	return first;
+}
+
 /* checkpoint.bin after frame f: the run so far and the world's state (docs/reliability.md). */
 static bool save_checkpoint(checkpoint* ck, const char* dir, int f, const run_totals* t, const sewing_state* sew,
 			    const crossing_log* crossed, drape_world* world, char* err, size_t err_size)
@@ -233,6 +245,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	totals->motion_start = sew.motion_start;
 	totals->seam_merged_frame = sew.merged_frame;
 	totals->crossings = crossed;
+	totals->cache_start = totals->frames_written > 0 ? cache_start(sew.merged_frame, sew.seam_count) : -1;
 	totals->wall_seconds = wall_before + now_s() - start;
 	char serr[512];
 	if (!caches_finish(cache, st == DRAPE_OK, serr, sizeof serr) && st == DRAPE_OK) {
@@ -248,6 +261,10 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		snprintf(r->error, sizeof r->error, "%s", serr);
 		totals->exit_status = exit_status_of(st);
 	}
+	/* The caller's copy of summary.json, while the merge log (in sew) is still there. */
+	cJSON* root = output_summary_json(dir, s, world, totals);
+	r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
+	cJSON_Delete(root);
 	totals->seam_merged_frame = NULL;
 	sewing_end(&sew);
 	r->status = st;
@@ -330,13 +347,6 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 		/* PC2, glTF and USD are rebuilt on resume from the positions kept beside the checkpoint. */
 		char why[256] = "";
 		bool resumable = world_state_supported(world, why, sizeof why);
-		if (s->seam_count > 0 && (formats & ~(unsigned)DRAPE_FORMAT_OBJ)) {
-			/* merging seams changes the vertex count, which a point cache or morph targets cannot follow */
-			snprintf(err, sizeof err, "%s: garments with seams are written as OBJ frames only (--format obj)", s->path);
-			drape_world_destroy(world);
-			if (own) scene_free(&owned);
-			return early(r, DRAPE_ERROR_INVALID, err);
-		}
 		if (def->resume && !checkpoint_read_world(def->out_dir, world, err, sizeof err)) {
 			drape_world_destroy(world);
 			scene_free(&owned);
@@ -347,8 +357,10 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 		/* Every refusal before the folder changes (docs/reliability.md, "Check before you act"). */
 		drape_status ready = !cache ? DRAPE_ERROR_INVALID : DRAPE_OK;
 		if (ready == DRAPE_OK && def->resume) {
-			if (!caches_check_resume(cache, ck.frame, err, sizeof err)) ready = DRAPE_ERROR_INVALID;
-			else if (!output_cut_back(def->out_dir, ck.frame, err, sizeof err) || !caches_resume(cache, ck.frame, err, sizeof err))
+			const int first_cached = cache_start(ck.seam_merged_frame, ck.seam_count);
+			if (!caches_check_resume(cache, ck.frame, first_cached, err, sizeof err)) ready = DRAPE_ERROR_INVALID;
+			else if (!output_cut_back(def->out_dir, ck.frame, err, sizeof err) ||
+				 !caches_resume(cache, ck.frame, first_cached, err, sizeof err))
 				ready = DRAPE_ERROR_IO;
 		} else if (ready == DRAPE_OK) {
 			ready = output_prepare_dir(def->out_dir, def->force, err, sizeof err);
@@ -397,9 +409,6 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			r->started = true;
 			run_frames(def, s, world, cache, r, &totals, first, def->resume || resumable ? &ck : NULL, &crossed, strict);
 			st = r->status;
-			cJSON* root = output_summary_json(def->out_dir, s, world, &totals);
-			r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
-			cJSON_Delete(root);
 			crossings_free(&crossed);
 			if (!def->resume) {
 				output_free_list(totals.before, totals.before_count);

@@ -241,7 +241,7 @@ static bool load_stretch_regions(const json_ctx* c, const jnode* cn, scene_cloth
 	return ok;
 }
 
-static bool load_cloth(loader* L, const jnode* n, int32_t index)
+bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 {
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
@@ -381,6 +381,17 @@ void scene_free(scene* s)
 }
 
 /* drape_limits.h: refused here, at the key, rather than by drape_world_create's general message. */
+void scene_set_defaults(scene* s)
+{
+	s->sew_time_limit = SCENE_SEW_TIME_LIMIT;
+	s->sew_gravity = 1.0;
+	s->relax_energy = SCENE_RELAX_ENERGY;
+	s->world = drape_default_world_def();
+	s->world.gravity[0] = 0.0;
+	s->world.gravity[1] = 0.0;
+	s->world.gravity[2] = -9.81;
+}
+
 static bool load_root(loader* L, const cJSON* root)
 {
 	const json_ctx* c = &L->c;
@@ -401,13 +412,7 @@ static bool load_root(loader* L, const cJSON* root)
 	}
 	if (!s->name) return scene_out_of_memory(c);
 
-	s->sew_time_limit = 2.0;
-	s->sew_gravity = 1.0;
-	s->relax_energy = 1e-4;
-	s->world = drape_default_world_def();
-	s->world.gravity[0] = 0.0;
-	s->world.gravity[1] = 0.0;
-	s->world.gravity[2] = -9.81;
+	scene_set_defaults(s);
 	if (!scene_read_world(c, &rn, &s->world) || !load_output(c, &rn, s) ||
 	    !scene_check_world(c, &rn, s->fps, &s->world))
 		return false;
@@ -432,7 +437,7 @@ static bool load_root(loader* L, const cJSON* root)
 		/* Counted before loading, so scene_free releases a half-built cloth too. */
 		s->cloth_count = i + 1;
 		jnode one = json_node(&cn, item);
-		if (!load_cloth(L, &one, i)) return false;
+		if (!scene_load_cloth(L, &one, i)) return false;
 	}
 	/* On the garment mesher's irregular triangles the projection's corrections jolt the small
 	 * triangles beside the corrected ones, and a sewn garment never came to rest to start moving. */
@@ -456,14 +461,9 @@ bool scene_load_text_set(const char* text, const char* path, const char* const* 
 	scene s;
 	memset(&s, 0, sizeof s);
 	loader L;
-	memset(&L, 0, sizeof L);
-	L.c.text = text;
-	L.c.file = path;
-	L.c.err = err;
-	L.c.err_size = err_size;
+	scene_loader_init(&L, &s, text, path, err, err_size);
 	drape_status status = DRAPE_ERROR_INVALID;
 	L.c.status = &status;
-	L.s = &s;
 	out->failure = DRAPE_ERROR_INVALID;
 	if (!text) return json_fail(&L.c, NULL, "no text");
 
@@ -601,11 +601,22 @@ drape_world* scene_build_world_status(const scene* s, drape_status* status, char
 		snprintf(err, err_size, "%s: out of memory creating the world", s->path);
 		return NULL;
 	}
+	if (!scene_add_to_world(s, world, err, err_size)) {
+		/* the world's own record of the failed call, or the loader's (its id list) */
+		*status = drape_world_status(world) != DRAPE_OK ? drape_world_status(world) : core_failure_status(err);
+		drape_world_destroy(world);
+		return NULL;
+	}
+	*status = DRAPE_OK;
+	return world;
+}
+
+bool scene_add_to_world(const scene* s, drape_world* world, char* err, size_t err_size)
+{
 	drape_cloth_id* ids = malloc(sizeof *ids * (size_t)(s->cloth_count > 0 ? s->cloth_count : 1));
 	if (!ids) {
 		snprintf(err, err_size, "%s: out of memory", s->path);
-		drape_world_destroy(world);
-		return NULL;
+		return false;
 	}
 	for (int32_t i = 0; i < s->cloth_count; ++i) {
 		const scene_cloth* sc = &s->cloths[i];
@@ -628,9 +639,7 @@ drape_world* scene_build_world_status(const scene* s, drape_status* status, char
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,
 				 drape_world_error(world));
 			free(ids);
-			*status = drape_world_status(world);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
 	for (int32_t k = 0; k < s->constraint_count; ++k) {
@@ -643,9 +652,7 @@ drape_world* scene_build_world_status(const scene* s, drape_status* status, char
 			snprintf(err, err_size, "%s: cloths[%d] '%s': pin on vertex %d: %s", s->path, (int)con->cloth,
 				 s->cloths[con->cloth].name, (int)def.vertex, drape_world_error(world));
 			free(ids);
-			*status = drape_world_status(world);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
 	for (int32_t k = 0; k < s->seam_count; ++k) {
@@ -662,9 +669,7 @@ drape_world* scene_build_world_status(const scene* s, drape_status* status, char
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)sm->cloth, s->cloths[sm->cloth].name,
 				 drape_world_error(world));
 			free(ids);
-			*status = drape_world_status(world);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
 	free(ids);
@@ -674,11 +679,8 @@ drape_world* scene_build_world_status(const scene* s, drape_status* status, char
 		if (id.index < 0) {
 			snprintf(err, err_size, "%s: solids[%d] '%s': %s", s->path, (int)i, so->name,
 				 drape_world_error(world));
-			*status = drape_world_status(world);
-			drape_world_destroy(world);
-			return NULL;
+			return false;
 		}
 	}
-	*status = DRAPE_OK;
-	return world;
+	return true;
 }

@@ -79,6 +79,8 @@ typedef struct scene {
 	double sew_gravity;    /* gravity is scaled by this while any seam is open */
 	bool sew_regions_after; /* garments' b_u/b_v regions apply once every seam has merged */
 	double relax_energy;   /* J: after sewing, motion may start once the kinetic energy is under this */
+#define SCENE_SEW_TIME_LIMIT 2.0 /* s: the defaults of the last two when the scene does not set them */
+#define SCENE_RELAX_ENERGY 1e-4
 	char** sets; /* the --set overrides applied, "key.path=value" (summary.json) */
 	int32_t set_count;
 	/* After a failed load (the rest is empty): DRAPE_ERROR_INVALID, _IO (unreadable) or _MEMORY. */
@@ -110,5 +112,9 @@ void scene_free(scene* s);
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size);
 /* The same, with why it failed in *status (optional): DRAPE_ERROR_INVALID or DRAPE_ERROR_MEMORY. */
 drape_world* scene_build_world_status(const scene* s, drape_status* status, char* err, size_t err_size);
+/* The same into an existing world: s's cloths, pins, seams and solids are appended (cloth i of s
+ * becomes the world's next cloth ...). On failure (message in err) the world keeps what was
+ * added before it. */
+bool scene_add_to_world(const scene* s, drape_world* world, char* err, size_t err_size);
 
 #endif

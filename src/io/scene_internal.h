@@ -13,6 +13,18 @@ typedef struct loader {
 	int32_t constraint_cap;
 } loader;
 
+/* Loads one element of "cloths" into s->cloths[index] (its pins, and a garment's seams, are
+ * appended to s). */
+bool scene_load_cloth(loader* L, const jnode* n, int32_t index);
+/* Loads one element of "solids" into s->solids[index]. */
+bool scene_load_solid(loader* L, const jnode* n, int32_t index);
+/* What a scene has before its file is read: the world's defaults with gravity along -Z, and the
+ * sewing defaults (docs/scene-format.md). */
+void scene_set_defaults(scene* s);
+
+/* A loader reading `text` (messages start with `file`, relative files are found beside it) into s. */
+void scene_loader_init(loader* L, scene* s, const char* text, const char* file, char* err, size_t err_size);
+
 /* Expands one entry of cloths[cloth].pins into per-particle constraints appended to s. */
 bool scene_load_pin(loader* L, const jnode* pin, int32_t cloth);
 

@@ -352,7 +352,7 @@ static bool load_placement(const json_ctx* c, const jnode* n, scene_solid* so)
 	return true;
 }
 
-static bool load_solid(loader* L, const jnode* n, int32_t index)
+bool scene_load_solid(loader* L, const jnode* n, int32_t index)
 {
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
@@ -419,7 +419,7 @@ bool scene_load_solids(loader* L, const jnode* root)
 		/* Counted before loading, so scene_free releases a half-built solid too. */
 		s->solid_count = i + 1;
 		jnode one = json_node(&sn, item);
-		if (!load_solid(L, &one, i)) return false;
+		if (!scene_load_solid(L, &one, i)) return false;
 	}
 	return true;
 }

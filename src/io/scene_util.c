@@ -15,6 +15,16 @@ char* scene_copy_string(const char* s)
 	return d;
 }
 
+void scene_loader_init(loader* L, scene* s, const char* text, const char* file, char* err, size_t err_size)
+{
+	memset(L, 0, sizeof *L);
+	L->c.text = text;
+	L->c.file = file;
+	L->c.err = err;
+	L->c.err_size = err_size;
+	L->s = s;
+}
+
 bool scene_out_of_memory(const json_ctx* c)
 {
 	if (c->status) *c->status = DRAPE_ERROR_MEMORY;

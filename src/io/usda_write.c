@@ -19,6 +19,7 @@ struct usda_writer {
 	char (*names)[128];
 	FILE** spools; /* per cloth: "t: [(x, y, z), ...],\n" lines */
 	int32_t frames;
+	int32_t first_frame; /* the time code of the first sample */
 	double fps;
 };
 
@@ -65,14 +66,15 @@ void usda_writer_abort(usda_writer* w)
 	free(w);
 }
 
-usda_writer* usda_writer_begin(const char* path, const usda_object* objects, int32_t count, double fps, char* err,
-			       size_t err_size)
+usda_writer* usda_writer_begin(const char* path, const usda_object* objects, int32_t count, double fps,
+			       int32_t first_frame, char* err, size_t err_size)
 {
 	usda_writer* w = calloc(1, sizeof *w);
 	size_t slots = (size_t)(count > 0 ? count : 1);
 	if (w) {
 		w->count = count;
 		w->fps = fps;
+		w->first_frame = first_frame;
 		snprintf(w->path, sizeof w->path, "%s", path);
 		w->own = calloc(slots, sizeof *w->own);
 		w->names = calloc(slots, sizeof *w->names);
@@ -112,7 +114,7 @@ bool usda_writer_add_frame(usda_writer* w, const double* const* positions, char*
 		}
 		FILE* f = w->spools[i];
 		const double* x = positions[i];
-		fprintf(f, "            %d: [", (int)w->frames);
+		fprintf(f, "            %d: [", (int)(w->first_frame + w->frames));
 		for (int32_t v = 0; v < w->objects[i].mesh->vertex_count; ++v) write_tuple(f, v ? ", (" : "(", &x[3 * v], 3);
 		if (fprintf(f, "],\n") < 0) {
 			snprintf(err, err_size, "cannot write the USD spool of '%s': %s", w->path, strerror(errno));
@@ -156,8 +158,9 @@ bool usda_writer_finish(usda_writer* w, char* err, size_t err_size)
 	if (ok) {
 		fprintf(f, "#usda 1.0\n(\n    defaultPrim = \"drape\"\n    doc = \"drape %s cloth animation\"\n"
 			   "    metersPerUnit = 1\n    upAxis = \"Z\"\n    timeCodesPerSecond = %.17g\n"
-			   "    framesPerSecond = %.17g\n    startTimeCode = 0\n    endTimeCode = %d\n)\n\n",
-			DRAPE_VERSION_STRING, w->fps, w->fps, w->frames > 0 ? (int)w->frames - 1 : 0);
+			   "    framesPerSecond = %.17g\n    startTimeCode = %d\n    endTimeCode = %d\n)\n\n",
+			DRAPE_VERSION_STRING, w->fps, w->fps, (int)w->first_frame,
+			(int)w->first_frame + (w->frames > 0 ? (int)w->frames - 1 : 0));
 		fprintf(f, "def Xform \"drape\"\n{\n");
 		for (int32_t i = 0; ok && i < w->count; ++i) {
 			write_mesh(f, w, i);

@@ -14,10 +14,12 @@ typedef struct usda_object {
 
 typedef struct usda_writer usda_writer;
 
-/* Prepares path (written as path + ".tmp", spools beside it). NULL with a message on failure. */
-usda_writer* usda_writer_begin(const char* path, const usda_object* objects, int32_t count, double fps, char* err,
-			       size_t err_size);
-/* Adds the next frame (time code = frame index): positions[o] holds 3 * vertex_count doubles. */
+/* Prepares path (written as path + ".tmp", spools beside it). The first frame added gets time code
+ * first_frame (0 but for garments, whose caches start once sewn: docs/caches.md), which is the
+ * layer's startTimeCode. NULL with a message on failure. */
+usda_writer* usda_writer_begin(const char* path, const usda_object* objects, int32_t count, double fps,
+			       int32_t first_frame, char* err, size_t err_size);
+/* Adds the next frame (time code first_frame + its index): positions[o] holds 3 * vertex_count doubles. */
 bool usda_writer_add_frame(usda_writer* w, const double* const* positions, char* err, size_t err_size);
 /* Assembles the layer from the spools, renames it over path, frees w. */
 bool usda_writer_finish(usda_writer* w, char* err, size_t err_size);

@@ -8,26 +8,10 @@ import unittest
 import numpy as np
 
 import drape
+from cache_readers import read_obj
 from usda_reader import parse
 
 SRC = os.environ.get("DRAPE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-
-
-def read_obj(path):
-    v, vt, fv, fvt = [], [], [], []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "v":
-                v.append([float(a) for a in w[1:4]])
-            elif w[0] == "vt":
-                vt.append([float(a) for a in w[1:3]])
-            elif w[0] == "f":
-                fv.append([int(c.split("/")[0]) - 1 for c in w[1:]])
-                fvt.append([int(c.split("/")[1]) - 1 for c in w[1:]])
-    return np.array(v), np.array(vt), np.array(fv), np.array(fvt)
 
 
 class Usda(unittest.TestCase):
