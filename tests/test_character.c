@@ -3,6 +3,7 @@
  * against the file's own channels, collider motion per step, `penetrating`, and bad input. */
 #include "fixtures.h"
 #include "test.h"
+#include "test_character_import.h"
 
 #include "character/character.h"
 #include "collide/solid.h"
@@ -555,8 +556,18 @@ static void test_bad_input(void)
 	d.file = "/nonexistent/walk.glb";
 	expect_load_error(&d, "/nonexistent/walk.glb: cannot read");
 	if (!have_file(MODELS "/BVH/01_01.bvh")) return;
+	/* A mesh without animation is a static body, unless a clip is asked for. */
 	d.file = MODELS "/OBJ/box.obj";
-	expect_load_error(&d, "has no animation");
+	d.animation = "walk";
+	expect_load_error(&d, "box.obj: has no animation, so none named 'walk'");
+	d.animation = NULL;
+	d.animation_index = 1;
+	expect_load_error(&d, "animation index 1 does not exist (it has no animation)");
+	d.animation_index = 0;
+	char err[512] = "";
+	drape_character* box = drape_character_load(&d, err, sizeof err);
+	CHECK(box && box->vertex_count == 8 && box->triangle_count == 12 && box->duration == 0.0);
+	drape_character_destroy(box);
 	d.file = MODELS "/glTF2/simple_skin/simple_skin.gltf";
 	d.animation_index = 3;
 	expect_load_error(&d, "animation index 3 does not exist (it has 1 animation)");
@@ -571,7 +582,6 @@ static void test_bad_input(void)
 	fclose(f);
 	drape_character_def e = drape_default_character_def();
 	e.file = empty;
-	char err[512] = "";
 	drape_character* c = drape_character_load(&e, err, sizeof err);
 	CHECK(c == NULL && strstr(err, empty) == err);
 	drape_character_destroy(c);
@@ -598,5 +608,12 @@ const test_case character_tests[] = {
 	{"collider_motion_per_step", test_collider_motion_per_step},
 	{"strip_on_swinging_arm", test_strip_on_swinging_arm},
 	{"bad_input", test_bad_input},
+	{"weights_normalised", test_character_weights_normalised},
+	{"fbx_rig", test_character_fbx_rig},
+	{"static_body", test_character_static_body},
+	{"joint_maps", test_character_joint_maps},
+	{"biovision_mannequin", test_character_biovision_mannequin},
+	{"keyframe_interpolation", test_character_keyframe_interpolation},
+	{"scene_keyframes", test_character_scene_keyframes},
 	{NULL, NULL},
 };

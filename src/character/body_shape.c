@@ -217,6 +217,13 @@ bool body_shape_make(const mannequin_joint* joints, int32_t count, body_shape* s
 	if (head < 0 && !need(joints, count, "Head", &head, err, err_size)) return false;
 	if (!find_side(joints, count, true, &L, err, err_size) || !find_side(joints, count, false, &R, err, err_size))
 		return false;
+	/* The torso's top is where the neck and the clavicles branch: CMU's Spine1 is there, but
+	 * Biovision's Chest (mapped to Spine1, joint_map.c) and Mixamo's Spine2 lie lower, with the Neck
+	 * above them; the Neck's base is the same place in every scheme (CMU's Neck sits on Spine1). */
+	int neck = body_find_joint(joints, count, "Neck");
+	if (neck >= 0 && joint_pos(joints, neck).z > joint_pos(joints, chest).z &&
+	    joint_pos(joints, neck).z < joint_pos(joints, head).z)
+		chest = neck;
 	vec3 p_hips = joint_pos(joints, hips), p_chest = joint_pos(joints, chest), p_head = joint_pos(joints, head);
 	if (!(p_head.z > p_chest.z && p_chest.z > p_hips.z && p_hips.z > joint_pos(joints, L.foot).z &&
 	      p_hips.z > joint_pos(joints, R.foot).z))

@@ -3,6 +3,8 @@
  * path gives the ordinal of each member, and valid JSON can be skipped value by value. */
 #include "scene_json.h"
 
+#include "core.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -227,28 +229,6 @@ cJSON* json_parse(const json_ctx* c)
 /* ---------------------------------------------------------------------------------------------
  * Keys */
 
-static int edit_distance(const char* a, const char* b)
-{
-	enum { MAX = 64 };
-	size_t la = strlen(a), lb = strlen(b);
-	if (la >= MAX || lb >= MAX) return MAX;
-	int row[MAX + 1];
-	for (size_t j = 0; j <= lb; ++j) row[j] = (int)j;
-	for (size_t i = 1; i <= la; ++i) {
-		int diag = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; ++j) {
-			int up = row[j];
-			int best = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
-			if (up + 1 < best) best = up + 1;
-			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 const char* json_type_name(const cJSON* j)
 {
 	if (cJSON_IsNumber(j)) return "a number";
@@ -278,12 +258,9 @@ bool json_check_object(const json_ctx* c, const jnode* at, const char* const* ke
 		if (!known) {
 			/* Suggest the nearest key, but only when it is a plausible typo rather than a
 			 * different word: within 3 edits and fewer edits than the key is long. */
-			const char* best = NULL;
-			int best_d = 4;
-			for (const char* const* k = keys; *k; ++k) {
-				int d = edit_distance(m->string, *k);
-				if (d < best_d && d < (int)strlen(*k)) best = *k, best_d = d;
-			}
+			int32_t key_count = 0;
+			while (keys[key_count]) ++key_count;
+			const char* best = core_closest_name(m->string, keys, key_count);
 			if (best) return json_fail(c, &mn, "unknown key (did you mean '%s'?)", best);
 			char list[256];
 			size_t used = 0;
