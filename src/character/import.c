@@ -235,6 +235,69 @@ static bool load_bones(importer* im, const struct aiMesh* mesh, int32_t v0)
 	return true;
 }
 
+typedef struct weld_key {
+	double p[3];
+	int32_t joint, index;
+} weld_key;
+
+static int compare_weld(const void* a, const void* b)
+{
+	const weld_key *x = a, *y = b;
+	if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
+	for (int k = 0; k < 3; ++k)
+		if (x->p[k] != y->p[k]) return x->p[k] < y->p[k] ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Plain meshes repeat a vertex wherever its uv or normal changes or a material ends (HUMAN.blend
+ * comes as two meshes split by material): drape needs only the place, so vertices at the same place
+ * on the same node become one and the body closes. Triangles that collapse are dropped. */
+static bool weld_fixed_vertices(drape_character* c)
+{
+	int32_t n = c->vertex_count;
+	weld_key* keys = malloc((size_t)n * sizeof *keys);
+	int32_t* first_of = malloc((size_t)n * sizeof *first_of);
+	int32_t* to = malloc((size_t)n * sizeof *to);
+	if (!keys || !first_of || !to) {
+		free(keys), free(first_of), free(to);
+		return false;
+	}
+	for (int32_t v = 0; v < n; ++v) {
+		memcpy(keys[v].p, &c->rest[3 * (size_t)v], sizeof keys[v].p);
+		keys[v].joint = c->skin_joint[4 * (size_t)v];
+		keys[v].index = v;
+	}
+	qsort(keys, (size_t)n, sizeof *keys, compare_weld);
+	/* every vertex to the first (lowest-numbered) of its place, then the kept ones renumbered */
+	for (int32_t i = 0, first = 0; i < n; ++i) {
+		if (i > 0 && (keys[i].joint != keys[i - 1].joint || memcmp(keys[i].p, keys[i - 1].p, sizeof keys[i].p) != 0))
+			first = i;
+		first_of[keys[i].index] = keys[first].index;
+	}
+	int32_t kept = 0;
+	for (int32_t v = 0; v < n; ++v) {
+		if (first_of[v] != v) continue;
+		memmove(&c->rest[3 * (size_t)kept], &c->rest[3 * (size_t)v], 3 * sizeof *c->rest);
+		memmove(&c->skin_joint[4 * (size_t)kept], &c->skin_joint[4 * (size_t)v], 4 * sizeof *c->skin_joint);
+		memmove(&c->skin_weight[4 * (size_t)kept], &c->skin_weight[4 * (size_t)v], 4 * sizeof *c->skin_weight);
+		to[v] = kept++;
+	}
+	for (int32_t v = 0; v < n; ++v) to[v] = to[first_of[v]];
+	int32_t t_kept = 0;
+	for (int32_t t = 0; t < c->triangle_count; ++t) {
+		int32_t a = to[c->triangles[3 * t]], b = to[c->triangles[3 * t + 1]], d = to[c->triangles[3 * t + 2]];
+		if (a == b || b == d || a == d) continue;
+		c->triangles[3 * t_kept] = a, c->triangles[3 * t_kept + 1] = b, c->triangles[3 * t_kept + 2] = d;
+		++t_kept;
+	}
+	c->vertex_count = kept;
+	c->triangle_count = t_kept;
+	free(keys);
+	free(first_of);
+	free(to);
+	return true;
+}
+
 /* The file's meshes, merged into one: the skinned ones (bones' offset matrices are the inverse
  * binds), or, when none is skinned, every mesh fixed to the node that holds it (weight 1 on that
  * joint, its vertices in the node's frame): a posed body that stands still or moves by keyframes. */
@@ -285,6 +348,7 @@ static bool load_meshes(importer* im)
 			t0 += (int32_t)mesh->mNumFaces;
 		}
 	}
+	if (!skinned && !weld_fixed_vertices(c)) return fail(im, "%s", "out of memory");
 	char why[256];
 	if (!character_normalise_skin(c, why, sizeof why) || !character_check_skin(c, why, sizeof why))
 		return fail(im, "%s", why);
