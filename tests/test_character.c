@@ -611,6 +611,7 @@ const test_case character_tests[] = {
 	{"weights_normalised", test_character_weights_normalised},
 	{"fbx_rig", test_character_fbx_rig},
 	{"static_body", test_character_static_body},
+	{"static_weld", test_character_static_weld},
 	{"joint_maps", test_character_joint_maps},
 	{"biovision_mannequin", test_character_biovision_mannequin},
 	{"keyframe_interpolation", test_character_keyframe_interpolation},

@@ -5,6 +5,7 @@
 void test_character_weights_normalised(void);
 void test_character_fbx_rig(void);
 void test_character_static_body(void);
+void test_character_static_weld(void);
 void test_character_joint_maps(void);
 void test_character_biovision_mannequin(void);
 void test_character_keyframe_interpolation(void);
