@@ -371,6 +371,17 @@ void test_character_biovision_mannequin(void)
 	printf("  %d vertices, %.3f m tall, %.1f s of motion\n", (int)n, hi - lo, c->duration);
 	CHECK(n > 6000 && n < 10000);
 	CHECK(hi - lo > 1.6 && hi - lo < 1.85);
+	/* the clip drives it: five seconds in, the boxer's guard is up and its feet have moved */
+	double* q = malloc(3 * (size_t)n * sizeof *q);
+	character_pose(c, 5.0, q);
+	double moved = 0.0;
+	for (int32_t i = 0; i < 3 * n; ++i) {
+		CHECK(isfinite(q[i]));
+		moved = fmax(moved, fabs(q[i] - p[i]));
+	}
+	printf("  largest displacement at 5 s: %.3f m\n", moved);
+	CHECK(moved > 0.3);
+	free(q);
 	int32_t arm = character_find_joint(c, "LeftArm");
 	CHECK(arm >= 0 && strcmp(c->joints[arm].file_name, "LeftShoulder") == 0);
 	CHECK(character_find_joint(c, "LeftCollar") == character_find_joint(c, "LeftShoulder"));
@@ -397,7 +408,8 @@ void test_character_biovision_mannequin(void)
 	/* bad maps: an unknown drape name, an unknown file joint (did you mean), a joint named twice */
 	drape_joint_name bad[2] = {{"Spine1", "Chest"}, {"LeftFoerArm", "LeftElbow"}};
 	CHECK(load_boxing(bad, 2, err, sizeof err) == NULL);
-	CHECK(strstr(err, "Boxing_Toes.bvh: joint_map[1]: drape has no joint named 'LeftFoerArm' (did you mean 'LeftForeArm'?)"));
+	CHECK(strstr(err, "Boxing_Toes.bvh: joint_map[1]: drape has no joint named 'LeftFoerArm' (did you mean "
+			  "'LeftForeArm'?)"));
 	bad[1] = (drape_joint_name){"Spine", "Chst"};
 	CHECK(load_boxing(bad, 2, err, sizeof err) == NULL);
 	CHECK(strstr(err, "joint_map[1]: the file has no joint named 'Chst' (did you mean 'Chest'?)"));

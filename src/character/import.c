@@ -315,7 +315,8 @@ static bool load_meshes(importer* im)
 		nv += copies * (int32_t)mesh->mNumVertices;
 		nt += copies * (int32_t)mesh->mNumFaces;
 	}
-	if (nv == 0 || nt == 0) return fail(im, "%s", "has no mesh with triangles (use \"body\": \"mannequin\" for a skeleton-only file)");
+	if (nv == 0 || nt == 0)
+		return fail(im, "%s", "has no mesh with triangles (use \"body\": \"mannequin\" for a skeleton-only file)");
 	c->vertex_count = nv;
 	c->triangle_count = nt;
 	c->rest = calloc(3 * (size_t)nv, sizeof *c->rest);

@@ -1,6 +1,7 @@
 /* Posing a character at any time (docs/characters.md): the clip sampled with rotations interpolated
  * on the sphere (slerp) and translations and scales linearly, the lead-in (dressing pose held, then
- * blended into the clip), keyframed rotations on top, forward kinematics down the hierarchy, and linear blend skinning. */
+ * blended into the clip), keyframed rotations on top, forward kinematics down the hierarchy, and
+ * linear blend skinning. */
 #include "character.h"
 
 #include <math.h>

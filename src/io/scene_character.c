@@ -74,7 +74,8 @@ static bool load_joint_map(const json_ctx* c, const jnode* n, character_inputs* 
 	const cJSON* m = json_get(n, "joint_map");
 	if (!m) return true;
 	jnode mn = json_node(n, m);
-	if (!cJSON_IsObject(m)) return json_fail(c, &mn, "expected an object (drape's joint name -> the file's), got %s", json_type_name(m));
+	if (!cJSON_IsObject(m))
+		return json_fail(c, &mn, "expected an object (drape's joint name -> the file's), got %s", json_type_name(m));
 	int count = cJSON_GetArraySize(m);
 	if (count == 0) return json_fail(c, &mn, "must name at least one joint");
 	in->map = calloc((size_t)count, sizeof *in->map);
@@ -123,7 +124,9 @@ static bool load_keyframes(const json_ctx* c, const jnode* n, character_inputs* 
 		if (index > 0 && !(time > previous))
 			return json_fail(c, &tn, "keyframe times must increase: %g after %g", time, previous);
 		previous = time;
-		if (!cJSON_IsObject(j)) return json_fail(c, &jn, "expected an object (joint name -> [rx, ry, rz] degrees), got %s", json_type_name(j));
+		if (!cJSON_IsObject(j))
+			return json_fail(c, &jn, "expected an object (joint name -> [rx, ry, rz] degrees), got %s",
+					 json_type_name(j));
 		if (!j->child) return json_fail(c, &jn, "must turn at least one joint");
 		for (const cJSON* e = j->child; e; e = e->next) {
 			jnode en = json_node(&jn, e);
