@@ -76,6 +76,24 @@ static drape_character* load_model(const char* path)
 	return c;
 }
 
+/* The largest coordinate change of a skinned vertex between times t0 and t1 (all finite). */
+static double largest_move(const drape_character* c, double t0, double t1)
+{
+	size_t n = 3 * (size_t)c->vertex_count;
+	double* a = malloc(n * sizeof *a);
+	double* b = malloc(n * sizeof *b);
+	character_pose(c, t0, a);
+	character_pose(c, t1, b);
+	double moved = 0.0;
+	for (size_t i = 0; i < n; ++i) {
+		CHECK(isfinite(b[i]));
+		moved = fmax(moved, fabs(a[i] - b[i]));
+	}
+	free(a);
+	free(b);
+	return moved;
+}
+
 /* ---- skin weights ---- */
 
 void test_character_weights_normalised(void)
@@ -138,16 +156,7 @@ void test_character_fbx_rig(void)
 			break;
 		}
 	}
-	int32_t n = c->vertex_count;
-	double* a = malloc(3 * (size_t)n * sizeof *a);
-	double* b = malloc(3 * (size_t)n * sizeof *b);
-	character_pose(c, 0.0, a);
-	character_pose(c, 0.5 * c->duration, b);
-	double moved = 0.0;
-	for (int32_t i = 0; i < 3 * n; ++i) {
-		CHECK(isfinite(b[i]));
-		moved = fmax(moved, fabs(a[i] - b[i]));
-	}
+	double moved = largest_move(c, 0.0, 0.5 * c->duration);
 	printf("  largest displacement at mid-clip: %.3f\n", moved);
 	CHECK(moved > 0.1);
 	/* the warning goes where a world's warnings go */
@@ -160,8 +169,6 @@ void test_character_fbx_rig(void)
 	CHECK(drape_solid_add(w, &sd).index == 0);
 	CHECK(strstr(drape_world_warnings(w), "solid 'rig': skin weights normalised") != NULL);
 	drape_world_destroy(w);
-	free(a);
-	free(b);
 	drape_character_destroy(c);
 }
 
@@ -372,16 +379,9 @@ void test_character_biovision_mannequin(void)
 	CHECK(n > 6000 && n < 10000);
 	CHECK(hi - lo > 1.6 && hi - lo < 1.85);
 	/* the clip drives it: five seconds in, the boxer's guard is up and its feet have moved */
-	double* q = malloc(3 * (size_t)n * sizeof *q);
-	character_pose(c, 5.0, q);
-	double moved = 0.0;
-	for (int32_t i = 0; i < 3 * n; ++i) {
-		CHECK(isfinite(q[i]));
-		moved = fmax(moved, fabs(q[i] - p[i]));
-	}
+	double moved = largest_move(c, 0.0, 5.0);
 	printf("  largest displacement at 5 s: %.3f m\n", moved);
 	CHECK(moved > 0.3);
-	free(q);
 	int32_t arm = character_find_joint(c, "LeftArm");
 	CHECK(arm >= 0 && strcmp(c->joints[arm].file_name, "LeftShoulder") == 0);
 	CHECK(character_find_joint(c, "LeftCollar") == character_find_joint(c, "LeftShoulder"));
