@@ -27,7 +27,7 @@ static bool have_file(const char* path)
 
 /* A chain of joints along x, joint k at local offset (len, 0, 0) from its parent (the root at the
  * origin), with vertex weights given by the caller; identity placement, z up. */
-static drape_character* chain(int joints, double len, int verts, const double* rest, const int32_t* j, const double* w)
+drape_character* test_chain(int joints, double len, int verts, const double* rest, const int32_t* j, const double* w)
 {
 	drape_character* c = calloc(1, sizeof *c);
 	c->joint_count = joints;
@@ -78,7 +78,7 @@ static void test_two_bone_chain(void)
 	double rest[9] = {0.5, 0.1, 0, 1.5, -0.1, 0, 1.2, 0, 0};
 	int32_t j[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
 	double w[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0};
-	drape_character* c = chain(2, 1.0, 3, rest, j, w);
+	drape_character* c = test_chain(2, 1.0, 3, rest, j, w);
 	rotate_z(c, 1, 0.0, PI / 2); /* the elbow bends 90 degrees over one second */
 	rotate_z(c, 0, 0.0, PI / 3); /* while the shoulder turns 60 */
 	double p[9];
@@ -438,7 +438,7 @@ static drape_character* box_arm(void)
 	int32_t j[32] = {0};
 	double w[32] = {0};
 	for (int k = 0; k < 8; ++k) w[4 * k] = 1.0;
-	drape_character* c = chain(1, 0.0, 8, rest, j, w);
+	drape_character* c = test_chain(1, 0.0, 8, rest, j, w);
 	static const int32_t tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
 					 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
 	c->triangle_count = 12;
@@ -498,9 +498,6 @@ static void test_collider_motion_per_step(void)
 static void test_strip_on_swinging_arm(void)
 {
 	drape_character* arm = box_arm();
-	drape_world_def wd = drape_default_world_def();
-	wd.threads = 1;
-	drape_world* w = drape_world_create(&wd);
 	drape_grid_def g = drape_default_grid_def();
 	g.size[0] = 0.4;
 	g.size[1] = 0.08;
@@ -508,24 +505,9 @@ static void test_strip_on_swinging_arm(void)
 	g.resolution[1] = 5;
 	g.center[0] = 0.35;
 	g.center[2] = 0.12;
-	drape_mesh m;
-	char err[256];
-	CHECK(drape_mesh_make_grid(&g, &m, err, sizeof err) == DRAPE_OK);
-	drape_cloth_def cd = drape_default_cloth_def();
-	cd.mesh = &m;
-	drape_cloth_add(w, &cd);
-	drape_solid_def sd = drape_default_solid_def();
-	sd.shape = DRAPE_SOLID_MESH;
-	sd.character = arm;
-	sd.friction = 0.5;
-	drape_solid_add(w, &sd);
+	drape_world* w = cloth_on_character(&g, arm);
 	int touched = 0, penetrating = 0;
-	for (int f = 1; f <= 45; ++f) {
-		CHECK(drape_world_step(w, 1.0 / 30) == DRAPE_OK);
-		drape_stats st = drape_world_get_stats(w);
-		penetrating += st.penetrating;
-		touched += st.solid_contacts > 0;
-	}
+	run_frames(w, 45, &touched, &penetrating);
 	CHECK(touched > 20); /* the strip lies on the arm and rides its swing */
 	CHECK(penetrating == 0);
 	/* The count itself: a particle put inside the arm is counted. */
@@ -533,7 +515,6 @@ static void test_strip_on_swinging_arm(void)
 	CHECK(solid_inside_end(w, 0, w->x[0], 0.005));
 	w->x[0] = v3(0.3, 0.0, 0.3);
 	CHECK(!solid_inside_end(w, 0, w->x[0], 0.005));
-	drape_mesh_free(&m);
 	drape_character_destroy(arm);
 	drape_world_destroy(w);
 }
@@ -590,7 +571,7 @@ static void test_bad_input(void)
 	double rest[3] = {0, 0, 0};
 	int32_t j[4] = {0, 0, 0, 0};
 	double w[4] = {0.7, 0, 0, 0};
-	drape_character* bad = chain(1, 0.0, 1, rest, j, w);
+	drape_character* bad = test_chain(1, 0.0, 1, rest, j, w);
 	CHECK(!character_check_skin(bad, err, sizeof err));
 	CHECK(strstr(err, "vertex 0: skin weights sum to 0.7") != NULL);
 	drape_character_destroy(bad);

@@ -30,37 +30,18 @@ static bool have(const char* path)
 }
 
 /* n joints in a chain along x (joint k at local (len, 0, 0) from its parent), one vertex per
- * joint at the joint, skinned to it alone; identity placement, z up. */
+ * joint at the joint, skinned to it alone. */
 static drape_character* bare_chain(int n, double len)
 {
-	drape_character* c = calloc(1, sizeof *c);
-	c->joint_count = n;
-	c->joints = calloc((size_t)n, sizeof *c->joints);
-	c->vertex_count = n;
-	c->rest = calloc(3 * (size_t)n, sizeof *c->rest);
-	c->skin_joint = calloc(4 * (size_t)n, sizeof *c->skin_joint);
-	c->skin_weight = calloc(4 * (size_t)n, sizeof *c->skin_weight);
-	for (int k = 0; k < n; ++k) {
-		character_joint* j = &c->joints[k];
-		char name[16];
-		snprintf(name, sizeof name, "j%d", k);
-		j->name = strdup(name);
-		j->file_name = strdup(name);
-		j->parent = k - 1;
-		j->rest.t[0] = k ? len : 0.0;
-		j->rest.q[0] = 1.0;
-		j->rest.s[0] = j->rest.s[1] = j->rest.s[2] = 1.0;
-		j->dress_q[0] = 1.0;
-		c->rest[3 * k] = k * len;
-		c->skin_joint[4 * k] = k;
-		c->skin_weight[4 * k] = 1.0;
+	enum { MAX = 8 };
+	double rest[3 * MAX] = {0}, w[4 * MAX] = {0};
+	int32_t j[4 * MAX] = {0};
+	for (int k = 0; k < n && k < MAX; ++k) {
+		rest[3 * k] = k * len;
+		j[4 * k] = k;
+		w[4 * k] = 1.0;
 	}
-	c->root = -1;
-	c->to_world = affine_identity();
-	c->up[2] = 1.0;
-	c->time_scale = 1.0;
-	character_bind_rest(c);
-	return c;
+	return test_chain(n, len, n, rest, j, w);
 }
 
 /* A model of assimp-testmodels with the default def; NULL (and a note) when it is not installed. */
@@ -74,6 +55,36 @@ static drape_character* load_model(const char* path)
 	if (!c) fprintf(stderr, "  %s\n", err);
 	CHECK(c != NULL);
 	return c;
+}
+
+drape_world* cloth_on_character(const drape_grid_def* g, const drape_character* c)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	drape_world* w = drape_world_create(&wd);
+	drape_mesh m;
+	char err[256];
+	CHECK(drape_mesh_make_grid(g, &m, err, sizeof err) == DRAPE_OK);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	drape_cloth_add(w, &cd);
+	drape_mesh_free(&m);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_MESH;
+	sd.character = c;
+	sd.friction = 0.5;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	return w;
+}
+
+void run_frames(drape_world* w, int frames, int* touched, int* penetrating)
+{
+	for (int f = 1; f <= frames; ++f) {
+		CHECK(drape_world_step(w, 1.0 / 30) == DRAPE_OK);
+		drape_stats st = drape_world_get_stats(w);
+		*penetrating += st.penetrating;
+		*touched += st.solid_contacts > 0;
+	}
 }
 
 /* The largest coordinate change of a skinned vertex between times t0 and t1 (all finite). */
@@ -180,7 +191,6 @@ void test_character_static_body(void)
 {
 	drape_character* c = load_model(MODELS "/Collada/human.zae");
 	if (!c) return;
-	char err[512];
 	CHECK(c->duration == 0.0);
 	int32_t n = c->vertex_count;
 	double* p = malloc(3 * (size_t)n * sizeof *p);
@@ -196,39 +206,21 @@ void test_character_static_body(void)
 	}
 	printf("  %d vertices, %d triangles, %.3f m tall (y up turned to z up)\n", (int)n, (int)c->triangle_count, hi - lo);
 	CHECK(hi - lo > 1.5 && hi - lo < 1.8);
-	drape_world_def wd = drape_default_world_def();
-	wd.threads = 1;
-	drape_world* w = drape_world_create(&wd);
 	drape_grid_def g = drape_default_grid_def();
 	g.size[0] = g.size[1] = 0.3;
 	g.resolution[0] = g.resolution[1] = 13;
 	g.center[0] = top[0];
 	g.center[1] = top[1];
 	g.center[2] = top[2] + 0.05;
-	drape_mesh m;
-	CHECK(drape_mesh_make_grid(&g, &m, err, sizeof err) == DRAPE_OK);
-	drape_cloth_def cd = drape_default_cloth_def();
-	cd.mesh = &m;
-	drape_cloth_add(w, &cd);
-	drape_solid_def sd = drape_default_solid_def();
-	sd.shape = DRAPE_SOLID_MESH;
-	sd.character = c;
-	sd.friction = 0.5;
-	CHECK(drape_solid_add(w, &sd).index == 0);
+	drape_world* w = cloth_on_character(&g, c);
 	int touched = 0, penetrating = 0;
-	for (int f = 1; f <= 30; ++f) {
-		CHECK(drape_world_step(w, 1.0 / 30) == DRAPE_OK);
-		drape_stats st = drape_world_get_stats(w);
-		penetrating += st.penetrating;
-		touched += st.solid_contacts > 0;
-	}
+	run_frames(w, 30, &touched, &penetrating);
 	double low = INFINITY;
 	for (int32_t i = 0; i < 169; ++i) low = fmin(low, w->x[i].z);
 	printf("  %d of 30 frames touching, the cloth's lowest point %.3f m below the head's top\n", touched, top[2] - low);
 	CHECK(touched > 20);
 	CHECK(penetrating == 0);
 	CHECK(top[2] - low > 0.05); /* it drapes down around the head */
-	drape_mesh_free(&m);
 	drape_world_destroy(w);
 	free(p);
 	free(q);
