@@ -186,7 +186,8 @@ void test_character_fbx_rig(void)
 /* ---- posed bodies without animation ---- */
 
 /* The MakeHuman body of human.zae (no bones, no clip) as a static character: a 0.3 m cloth dropped
- * on its head and shoulders rests on it with no particle inside. */
+ * on its head and shoulders rests on it with no particle inside; keyframes on its root node turn it
+ * rigidly. */
 void test_character_static_body(void)
 {
 	drape_character* c = load_model(MODELS "/Collada/human.zae");
@@ -222,9 +223,30 @@ void test_character_static_body(void)
 	CHECK(penetrating == 0);
 	CHECK(top[2] - low > 0.05); /* it drapes down around the head */
 	drape_world_destroy(w);
+	drape_character_destroy(c);
+	/* Rigidly keyframed: the file's root node ("Scene") turned 90 degrees about the vertical over a
+	 * second turns every vertex about the world's z axis through that node (the origin). */
+	drape_character_def d = drape_default_character_def();
+	d.file = MODELS "/Collada/human.zae";
+	drape_joint_key turn[2] = {{0.0, "Scene", {0, 0, 0}}, {1.0, "Scene", {0, 0, 90}}};
+	d.keyframes = turn;
+	d.keyframe_count = 2;
+	char err[512] = "";
+	c = drape_character_load(&d, err, sizeof err);
+	CHECK(c != NULL);
+	if (c) {
+		character_pose(c, 0.5, q);
+		double s = sqrt(0.5), worst = 0.0;
+		for (int32_t v = 0; v < n; ++v) {
+			worst = fmax(worst, fabs(q[3 * v] - s * (p[3 * v] - p[3 * v + 1])));
+			worst = fmax(worst, fabs(q[3 * v + 1] - s * (p[3 * v] + p[3 * v + 1])));
+			worst = fmax(worst, fabs(q[3 * v + 2] - p[3 * v + 2]));
+		}
+		CHECK(worst < 1e-12);
+		drape_character_destroy(c);
+	}
 	free(p);
 	free(q);
-	drape_character_destroy(c);
 }
 
 static int cmp_edge(const void* a, const void* b)
