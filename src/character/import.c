@@ -235,24 +235,35 @@ static bool load_bones(importer* im, const struct aiMesh* mesh, int32_t v0)
 	return true;
 }
 
+/* A vertex's place and skin: vertices equal in all of it move as one. */
 typedef struct weld_key {
-	double p[3];
-	int32_t joint, index;
+	double p[3], w[4];
+	int32_t j[4], index;
 } weld_key;
+
+static int compare_skin(const weld_key* x, const weld_key* y)
+{
+	for (int k = 0; k < 3; ++k)
+		if (x->p[k] != y->p[k]) return x->p[k] < y->p[k] ? -1 : 1;
+	for (int k = 0; k < 4; ++k) {
+		if (x->j[k] != y->j[k]) return x->j[k] < y->j[k] ? -1 : 1;
+		if (x->w[k] != y->w[k]) return x->w[k] < y->w[k] ? -1 : 1;
+	}
+	return 0;
+}
 
 static int compare_weld(const void* a, const void* b)
 {
 	const weld_key *x = a, *y = b;
-	if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
-	for (int k = 0; k < 3; ++k)
-		if (x->p[k] != y->p[k]) return x->p[k] < y->p[k] ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+	int c = compare_skin(x, y);
+	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
 }
 
-/* Plain meshes repeat a vertex wherever its uv or normal changes or a material ends (HUMAN.blend
- * comes as two meshes split by material): drape needs only the place, so vertices at the same place
- * on the same node become one and the body closes. Triangles that collapse are dropped. */
-static bool weld_fixed_vertices(drape_character* c)
+/* Meshes repeat a vertex wherever its uv or normal changes or a material ends (HUMAN.blend comes as
+ * two meshes split by material; the FBX rig of assimp-testmodels repeats every vertex per face):
+ * drape needs only the place and the skin, so vertices equal in both become one and the body
+ * closes. Triangles that collapse are dropped. */
+static bool weld_vertices(drape_character* c)
 {
 	int32_t n = c->vertex_count;
 	weld_key* keys = malloc((size_t)n * sizeof *keys);
@@ -264,14 +275,14 @@ static bool weld_fixed_vertices(drape_character* c)
 	}
 	for (int32_t v = 0; v < n; ++v) {
 		memcpy(keys[v].p, &c->rest[3 * (size_t)v], sizeof keys[v].p);
-		keys[v].joint = c->skin_joint[4 * (size_t)v];
+		memcpy(keys[v].j, &c->skin_joint[4 * (size_t)v], sizeof keys[v].j);
+		memcpy(keys[v].w, &c->skin_weight[4 * (size_t)v], sizeof keys[v].w);
 		keys[v].index = v;
 	}
 	qsort(keys, (size_t)n, sizeof *keys, compare_weld);
 	/* every vertex to the first (lowest-numbered) of its place, then the kept ones renumbered */
 	for (int32_t i = 0, first = 0; i < n; ++i) {
-		if (i > 0 && (keys[i].joint != keys[i - 1].joint || memcmp(keys[i].p, keys[i - 1].p, sizeof keys[i].p) != 0))
-			first = i;
+		if (i > 0 && compare_skin(&keys[i], &keys[i - 1]) != 0) first = i;
 		first_of[keys[i].index] = keys[first].index;
 	}
 	int32_t kept = 0;
@@ -349,10 +360,10 @@ static bool load_meshes(importer* im)
 			t0 += (int32_t)mesh->mNumFaces;
 		}
 	}
-	if (!skinned && !weld_fixed_vertices(c)) return fail(im, "%s", "out of memory");
 	char why[256];
 	if (!character_normalise_skin(c, why, sizeof why) || !character_check_skin(c, why, sizeof why))
 		return fail(im, "%s", why);
+	if (!weld_vertices(c)) return fail(im, "%s", "out of memory");
 	return true;
 }
 
