@@ -273,6 +273,23 @@ drape_solid_def drape_default_solid_def(void);
  * seconds, then blends into the clip's pose at `start` over `blend` seconds. */
 typedef struct drape_character drape_character;
 
+/* One entry of a joint map: the file's joint `file_joint` is the joint drape calls `name` (a CMU
+ * name: Hips, Spine1, LeftArm ...; docs/characters.md, "Joint names"). */
+typedef struct drape_joint_name {
+	const char* name;
+	const char* file_joint;
+} drape_joint_name;
+
+/* A keyframed joint rotation (docs/characters.md, "Keyframes"): at `time` (simulation seconds) the
+ * joint (a drape name, or the file's name) is turned by `rotation` degrees about x, then y, then z
+ * (the world's axes, z up, as they lie at the joint in the rest pose), on top of the clip. A joint's
+ * keys are interpolated as clip keys are (slerp) and held before its first and after its last. */
+typedef struct drape_joint_key {
+	double time;
+	const char* joint;
+	double rotation[3];
+} drape_joint_key;
+
 typedef struct drape_character_def {
 	const char* file;
 	const char* animation;   /* by name; NULL: by animation_index */
@@ -288,6 +305,13 @@ typedef struct drape_character_def {
 	double dress_angle;      /* degrees the upper arms are lowered from the rest pose */
 	double position[3];      /* added after scaling and turning z up */
 	double cell_size;        /* m, the mannequin's grid (docs/mannequin.md) */
+	/* The file's joints under drape's names; none (count 0): the built-in map (CMU, Biovision or
+	 * Mixamo) that the names present match. Copied. */
+	const drape_joint_name* joint_map;
+	int32_t joint_map_count;
+	/* Joint rotations by keyframes, on top of the clip; each joint's keys in increasing time. */
+	const drape_joint_key* keyframes;
+	int32_t keyframe_count;
 	int32_t cookie;
 } drape_character_def;
 
@@ -299,6 +323,9 @@ int32_t drape_character_vertex_count(const drape_character* character);
 int32_t drape_character_triangle_count(const drape_character* character);
 const int32_t* drape_character_triangles(const drape_character* character);
 double drape_character_duration(const drape_character* character); /* the clip's length, s */
+/* Doubtful but accepted input, "" if none (skin weights normalised: the largest correction). A
+ * solid made from the character adds it to drape_world_warnings. */
+const char* drape_character_warnings(const drape_character* character);
 /* Holds the dressing pose until `hold` s, then blends into the clip as the def's hold did: a run
  * starts the motion once a garment has relaxed (docs/garments.md). Times already past are not
  * posed again, so call it with hold >= the current time. Ignored unless finite and >= 0. */

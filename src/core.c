@@ -45,3 +45,39 @@ char* core_concat(const char* a, const char* b)
 	memcpy(s + na, b, nb + 1);
 	return s;
 }
+
+int core_edit_distance(const char* a, const char* b)
+{
+	enum { MAX = 64 };
+	size_t la = strlen(a), lb = strlen(b);
+	if (la >= MAX || lb >= MAX) return MAX;
+	int row[MAX + 1];
+	for (size_t j = 0; j <= lb; ++j) row[j] = (int)j;
+	for (size_t i = 1; i <= la; ++i) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; ++j) {
+			int up = row[j];
+			int best = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
+			if (up + 1 < best) best = up + 1;
+			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char* core_closest_name(const char* word, const char* const* names, int32_t count)
+{
+	/* A plausible typo rather than a different word: within 3 edits and fewer edits than the
+	 * name is long. */
+	const char* best = NULL;
+	int best_d = 4;
+	for (int32_t k = 0; k < count; ++k) {
+		if (!names[k]) continue;
+		int d = core_edit_distance(word, names[k]);
+		if (d < best_d && d < (int)strlen(names[k])) best = names[k], best_d = d;
+	}
+	return best;
+}

@@ -203,6 +203,7 @@ static drape_solid_id add_character(drape_world* w, const drape_solid_def* d)
 		return id;
 	}
 	solid_data* s = &w->solids[id.index];
+	if (c->warnings) world_warn(w, "solid '%s': %s", name, c->warnings);
 	s->character = copy;
 	s->pose0 = p0;
 	s->pose1 = p1;

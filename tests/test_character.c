@@ -3,6 +3,7 @@
  * against the file's own channels, collider motion per step, `penetrating`, and bad input. */
 #include "fixtures.h"
 #include "test.h"
+#include "test_character_import.h"
 
 #include "character/character.h"
 #include "collide/solid.h"
@@ -26,7 +27,7 @@ static bool have_file(const char* path)
 
 /* A chain of joints along x, joint k at local offset (len, 0, 0) from its parent (the root at the
  * origin), with vertex weights given by the caller; identity placement, z up. */
-static drape_character* chain(int joints, double len, int verts, const double* rest, const int32_t* j, const double* w)
+drape_character* test_chain(int joints, double len, int verts, const double* rest, const int32_t* j, const double* w)
 {
 	drape_character* c = calloc(1, sizeof *c);
 	c->joint_count = joints;
@@ -77,7 +78,7 @@ static void test_two_bone_chain(void)
 	double rest[9] = {0.5, 0.1, 0, 1.5, -0.1, 0, 1.2, 0, 0};
 	int32_t j[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
 	double w[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0};
-	drape_character* c = chain(2, 1.0, 3, rest, j, w);
+	drape_character* c = test_chain(2, 1.0, 3, rest, j, w);
 	rotate_z(c, 1, 0.0, PI / 2); /* the elbow bends 90 degrees over one second */
 	rotate_z(c, 0, 0.0, PI / 3); /* while the shoulder turns 60 */
 	double p[9];
@@ -437,7 +438,7 @@ static drape_character* box_arm(void)
 	int32_t j[32] = {0};
 	double w[32] = {0};
 	for (int k = 0; k < 8; ++k) w[4 * k] = 1.0;
-	drape_character* c = chain(1, 0.0, 8, rest, j, w);
+	drape_character* c = test_chain(1, 0.0, 8, rest, j, w);
 	static const int32_t tris[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
 					 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
 	c->triangle_count = 12;
@@ -497,9 +498,6 @@ static void test_collider_motion_per_step(void)
 static void test_strip_on_swinging_arm(void)
 {
 	drape_character* arm = box_arm();
-	drape_world_def wd = drape_default_world_def();
-	wd.threads = 1;
-	drape_world* w = drape_world_create(&wd);
 	drape_grid_def g = drape_default_grid_def();
 	g.size[0] = 0.4;
 	g.size[1] = 0.08;
@@ -507,24 +505,9 @@ static void test_strip_on_swinging_arm(void)
 	g.resolution[1] = 5;
 	g.center[0] = 0.35;
 	g.center[2] = 0.12;
-	drape_mesh m;
-	char err[256];
-	CHECK(drape_mesh_make_grid(&g, &m, err, sizeof err) == DRAPE_OK);
-	drape_cloth_def cd = drape_default_cloth_def();
-	cd.mesh = &m;
-	drape_cloth_add(w, &cd);
-	drape_solid_def sd = drape_default_solid_def();
-	sd.shape = DRAPE_SOLID_MESH;
-	sd.character = arm;
-	sd.friction = 0.5;
-	drape_solid_add(w, &sd);
+	drape_world* w = cloth_on_character(&g, arm);
 	int touched = 0, penetrating = 0;
-	for (int f = 1; f <= 45; ++f) {
-		CHECK(drape_world_step(w, 1.0 / 30) == DRAPE_OK);
-		drape_stats st = drape_world_get_stats(w);
-		penetrating += st.penetrating;
-		touched += st.solid_contacts > 0;
-	}
+	run_frames(w, 45, &touched, &penetrating);
 	CHECK(touched > 20); /* the strip lies on the arm and rides its swing */
 	CHECK(penetrating == 0);
 	/* The count itself: a particle put inside the arm is counted. */
@@ -532,7 +515,6 @@ static void test_strip_on_swinging_arm(void)
 	CHECK(solid_inside_end(w, 0, w->x[0], 0.005));
 	w->x[0] = v3(0.3, 0.0, 0.3);
 	CHECK(!solid_inside_end(w, 0, w->x[0], 0.005));
-	drape_mesh_free(&m);
 	drape_character_destroy(arm);
 	drape_world_destroy(w);
 }
@@ -555,8 +537,18 @@ static void test_bad_input(void)
 	d.file = "/nonexistent/walk.glb";
 	expect_load_error(&d, "/nonexistent/walk.glb: cannot read");
 	if (!have_file(MODELS "/BVH/01_01.bvh")) return;
+	/* A mesh without animation is a static body, unless a clip is asked for. */
 	d.file = MODELS "/OBJ/box.obj";
-	expect_load_error(&d, "has no animation");
+	d.animation = "walk";
+	expect_load_error(&d, "box.obj: has no animation, so none named 'walk'");
+	d.animation = NULL;
+	d.animation_index = 1;
+	expect_load_error(&d, "animation index 1 does not exist (it has no animation)");
+	d.animation_index = 0;
+	char err[512] = "";
+	drape_character* box = drape_character_load(&d, err, sizeof err);
+	CHECK(box && box->vertex_count == 8 && box->triangle_count == 12 && box->duration == 0.0);
+	drape_character_destroy(box);
 	d.file = MODELS "/glTF2/simple_skin/simple_skin.gltf";
 	d.animation_index = 3;
 	expect_load_error(&d, "animation index 3 does not exist (it has 1 animation)");
@@ -571,7 +563,6 @@ static void test_bad_input(void)
 	fclose(f);
 	drape_character_def e = drape_default_character_def();
 	e.file = empty;
-	char err[512] = "";
 	drape_character* c = drape_character_load(&e, err, sizeof err);
 	CHECK(c == NULL && strstr(err, empty) == err);
 	drape_character_destroy(c);
@@ -580,7 +571,7 @@ static void test_bad_input(void)
 	double rest[3] = {0, 0, 0};
 	int32_t j[4] = {0, 0, 0, 0};
 	double w[4] = {0.7, 0, 0, 0};
-	drape_character* bad = chain(1, 0.0, 1, rest, j, w);
+	drape_character* bad = test_chain(1, 0.0, 1, rest, j, w);
 	CHECK(!character_check_skin(bad, err, sizeof err));
 	CHECK(strstr(err, "vertex 0: skin weights sum to 0.7") != NULL);
 	drape_character_destroy(bad);
@@ -598,5 +589,13 @@ const test_case character_tests[] = {
 	{"collider_motion_per_step", test_collider_motion_per_step},
 	{"strip_on_swinging_arm", test_strip_on_swinging_arm},
 	{"bad_input", test_bad_input},
+	{"weights_normalised", test_character_weights_normalised},
+	{"fbx_rig", test_character_fbx_rig},
+	{"static_body", test_character_static_body},
+	{"static_weld", test_character_static_weld},
+	{"joint_maps", test_character_joint_maps},
+	{"biovision_mannequin", test_character_biovision_mannequin},
+	{"keyframe_interpolation", test_character_keyframe_interpolation},
+	{"scene_keyframes", test_character_scene_keyframes},
 	{NULL, NULL},
 };

@@ -217,6 +217,13 @@ bool body_shape_make(const mannequin_joint* joints, int32_t count, body_shape* s
 	if (head < 0 && !need(joints, count, "Head", &head, err, err_size)) return false;
 	if (!find_side(joints, count, true, &L, err, err_size) || !find_side(joints, count, false, &R, err, err_size))
 		return false;
+	/* The torso's top is where the neck and the clavicles branch: CMU's Spine1 is there, but
+	 * Biovision's Chest (mapped to Spine1, joint_map.c) and Mixamo's Spine2 lie lower, with the Neck
+	 * above them; the Neck's base is the same place in every scheme (CMU's Neck sits on Spine1). */
+	int neck = body_find_joint(joints, count, "Neck");
+	if (neck >= 0 && joint_pos(joints, neck).z > joint_pos(joints, chest).z &&
+	    joint_pos(joints, neck).z < joint_pos(joints, head).z)
+		chest = neck;
 	vec3 p_hips = joint_pos(joints, hips), p_chest = joint_pos(joints, chest), p_head = joint_pos(joints, head);
 	if (!(p_head.z > p_chest.z && p_chest.z > p_hips.z && p_hips.z > joint_pos(joints, L.foot).z &&
 	      p_hips.z > joint_pos(joints, R.foot).z))
@@ -252,10 +259,19 @@ bool body_shape_make(const mannequin_joint* joints, int32_t count, body_shape* s
 	/* torso: pelvis, belly and chest ellipsoids (wider than deep), a shoulder girdle, the neck and
 	 * the head, blended generously so that the outline is smooth */
 	vec3 shoulder_l = joint_pos(joints, L.arm), shoulder_r = joint_pos(joints, R.arm);
-	add_ellipsoid(s, BODY_TORSO, 0.0, v3_madd(v3_madd(p_hips, -0.05 * k, U), 0.005 * k, F), Lf, F, U, 0.158, 0.095,
+	/* The pelvis hangs from the hip joints: CMU's Hips joint is 11 cm above them, Biovision's and
+	 * Mixamo's at or near their height, where a pelvis placed from the Hips joint would sit too low.
+	 * Their torsos are also longer than CMU's (hip joints to neck 53 cm in Boxing_Toes.bvh, 36 cm
+	 * in CMU): the belly grows to reach from the pelvis to the chest. Neither changes CMU's body. */
+	vec3 hip_mid = v3_scale(v3_add(joint_pos(joints, L.up_leg), joint_pos(joints, R.up_leg)), 0.5);
+	vec3 pelvis = p_hips;
+	double raise = hip_mid.z + 0.10 * k - p_hips.z;
+	if (raise > 0.0) pelvis = v3_madd(p_hips, raise, U);
+	add_ellipsoid(s, BODY_TORSO, 0.0, v3_madd(v3_madd(pelvis, -0.05 * k, U), 0.005 * k, F), Lf, F, U, 0.158, 0.095,
 		      0.12);
-	vec3 belly = v3_add(v3_scale(p_hips, 0.55), v3_scale(p_chest, 0.45));
-	add_ellipsoid(s, BODY_TORSO, 0.08, v3_madd(belly, 0.005 * k, F), Lf, F, U, 0.138, 0.098, 0.13);
+	vec3 belly = v3_add(v3_scale(pelvis, 0.55), v3_scale(p_chest, 0.45));
+	double reach = fmax(belly.z - (pelvis.z + 0.07 * k), p_chest.z - 0.18 * k - belly.z) + 0.05 * k;
+	add_ellipsoid(s, BODY_TORSO, 0.08, v3_madd(belly, 0.005 * k, F), Lf, F, U, 0.138, 0.098, fmax(0.13, reach / k));
 	add_ellipsoid(s, BODY_TORSO, 0.08, v3_madd(v3_madd(p_chest, -0.05 * k, U), 0.012 * k, F), Lf, F, U, 0.155,
 		      0.105, 0.13);
 	vec3 girdle_l = v3_madd(v3_madd(shoulder_l, -0.035 * k, Lf), -0.02 * k, U);

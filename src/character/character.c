@@ -40,8 +40,12 @@ void drape_character_destroy(drape_character* c)
 	if (!c) return;
 	for (int32_t i = 0; i < c->joint_count; ++i) {
 		free(c->joints[i].name);
+		free(c->joints[i].file_name);
 		channel_free(&c->joints[i].channel);
+		free(c->joints[i].keys.time);
+		free(c->joints[i].keys.q);
 	}
+	free(c->warnings);
 	free(c->joints);
 	free(c->rest);
 	free(c->triangles);
@@ -72,8 +76,10 @@ drape_character* character_clone(const drape_character* c)
 	d->triangles = NULL;
 	d->skin_joint = NULL;
 	d->skin_weight = NULL;
+	d->warnings = NULL;
 	d->joint_count = 0;
 	bool ok = true;
+	if (c->warnings && !(d->warnings = strdup(c->warnings))) ok = false;
 	d->joints = calloc((size_t)c->joint_count, sizeof *d->joints);
 	if (!d->joints) ok = false;
 	for (int32_t i = 0; ok && i < c->joint_count; ++i) {
@@ -81,9 +87,14 @@ drape_character* character_clone(const drape_character* c)
 		character_joint* b = &d->joints[i];
 		*b = *a;
 		memset(&b->channel, 0, sizeof b->channel);
+		memset(&b->keys, 0, sizeof b->keys);
 		b->name = strdup(a->name);
+		b->file_name = a->file_name ? strdup(a->file_name) : NULL;
 		d->joint_count = i + 1;
-		if (!b->name) ok = false;
+		if (!b->name || (a->file_name && !b->file_name)) ok = false;
+		b->keys.count = a->keys.count;
+		b->keys.time = dup_array(a->keys.time, (size_t)a->keys.count * sizeof(double), &ok);
+		b->keys.q = dup_array(a->keys.q, (size_t)a->keys.count * 4 * sizeof(double), &ok);
 		const joint_channel* ca = &a->channel;
 		joint_channel* cb = &b->channel;
 		cb->pos_count = ca->pos_count;
@@ -131,6 +142,50 @@ bool character_check_skin(const drape_character* c, char* err, size_t err_size)
 	return true;
 }
 
+/* A vertex's skin weights are normalised to sum to one; a correction larger than this is reported
+ * (drape_character_warnings), smaller ones are the rounding of the file's numbers. */
+#define WEIGHT_SUM_TOLERANCE 1e-3
+
+static bool add_warning(drape_character* c, const char* line)
+{
+	char* joined = c->warnings ? core_concat(c->warnings, "; ") : NULL;
+	char* all = core_concat(joined ? joined : "", line);
+	free(joined);
+	if (!all) return false;
+	free(c->warnings);
+	c->warnings = all;
+	return true;
+}
+
+bool character_normalise_skin(drape_character* c, char* err, size_t err_size)
+{
+	int32_t corrected = 0, worst_vertex = -1;
+	double worst = 0.0, worst_sum = 1.0;
+	for (int32_t v = 0; v < c->vertex_count; ++v) {
+		double* w = &c->skin_weight[4 * (size_t)v];
+		double sum = 0.0;
+		for (int k = 0; k < 4; ++k) {
+			if (!isfinite(w[k]) || w[k] < 0.0)
+				return core_fail(err, err_size, "vertex %d: skin weight %g is %s", (int)v, w[k],
+						 isfinite(w[k]) ? "negative" : "not finite");
+			sum += w[k];
+		}
+		if (!(sum > 0.0)) return core_fail(err, err_size, "vertex %d has no skin weight: every weight is zero", (int)v);
+		double error = fabs(sum - 1.0);
+		if (error > WEIGHT_SUM_TOLERANCE) ++corrected;
+		if (error > worst) worst = error, worst_sum = sum, worst_vertex = v;
+		for (int k = 0; k < 4; ++k) w[k] /= sum;
+	}
+	if (corrected == 0) return true;
+	char line[256];
+	snprintf(line, sizeof line,
+		 "skin weights normalised: %d of %d vertices did not sum to 1; the largest correction is at vertex %d, "
+		 "whose weights summed to %g",
+		 (int)corrected, (int)c->vertex_count, (int)worst_vertex, worst_sum);
+	if (!add_warning(c, line)) return core_fail(err, err_size, "out of memory");
+	return true;
+}
+
 void character_bind_rest(drape_character* c)
 {
 	affine* globals = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *globals);
@@ -152,7 +207,7 @@ static bool is_upper_arm(const char* name)
 }
 
 /* q = a * b (Hamilton product). */
-static void quat_mul(const double* a, const double* b, double* q)
+void quat_mul(const double* a, const double* b, double* q)
 {
 	q[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
 	q[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
@@ -209,6 +264,7 @@ int32_t drape_character_vertex_count(const drape_character* c) { return c->verte
 int32_t drape_character_triangle_count(const drape_character* c) { return c->triangle_count; }
 const int32_t* drape_character_triangles(const drape_character* c) { return c->triangles; }
 double drape_character_duration(const drape_character* c) { return c->duration; }
+const char* drape_character_warnings(const drape_character* c) { return c && c->warnings ? c->warnings : ""; }
 
 void drape_character_set_hold(drape_character* c, double hold)
 {
@@ -219,9 +275,7 @@ void drape_character_pose(const drape_character* c, double t, double* positions)
 
 bool drape_character_joint(const drape_character* c, const char* name, double t, double head[3], double tail[3])
 {
-	int32_t i = -1;
-	for (int32_t k = 0; k < c->joint_count && i < 0; ++k)
-		if (strcmp(c->joints[k].name, name) == 0) i = k;
+	int32_t i = character_find_joint(c, name);
 	if (i < 0) return false;
 	affine* g = malloc((size_t)c->joint_count * sizeof *g);
 	if (!g) return false;

@@ -32,13 +32,23 @@ typedef struct joint_channel {
 	double *scl_time, *scl;   /* 3 per key */
 } joint_channel;
 
+/* A joint's keyframed rotations (keyframes.c): times in simulation seconds and, per key, the
+ * rotation as it acts in the joint's own frame (w, x, y, z). */
+typedef struct joint_keys {
+	int32_t count;
+	double* time;
+	double* q;
+} joint_keys;
+
 typedef struct character_joint {
-	char* name;
+	char* name;      /* drape's name (joint_map.c), the file's when no map names it */
+	char* file_name; /* the name in the file */
 	int32_t parent; /* parents come before their children; -1 for a root */
 	joint_trs rest; /* local rest transform */
 	affine inverse_bind; /* file space -> joint space in the bind pose */
 	joint_channel channel;
 	double dress_q[4]; /* the dressing pose's local rotation */
+	joint_keys keys;
 } character_joint;
 
 struct drape_character {
@@ -58,7 +68,56 @@ struct drape_character {
 	/* Timing (docs/characters.md): hold the dressing pose, blend into the clip, play it. */
 	double hold, blend, start, time_scale;
 	bool loop, keep_root_motion;
+	char* warnings; /* NULL or "; "-separated (drape_character_warnings) */
 };
+
+/* Which part of a def a load error is about (character_load), so that a scene file can point at
+ * the entry: the file itself, joint_map[index]'s name or file joint, keyframes[index]'s joint or
+ * time. */
+typedef enum character_input {
+	CHARACTER_INPUT_FILE = 0,
+	CHARACTER_INPUT_MAP_NAME,
+	CHARACTER_INPUT_MAP_JOINT,
+	CHARACTER_INPUT_KEY_JOINT,
+	CHARACTER_INPUT_KEY_TIME,
+} character_input;
+
+typedef struct character_error_at {
+	character_input what;
+	int32_t index;
+} character_error_at;
+
+/* drape_character_load, saying in *at (may be NULL) which input a failure is about. */
+drape_character* character_load(const drape_character_def* def, character_error_at* at, char* err, size_t err_size);
+
+/* Joint names (joint_map.c, docs/characters.md "Joint names"). drape's names are CMU's; the file's
+ * joints are renamed by def's joint_map, else by the built-in map (CMU, Biovision, Mixamo) that
+ * matches the names present, else kept. False with a message (and *at) on a bad map. */
+bool character_map_joints(drape_character* c, const drape_character_def* def, character_error_at* at, char* err,
+			  size_t err_size);
+/* drape's joint names (CMU's), for messages and tests. */
+extern const char* const character_drape_joint_names[];
+extern const int32_t character_drape_joint_count;
+/* The name of the built-in map the names match ("CMU", "Biovision", "Mixamo"), or NULL; in
+ * *renamed (count entries) each name's drape name, or NULL when the map leaves it alone. */
+const char* character_detect_map(const char* const* names, int32_t count, const char** renamed);
+/* The joint called name (drape's name first, then the file's), or -1. */
+int32_t character_find_joint(const drape_character* c, const char* name);
+
+/* Keyframes (keyframes.c): checks def's keyframes against the joints and stores them per joint;
+ * false with a message naming the key (and *at). */
+bool character_set_keyframes(drape_character* c, const drape_joint_key* keys, int32_t count, character_error_at* at,
+			     char* err, size_t err_size);
+/* The rotation [rx, ry, rz] degrees about the fixed x, then y, then z axes: q = qz qy qx. */
+void character_euler_quat(const double deg[3], double q[4]);
+/* Joint j's keyframed rotation at simulation time t (identity without keys). */
+void character_key_rotation(const character_joint* j, double t, double q[4]);
+
+/* Quaternions (w, x, y, z) shared by the character files (pose.c). */
+void quat_mul(const double* a, const double* b, double* q);
+void quat_slerp(const double* a, const double* b, double s, double* out);
+/* The key interval holding t: keys i and i + 1 with weight *s of the second (held at the ends). */
+int32_t character_find_key(const double* times, int32_t n, double t, double* s);
 
 /* The transform of every joint at time t (global, file space), written into globals (joint_count). */
 void character_globals(const drape_character* c, double t, affine* globals);
@@ -72,6 +131,11 @@ drape_character* character_clone(const drape_character* c);
 /* Checks the skin (joint indices, weights >= 0 summing to one): false with a message naming the
  * first bad vertex. */
 bool character_check_skin(const drape_character* c, char* err, size_t err_size);
+
+/* Scales every vertex's skin weights to sum to one, and adds a warning with the largest correction
+ * when any sum was off by more than 1e-3 (exporters write sums such as 1.2). False, naming the
+ * vertex, when a vertex's weights are all zero or one is negative or not finite. */
+bool character_normalise_skin(drape_character* c, char* err, size_t err_size);
 
 /* Computes each joint's inverse bind matrix from the rest pose (the mesh was made in it). */
 void character_bind_rest(drape_character* c);

@@ -1,8 +1,10 @@
 /* Loading a character with assimp (docs/characters.md): the node hierarchy as joints with their rest
- * transforms, one animation's keys, and either the file's skinned meshes (glTF 2.0, FBX, Collada;
- * bones' offset matrices are the inverse bind matrices) or, for skeleton-only files such as BVH
- * motion capture, the generated mannequin (src/character/mannequin.h) skinned in the rest pose.
- * assimp gives the data; drape evaluates poses and skinning itself (pose.c). */
+ * transforms (renamed to drape's names, joint_map.c), one animation's keys (none: a static body),
+ * and either the file's skinned meshes (glTF 2.0, FBX, Collada; bones' offset matrices are the
+ * inverse bind matrices; weights normalised), its plain meshes fixed to their nodes when none is
+ * skinned (a posed body: Collada, .blend, OBJ), or, for skeleton-only files such as BVH motion
+ * capture, the generated mannequin (src/character/mannequin.h) skinned in the rest pose. assimp
+ * gives the data; drape evaluates poses and skinning itself (pose.c). */
 #include "character.h"
 
 #include "core.h"
@@ -30,6 +32,7 @@ typedef struct importer {
 	const drape_character_def* def;
 	const struct aiScene* scene;
 	drape_character* c;
+	const struct aiNode** nodes; /* joint i's node */
 	char* err;
 	size_t err_size;
 } importer;
@@ -60,7 +63,9 @@ static bool add_joints(importer* im, const struct aiNode* n, int32_t parent)
 	character_joint* j = &c->joints[i];
 	j->parent = parent;
 	j->name = strdup(n->mName.data);
-	if (!j->name) return fail(im, "%s", "out of memory");
+	j->file_name = strdup(n->mName.data);
+	im->nodes[i] = n;
+	if (!j->name || !j->file_name) return fail(im, "%s", "out of memory");
 	struct aiVector3D s, p;
 	struct aiQuaternion q;
 	aiDecomposeMatrix(&n->mTransformation, &s, &q, &p);
@@ -75,19 +80,36 @@ static bool add_joints(importer* im, const struct aiNode* n, int32_t parent)
 	return true;
 }
 
+/* By the file's name: channels and bones name the file's nodes. */
 static int32_t joint_index(const drape_character* c, const char* name)
 {
 	for (int32_t i = 0; i < c->joint_count; ++i)
-		if (strcmp(c->joints[i].name, name) == 0) return i;
+		if (strcmp(c->joints[i].file_name, name) == 0) return i;
 	return -1;
 }
 
-static const struct aiAnimation* pick_animation(importer* im)
+static bool has_extension(const char* path, const char* ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	return n > e && strcasecmp(path + n - e, ext) == 0;
+}
+
+/* The clip the def asks for; NULL with *none set for a file without animations, which is a body
+ * that stands still (or moves by keyframes) unless the def names a clip. */
+static const struct aiAnimation* pick_animation(importer* im, bool* none)
 {
 	const struct aiScene* s = im->scene;
 	const drape_character_def* d = im->def;
+	*none = false;
 	if (s->mNumAnimations == 0) {
-		fail(im, "%s", "has no animation (a BVH file needs a MOTION section with frames)");
+		if (has_extension(d->file, ".bvh"))
+			fail(im, "%s", "has no motion (a BVH file needs a MOTION section with frames)");
+		else if (d->animation)
+			fail(im, "has no animation, so none named '%s'", d->animation);
+		else if (d->animation_index > 0)
+			fail(im, "animation index %d does not exist (it has no animation)", (int)d->animation_index);
+		else
+			*none = true;
 		return NULL;
 	}
 	if (d->animation) {
@@ -119,8 +141,9 @@ static double* alloc_doubles(size_t n, bool* ok)
 
 static bool load_clip(importer* im)
 {
-	const struct aiAnimation* a = pick_animation(im);
-	if (!a) return false;
+	bool none;
+	const struct aiAnimation* a = pick_animation(im, &none);
+	if (!a) return none;
 	/* assimp leaves ticks per second 0 when the file does not say; 25 is its documented default. */
 	double tps = a->mTicksPerSecond > 0.0 ? a->mTicksPerSecond : 25.0;
 	double first = INFINITY;
@@ -177,22 +200,134 @@ static bool load_clip(importer* im)
 	return true;
 }
 
-/* The file's skinned meshes, merged into one (bones' offset matrices are the inverse binds). */
-static bool load_skinned_meshes(importer* im)
+/* Each mesh's instances: the joints (nodes) that hold it, when no mesh is skinned. */
+static int32_t mesh_instances(const importer* im, unsigned mesh, int32_t* nodes, int32_t max)
+{
+	int32_t k = 0;
+	for (int32_t i = 0; i < im->c->joint_count; ++i)
+		for (unsigned m = 0; m < im->nodes[i]->mNumMeshes; ++m)
+			if (im->nodes[i]->mMeshes[m] == mesh && k < max) nodes[k++] = i;
+	return k;
+}
+
+/* A mesh's bones: the joints and weights of its vertices, at most four each. */
+static bool load_bones(importer* im, const struct aiMesh* mesh, int32_t v0)
+{
+	drape_character* c = im->c;
+	for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+		const struct aiBone* bone = mesh->mBones[b];
+		int32_t j = joint_index(c, bone->mName.data);
+		if (j < 0) return fail(im, "bone '%s' names no node of the hierarchy", bone->mName.data);
+		const struct aiMatrix4x4* o = &bone->mOffsetMatrix;
+		affine ib = {{o->a1, o->a2, o->a3, o->a4, o->b1, o->b2, o->b3, o->b4, o->c1, o->c2, o->c3, o->c4}};
+		c->joints[j].inverse_bind = ib;
+		for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+			double weight = bone->mWeights[w].mWeight;
+			int32_t v = v0 + (int32_t)bone->mWeights[w].mVertexId;
+			if (weight == 0.0) continue; /* no influence; a bad weight is kept for character_normalise_skin */
+			int k = 0;
+			while (k < 4 && c->skin_weight[4 * v + k] != 0.0) ++k;
+			if (k == 4) return fail(im, "a vertex of mesh '%s' has more than four bone influences", mesh->mName.data);
+			c->skin_joint[4 * v + k] = j;
+			c->skin_weight[4 * v + k] = weight;
+		}
+	}
+	return true;
+}
+
+/* A vertex's place and skin: vertices equal in all of it move as one. */
+typedef struct weld_key {
+	double p[3], w[4];
+	int32_t j[4], index;
+} weld_key;
+
+static int compare_skin(const weld_key* x, const weld_key* y)
+{
+	for (int k = 0; k < 3; ++k)
+		if (x->p[k] != y->p[k]) return x->p[k] < y->p[k] ? -1 : 1;
+	for (int k = 0; k < 4; ++k) {
+		if (x->j[k] != y->j[k]) return x->j[k] < y->j[k] ? -1 : 1;
+		if (x->w[k] != y->w[k]) return x->w[k] < y->w[k] ? -1 : 1;
+	}
+	return 0;
+}
+
+static int compare_weld(const void* a, const void* b)
+{
+	const weld_key *x = a, *y = b;
+	int c = compare_skin(x, y);
+	return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* Meshes repeat a vertex wherever its uv or normal changes or a material ends (HUMAN.blend comes as
+ * two meshes split by material; the FBX rig of assimp-testmodels repeats every vertex per face):
+ * drape needs only the place and the skin, so vertices equal in both become one and the body
+ * closes. Triangles that collapse are dropped. */
+static bool weld_vertices(drape_character* c)
+{
+	int32_t n = c->vertex_count;
+	weld_key* keys = malloc((size_t)n * sizeof *keys);
+	int32_t* first_of = malloc((size_t)n * sizeof *first_of);
+	int32_t* to = malloc((size_t)n * sizeof *to);
+	if (!keys || !first_of || !to) {
+		free(keys), free(first_of), free(to);
+		return false;
+	}
+	for (int32_t v = 0; v < n; ++v) {
+		memcpy(keys[v].p, &c->rest[3 * (size_t)v], sizeof keys[v].p);
+		memcpy(keys[v].j, &c->skin_joint[4 * (size_t)v], sizeof keys[v].j);
+		memcpy(keys[v].w, &c->skin_weight[4 * (size_t)v], sizeof keys[v].w);
+		keys[v].index = v;
+	}
+	qsort(keys, (size_t)n, sizeof *keys, compare_weld);
+	/* every vertex to the first (lowest-numbered) of its place, then the kept ones renumbered */
+	for (int32_t i = 0, first = 0; i < n; ++i) {
+		if (i > 0 && compare_skin(&keys[i], &keys[i - 1]) != 0) first = i;
+		first_of[keys[i].index] = keys[first].index;
+	}
+	int32_t kept = 0;
+	for (int32_t v = 0; v < n; ++v) {
+		if (first_of[v] != v) continue;
+		memmove(&c->rest[3 * (size_t)kept], &c->rest[3 * (size_t)v], 3 * sizeof *c->rest);
+		memmove(&c->skin_joint[4 * (size_t)kept], &c->skin_joint[4 * (size_t)v], 4 * sizeof *c->skin_joint);
+		memmove(&c->skin_weight[4 * (size_t)kept], &c->skin_weight[4 * (size_t)v], 4 * sizeof *c->skin_weight);
+		to[v] = kept++;
+	}
+	for (int32_t v = 0; v < n; ++v) to[v] = to[first_of[v]];
+	int32_t t_kept = 0;
+	for (int32_t t = 0; t < c->triangle_count; ++t) {
+		int32_t a = to[c->triangles[3 * t]], b = to[c->triangles[3 * t + 1]], d = to[c->triangles[3 * t + 2]];
+		if (a == b || b == d || a == d) continue;
+		c->triangles[3 * t_kept] = a, c->triangles[3 * t_kept + 1] = b, c->triangles[3 * t_kept + 2] = d;
+		++t_kept;
+	}
+	c->vertex_count = kept;
+	c->triangle_count = t_kept;
+	free(keys);
+	free(first_of);
+	free(to);
+	return true;
+}
+
+/* The file's meshes, merged into one: the skinned ones (bones' offset matrices are the inverse
+ * binds), or, when none is skinned, every mesh fixed to the node that holds it (weight 1 on that
+ * joint, its vertices in the node's frame): a posed body that stands still or moves by keyframes. */
+static bool load_meshes(importer* im)
 {
 	const struct aiScene* s = im->scene;
 	drape_character* c = im->c;
-	int32_t nv = 0, nt = 0;
+	bool skinned = false;
+	for (unsigned m = 0; m < s->mNumMeshes; ++m) skinned = skinned || s->mMeshes[m]->mNumBones > 0;
+	int32_t nv = 0, nt = 0, inst[64];
 	for (unsigned m = 0; m < s->mNumMeshes; ++m) {
 		const struct aiMesh* mesh = s->mMeshes[m];
-		if (mesh->mNumBones == 0) continue;
-		nv += (int32_t)mesh->mNumVertices;
-		nt += (int32_t)mesh->mNumFaces;
+		if (skinned && mesh->mNumBones == 0) continue;
+		int32_t copies = skinned ? 1 : mesh_instances(im, m, inst, 64);
+		nv += copies * (int32_t)mesh->mNumVertices;
+		nt += copies * (int32_t)mesh->mNumFaces;
 	}
-	if (nv == 0)
-		return fail(im, "%s",
-			    s->mNumMeshes ? "its meshes have no skin (no bones with vertex weights)"
-					  : "has no mesh (use \"body\": \"mannequin\" for a skeleton-only file)");
+	if (nv == 0 || nt == 0)
+		return fail(im, "%s", "has no mesh with triangles (use \"body\": \"mannequin\" for a skeleton-only file)");
 	c->vertex_count = nv;
 	c->triangle_count = nt;
 	c->rest = calloc(3 * (size_t)nv, sizeof *c->rest);
@@ -203,36 +338,32 @@ static bool load_skinned_meshes(importer* im)
 	int32_t v0 = 0, t0 = 0;
 	for (unsigned m = 0; m < s->mNumMeshes; ++m) {
 		const struct aiMesh* mesh = s->mMeshes[m];
-		if (mesh->mNumBones == 0) continue;
-		for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-			double p[3] = {mesh->mVertices[v].x, mesh->mVertices[v].y, mesh->mVertices[v].z};
-			memcpy(&c->rest[3 * (size_t)(v0 + (int32_t)v)], p, sizeof p);
-		}
-		for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-			if (mesh->mFaces[f].mNumIndices != 3) return fail(im, "mesh '%s' has a face that is not a triangle", mesh->mName.data);
-			for (int k = 0; k < 3; ++k) c->triangles[3 * (size_t)(t0 + (int32_t)f) + k] = v0 + (int32_t)mesh->mFaces[f].mIndices[k];
-		}
-		for (unsigned b = 0; b < mesh->mNumBones; ++b) {
-			const struct aiBone* bone = mesh->mBones[b];
-			int32_t j = joint_index(c, bone->mName.data);
-			if (j < 0) return fail(im, "bone '%s' names no node of the hierarchy", bone->mName.data);
-			const struct aiMatrix4x4* o = &bone->mOffsetMatrix;
-			affine ib = {{o->a1, o->a2, o->a3, o->a4, o->b1, o->b2, o->b3, o->b4, o->c1, o->c2, o->c3, o->c4}};
-			c->joints[j].inverse_bind = ib;
-			for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-				int32_t v = v0 + (int32_t)bone->mWeights[w].mVertexId;
-				int k = 0;
-				while (k < 4 && c->skin_weight[4 * v + k] > 0.0) ++k;
-				if (k == 4) return fail(im, "a vertex of mesh '%s' has more than four bone influences", mesh->mName.data);
-				c->skin_joint[4 * v + k] = j;
-				c->skin_weight[4 * v + k] = bone->mWeights[w].mWeight;
+		if (skinned && mesh->mNumBones == 0) continue;
+		int32_t copies = skinned ? 1 : mesh_instances(im, m, inst, 64);
+		for (int32_t copy = 0; copy < copies; ++copy) {
+			for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+				double p[3] = {mesh->mVertices[v].x, mesh->mVertices[v].y, mesh->mVertices[v].z};
+				memcpy(&c->rest[3 * (size_t)(v0 + (int32_t)v)], p, sizeof p);
+				if (!skinned) {
+					c->skin_joint[4 * (size_t)(v0 + (int32_t)v)] = inst[copy];
+					c->skin_weight[4 * (size_t)(v0 + (int32_t)v)] = 1.0;
+				}
 			}
+			for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+				if (mesh->mFaces[f].mNumIndices != 3)
+					return fail(im, "mesh '%s' has a face that is not a triangle", mesh->mName.data);
+				for (int k = 0; k < 3; ++k)
+					c->triangles[3 * (size_t)(t0 + (int32_t)f) + k] = v0 + (int32_t)mesh->mFaces[f].mIndices[k];
+			}
+			if (skinned && !load_bones(im, mesh, v0)) return false;
+			v0 += (int32_t)mesh->mNumVertices;
+			t0 += (int32_t)mesh->mNumFaces;
 		}
-		v0 += (int32_t)mesh->mNumVertices;
-		t0 += (int32_t)mesh->mNumFaces;
 	}
 	char why[256];
-	if (!character_check_skin(c, why, sizeof why)) return fail(im, "%s", why);
+	if (!character_normalise_skin(c, why, sizeof why) || !character_check_skin(c, why, sizeof why))
+		return fail(im, "%s", why);
+	if (!weld_vertices(c)) return fail(im, "%s", "out of memory");
 	return true;
 }
 
@@ -295,7 +426,11 @@ static bool build_mannequin(importer* im)
 	free(mj);
 	if (!ok) {
 		free(g);
-		return fail(im, "cannot build the mannequin body: %s", why);
+		/* The body needs drape's (CMU) names: say how a skeleton named otherwise gets them. */
+		const char* hint = strstr(why, "no joint named")
+					   ? " (drape reads CMU, Biovision and Mixamo joint names; give a joint_map for others)"
+					   : "";
+		return fail(im, "cannot build the mannequin body: %s%s", why, hint);
 	}
 	/* The body is made in drape's frame; skinning works in the file's, so take it back. */
 	affine back = affine_inverse(c->to_world);
@@ -329,17 +464,20 @@ static bool check_def(const drape_character_def* d, char* err, size_t err_size)
 	if (d->up != 'y' && d->up != 'z') return core_fail(err, err_size, "%s: up must be 'y' or 'z'", d->file);
 	for (int k = 0; k < 3; ++k)
 		if (!isfinite(d->position[k])) return core_fail(err, err_size, "%s: position is not finite", d->file);
+	if (d->joint_map_count < 0 || (d->joint_map_count > 0 && !d->joint_map))
+		return core_fail(err, err_size, "%s: joint_map_count is %d with %s joint_map", d->file, (int)d->joint_map_count,
+				 d->joint_map ? "a" : "no");
+	if (d->keyframe_count < 0 || (d->keyframe_count > 0 && !d->keyframes))
+		return core_fail(err, err_size, "%s: keyframe_count is %d with %s keyframes", d->file, (int)d->keyframe_count,
+				 d->keyframes ? "" : "no");
 	return true;
 }
 
-static bool has_extension(const char* path, const char* ext)
+drape_character* character_load(const drape_character_def* d, character_error_at* at, char* err, size_t err_size)
 {
-	size_t n = strlen(path), e = strlen(ext);
-	return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-drape_character* drape_character_load(const drape_character_def* d, char* err, size_t err_size)
-{
+	character_error_at unused;
+	if (!at) at = &unused;
+	at->what = CHARACTER_INPUT_FILE, at->index = 0;
 	if (!check_def(d, err, err_size)) return NULL;
 	FILE* f = fopen(d->file, "rb");
 	if (!f) {
@@ -353,7 +491,7 @@ drape_character* drape_character_load(const drape_character_def* d, char* err, s
 		core_fail(err, err_size, "%s: assimp cannot read it: %s", d->file, aiGetErrorString());
 		return NULL;
 	}
-	importer im = {d, s, calloc(1, sizeof(drape_character)), err, err_size};
+	importer im = {d, s, calloc(1, sizeof(drape_character)), NULL, err, err_size};
 	drape_character* c = im.c;
 	bool ok = c != NULL;
 	if (!ok) core_fail(err, err_size, "%s: out of memory", d->file);
@@ -370,9 +508,15 @@ drape_character* drape_character_load(const drape_character_def* d, char* err, s
 		c->loop = d->loop;
 		c->keep_root_motion = d->keep_root_motion;
 		c->joints = calloc((size_t)nodes, sizeof *c->joints);
-		ok = c->joints ? add_joints(&im, s->mRootNode, -1) : fail(&im, "%s", "out of memory");
+		im.nodes = calloc((size_t)nodes, sizeof *im.nodes);
+		ok = c->joints && im.nodes ? add_joints(&im, s->mRootNode, -1) : fail(&im, "%s", "out of memory");
 	}
 	ok = ok && load_clip(&im);
+	/* Map and keyframe errors name the entry (at) without the file: the caller says where. */
+	if (ok && !character_map_joints(c, d, at, err, err_size)) {
+		ok = false;
+		if (at->what == CHARACTER_INPUT_FILE) fail(&im, "%s", err);
+	}
 	/* A BVH file is a skeleton and its motion; assimp adds a stick mesh for display, not a body. */
 	bool skeleton_only = has_extension(d->file, ".bvh") || d->mannequin;
 	if (ok) {
@@ -381,23 +525,37 @@ drape_character* drape_character_load(const drape_character_def* d, char* err, s
 			ok = build_mannequin(&im);
 		} else {
 			set_to_world(c, d, d->scale > 0.0 ? d->scale : 1.0);
-			ok = load_skinned_meshes(&im);
+			ok = load_meshes(&im);
 		}
 	}
 	aiReleaseImport(s);
+	free(im.nodes);
+	if (ok && c->start > c->duration && !c->loop) {
+		core_fail(err, err_size, "%s: start %g s is past the clip's end (%g s)", d->file, c->start, c->duration);
+		ok = false;
+	}
+	if (ok) {
+		ok = character_set_dress_pose(c, d->dress_angle * 3.14159265358979323846 / 180.0) ||
+		     core_fail(err, err_size, "%s: out of memory", d->file);
+		ok = ok && character_set_keyframes(c, d->keyframes, d->keyframe_count, at, err, err_size);
+	}
 	if (!ok) {
 		drape_character_destroy(c);
 		return NULL;
 	}
-	if (c->start > c->duration && !c->loop) {
-		core_fail(err, err_size, "%s: start %g s is past the clip's end (%g s)", d->file, c->start, c->duration);
-		drape_character_destroy(c);
-		return NULL;
-	}
-	if (!character_set_dress_pose(c, d->dress_angle * 3.14159265358979323846 / 180.0)) {
-		core_fail(err, err_size, "%s: out of memory", d->file);
-		drape_character_destroy(c);
-		return NULL;
+	return c;
+}
+
+drape_character* drape_character_load(const drape_character_def* d, char* err, size_t err_size)
+{
+	character_error_at at;
+	drape_character* c = character_load(d, &at, err, err_size);
+	if (!c && at.what != CHARACTER_INPUT_FILE && err && err_size > 0) {
+		/* name the file and the entry in front of a map or keyframe message */
+		bool map = at.what == CHARACTER_INPUT_MAP_NAME || at.what == CHARACTER_INPUT_MAP_JOINT;
+		char* inner = strdup(err);
+		if (inner) snprintf(err, err_size, "%s: %s[%d]: %s", d->file, map ? "joint_map" : "keyframes", (int)at.index, inner);
+		free(inner);
 	}
 	return c;
 }

@@ -1,6 +1,7 @@
 /* Posing a character at any time (docs/characters.md): the clip sampled with rotations interpolated
  * on the sphere (slerp) and translations and scales linearly, the lead-in (dressing pose held, then
- * blended into the clip), forward kinematics down the hierarchy, and linear blend skinning. */
+ * blended into the clip), keyframed rotations on top, forward kinematics down the hierarchy, and
+ * linear blend skinning. */
 #include "character.h"
 
 #include <math.h>
@@ -65,7 +66,7 @@ void affine_apply(const affine* a, const double p[3], double out[3])
 }
 
 /* Shortest-arc spherical interpolation of unit quaternions; nlerp when they nearly agree. */
-static void quat_slerp(const double* a, const double* b, double s, double* out)
+void quat_slerp(const double* a, const double* b, double s, double* out)
 {
 	double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
 	double sign = d < 0.0 ? -1.0 : 1.0;
@@ -85,8 +86,7 @@ static void quat_slerp(const double* a, const double* b, double s, double* out)
 	for (int k = 0; k < 4; ++k) out[k] /= n;
 }
 
-/* The key interval holding t: keys i and i + 1 with weight s of the second (held at the ends). */
-static int32_t find_key(const double* times, int32_t n, double t, double* s)
+int32_t character_find_key(const double* times, int32_t n, double t, double* s)
 {
 	*s = 0.0;
 	if (n <= 1 || t <= times[0]) return 0;
@@ -104,7 +104,7 @@ static int32_t find_key(const double* times, int32_t n, double t, double* s)
 static void sample_vec3(const double* times, const double* v, int32_t n, double t, double out[3])
 {
 	double s;
-	int32_t i = find_key(times, n, t, &s);
+	int32_t i = character_find_key(times, n, t, &s);
 	for (int k = 0; k < 3; ++k) out[k] = s > 0.0 ? v[3 * i + k] + s * (v[3 * i + 3 + k] - v[3 * i + k]) : v[3 * i + k];
 }
 
@@ -117,7 +117,7 @@ static joint_trs clip_local(const character_joint* j, double tc)
 	if (ch->scl_count > 0) sample_vec3(ch->scl_time, ch->scl, ch->scl_count, tc, x.s);
 	if (ch->rot_count > 0) {
 		double s;
-		int32_t i = find_key(ch->rot_time, ch->rot_count, tc, &s);
+		int32_t i = character_find_key(ch->rot_time, ch->rot_count, tc, &s);
 		if (s > 0.0) quat_slerp(&ch->rot[4 * i], &ch->rot[4 * i + 4], s, x.q);
 		else memcpy(x.q, &ch->rot[4 * i], sizeof x.q);
 	}
@@ -178,6 +178,14 @@ void character_globals(const drape_character* c, double t, affine* g)
 				x.t[k] = d.t[k] + alpha * (x.t[k] - d.t[k]);
 				x.s[k] = d.s[k] + alpha * (x.s[k] - d.s[k]);
 			}
+		}
+		if (j->keys.count > 0) {
+			/* Keyframes turn the joint in its own frame, after the clip's (or the lead-in's)
+			 * rotation and before its scale (keyframes.c). */
+			double k[4], q[4];
+			character_key_rotation(j, t, k);
+			quat_mul(x.q, k, q);
+			memcpy(x.q, q, sizeof q);
 		}
 		affine local = affine_from_trs(&x);
 		g[i] = j->parent >= 0 ? affine_mul(g[j->parent], local) : local;

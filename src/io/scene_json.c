@@ -2,7 +2,8 @@
  * is located by walking the (already validated) source text to the offending member: the tree
  * path gives the ordinal of each member, and valid JSON can be skipped value by value. */
 #include "scene_json.h"
-#include "suggest.h"
+
+#include "core.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -255,7 +256,11 @@ bool json_check_object(const json_ctx* c, const jnode* at, const char* const* ke
 		for (const char* const* k = keys; *k; ++k)
 			if (strcmp(*k, m->string) == 0) known = true;
 		if (!known) {
-			const char* best = suggest_name(m->string, keys);
+			/* Suggest the nearest key, but only when it is a plausible typo rather than a
+			 * different word: within 3 edits and fewer edits than the key is long. */
+			int32_t key_count = 0;
+			while (keys[key_count]) ++key_count;
+			const char* best = core_closest_name(m->string, keys, key_count);
 			if (best) return json_fail(c, &mn, "unknown key (did you mean '%s'?)", best);
 			char list[256];
 			size_t used = 0;
