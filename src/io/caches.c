@@ -134,13 +134,20 @@ static void free_caches(caches* c)
 	free(c);
 }
 
+/* The size of one frame in checkpoint.frames with the meshes as they are now. */
+static int64_t frame_bytes_now(const caches* c)
+{
+	int64_t bytes = 0;
+	for (int32_t i = 0; i < c->total; ++i) bytes += 3 * (int64_t)c->objects[i].mesh->vertex_count * (int64_t)sizeof(double);
+	return bytes;
+}
+
 /* The glTF and USD writers for frames from `first` on, with the cloths' meshes as they are now,
  * and the size of one frame in checkpoint.frames. */
 static bool start_writers(caches* c, int first, char* err, size_t err_size)
 {
 	const int32_t n = c->total;
-	c->frame_bytes = 0;
-	for (int32_t i = 0; i < n; ++i) c->frame_bytes += 3 * (int64_t)c->objects[i].mesh->vertex_count * (int64_t)sizeof(double);
+	c->frame_bytes = frame_bytes_now(c);
 	char path[4200];
 	if (c->formats & FORMAT_GLB) {
 		gltf_object objects[n > 0 ? n : 1];
@@ -315,7 +322,7 @@ bool caches_check_resume(const caches* c, int frame, int first, char* err, size_
 	if (stat(path, &st) != 0)
 		return core_fail(err, err_size, "%s: cannot open: %s (the frames the caches are rebuilt from)", path, strerror(errno));
 	const int held = first >= 0 && first <= frame ? frame + 1 - first : 0;
-	if ((int64_t)st.st_size < (int64_t)held * c->frame_bytes)
+	if ((int64_t)st.st_size < (int64_t)held * frame_bytes_now(c))
 		return core_fail(err, err_size, "%s: holds fewer than the %d frames of the checkpoint", path, held);
 	return true;
 }
