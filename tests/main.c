@@ -33,6 +33,7 @@ extern const test_case character_tests[];
 extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
+extern const test_case step_judge_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -59,6 +60,7 @@ static const suite suites[] = {
 	{"rest", rest_tests},
 	{"threads", threads_tests},
 	{"fidelity", fidelity_tests},
+	{"step_judge", step_judge_tests},
 };
 
 int main(int argc, char** argv)

@@ -95,7 +95,7 @@ class Stats(Structure):
                 ("self_intersections", c_int32), ("seam_gap", c_double), ("penetrating", c_int32),
                 ("factorizations", c_int64), ("rejected_strain", c_int64),
                 ("rejected_penetration", c_int64), ("rejected_intersection", c_int64),
-                ("rejected_other", c_int64)]
+                ("rejected_other", c_int64), ("stage_ms", c_double * 7)]
 
 
 class RunProgress(Structure):
