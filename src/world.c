@@ -348,20 +348,6 @@ drape_status world_prepare(drape_world* w)
 	return DRAPE_OK;
 }
 
-/* Cloth particles inside a solid by more than its thickness (docs/characters.md): once per call,
- * at the solids' placement at the end of the last step. */
-static int32_t world_count_penetrating(drape_world* w)
-{
-	int32_t count = 0;
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		for (int32_t k = 0; k < w->solid_count; ++k)
-			if (solid_inside_end(w, k, w->x[i], w->solids[k].thickness)) {
-				++count;
-				break;
-			}
-	return count;
-}
-
 /* The stages of step/step.h, as Box2D's b2World_Step runs its step context: steps of the adaptive
  * control (sec. 7) until the call's duration is covered, each posed, constrained, assembled, solved
  * and judged, then committed or retried at half its size. */
@@ -373,7 +359,10 @@ drape_status drape_world_step(drape_world* w, double duration)
 		return DRAPE_OK;
 	}
 	step_context c;
-	drape_status s = step_prepare(&c, w, duration);
+	step_context_init(&c, w, duration);
+	/* Stage PREPARE: the world's solver buffers after a topology change, then the step's. */
+	drape_status s = w->dirty ? world_prepare(w) : DRAPE_OK;
+	if (s == DRAPE_OK) step_prepare(&c);
 	while (s == DRAPE_OK && w->time < c.t_end) {
 		if ((s = step_begin(&c)) != DRAPE_OK) break;
 		step_pose_solids(&c);
@@ -385,7 +374,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		const step_verdict v = step_judge(&c);
 		s = v.kind == STEP_VERDICT_ACCEPT ? step_commit(&c) : step_retry(&c, &v);
 	}
-	if (s == DRAPE_OK) w->stats.penetrating = world_count_penetrating(w);
+	if (s == DRAPE_OK) step_finish(&c);
 	return s;
 }
 

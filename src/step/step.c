@@ -12,7 +12,7 @@
 #include "../solver/strain_change.h"
 #include "../solver/strain_limit.h"
 #include "../solver/thread_policy.h"
-#include "../world.h"
+#include "../world_error.h"
 
 #include <math.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static void stage_end(step_context* c, drape_stage stage)
 	c->stage_clock = now;
 }
 
-static void context_init(step_context* c, drape_world* w, double duration)
+void step_context_init(step_context* c, drape_world* w, double duration)
 {
 	memset(c, 0, sizeof *c);
 	c->w = w;
@@ -47,27 +47,23 @@ static void context_init(step_context* c, drape_world* w, double duration)
 	c->duration = duration;
 	c->t_end = w->time + duration;
 	c->budget = step_judge_budget(&c->policy, duration);
+	c->topology_changed = w->dirty;
+	stage_start(c);
 }
 
-drape_status step_prepare(step_context* c, drape_world* w, double duration)
+void step_prepare(step_context* c)
 {
-	context_init(c, w, duration);
-	stage_start(c);
-	if (w->dirty) {
-		drape_status s = world_prepare(w);
-		if (s != DRAPE_OK) return s;
-		/* Cloth through itself as the topology changed (a seam merge snapped a knot in): unfold
-		 * it before going on (collide/cloth_untangle.c). Not after steps that could not avoid
-		 * an intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps)
-		 * would be smoothed at every frame, and the jolts never let it come to rest. */
-		if (w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
-	}
+	drape_world* w = c->w;
+	/* Cloth through itself as the topology changed (a seam merge snapped a knot in): unfold it
+	 * before going on (collide/cloth_untangle.c). Not after steps that could not avoid an
+	 * intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps) would
+	 * be smoothed at every frame, and the jolts never let it come to rest. */
+	if (c->topology_changed && w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
 	if (w->def.threads == 0) {
 		w->threads = thread_policy_free_cores(w->threads_max);
 		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
 	}
 	stage_end(c, DRAPE_STAGE_PREPARE);
-	return DRAPE_OK;
 }
 
 /* The attempt's report and facts before anything is measured. */
@@ -401,4 +397,24 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 	}
 	stage_end(c, DRAPE_STAGE_COMMIT);
 	return s;
+}
+
+/* Cloth particles inside a solid by more than its thickness (docs/characters.md): once per call,
+ * at the solids' placement at the end of the last step. */
+static int32_t count_penetrating(drape_world* w)
+{
+	int32_t count = 0;
+	for (int32_t i = 0; i < w->particle_count; ++i)
+		for (int32_t k = 0; k < w->solid_count; ++k)
+			if (solid_inside_end(w, k, w->x[i], w->solids[k].thickness)) {
+				++count;
+				break;
+			}
+	return count;
+}
+
+void step_finish(step_context* c)
+{
+	c->w->stats.penetrating = count_penetrating(c->w);
+	stage_end(c, DRAPE_STAGE_COMMIT);
 }

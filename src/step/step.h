@@ -15,6 +15,7 @@ typedef struct step_context {
 	drape_world* w;
 	step_judge_policy policy;
 	double duration, t_end;
+	bool topology_changed; /* the call began with a topology change (world_prepare) */
 	int64_t budget, attempts;
 	/* The attempt: the control's proposed size, the step h (shortened to land on t_end), and the
 	 * implicit step's start t and size hs (BDF2's is a backward Euler step of hs <= h). */
@@ -35,8 +36,11 @@ typedef struct step_context {
 	double stage_clock; /* when the running stage began, ms */
 } step_context;
 
-/* Stage PREPARE, once per call: the context, and the solver's buffers after a topology change. */
-drape_status step_prepare(step_context* c, drape_world* w, double duration);
+/* The context of one call of drape_world_step for `duration`; starts the PREPARE stage's clock. */
+void step_context_init(step_context* c, drape_world* w, double duration);
+/* Stage PREPARE, once per call, after world_prepare has rebuilt the solver's buffers where the
+ * topology changed: unfolds a cloth that the change left through itself, and sets the threads. */
+void step_prepare(step_context* c);
 /* The head of an attempt (timed with COMMIT): interrupts, the budget, the step's size. */
 drape_status step_begin(step_context* c);
 /* Stage POSE: the solids' placements at the step's start and end (character/pose.c). */
@@ -57,5 +61,7 @@ step_verdict step_judge(step_context* c);
  * size, unless the verdict (or the judge on the rejection) ends the run. */
 drape_status step_commit(step_context* c);
 drape_status step_retry(step_context* c, const step_verdict* v);
+/* After the call's last step (timed with COMMIT): cloth particles left inside solids. */
+void step_finish(step_context* c);
 
 #endif
