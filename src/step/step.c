@@ -178,20 +178,20 @@ void step_assemble(step_context* c)
 	stage_end(c, DRAPE_STAGE_ASSEMBLE);
 }
 
-void step_solve(step_context* c)
+/* After the pass's solve: the proposal, Newton iterations and the strain limiter. False when the
+ * pass ends the step's passes: an interrupt, a CG breakdown, a proposal that is not finite or is
+ * wild (the judge's step_judge_wild). */
+static bool propose(step_context* c)
 {
 	drape_world* w = c->w;
 	step_report* r = &c->report;
 	step_facts* f = &c->facts;
 	const double t = c->t, h = c->hs;
 	const int32_t n = w->particle_count;
-	c->solve = implicit_solve_step(w, &c->scheme, t, h, c->guess, &c->tally);
-	c->passes_over = true;
 	/* An interrupt is honoured mid-step, between the solve and the contact passes. */
 	if (c->solve.cancelled || (w->cancel && *w->cancel)) {
 		f->cancelled = true;
-		stage_end(c, DRAPE_STAGE_SOLVE);
-		return;
+		return false;
 	}
 	/* A further pass solves nearly the same system (the same x, v and h; some contacts
 	 * added or released): it starts from this pass's answer, in place (pcg_solve allows
@@ -200,8 +200,8 @@ void step_solve(step_context* c)
 	double tc = now_ms();
 	f->breakdown = c->solve.breakdown;
 	f->finite = implicit_propose(w, h, c->scheme.old_velocity_positions);
-	if (!f->finite || f->breakdown) goto over;
-	if (w->def.newton_iterations > 1 && !(f->finite = implicit_newton_refine(w, &c->scheme, t, h, &c->tally))) goto over;
+	if (!f->finite || f->breakdown) return false;
+	if (w->def.newton_iterations > 1 && !(f->finite = implicit_newton_refine(w, &c->scheme, t, h, &c->tally))) return false;
 	if (step_judge_wild_possible(&c->policy, h)) {
 		int32_t worst, spring;
 		double change = strain_change_of_proposal(w, w->x, &worst, &spring);
@@ -210,7 +210,7 @@ void step_solve(step_context* c)
 			r->worst_triangle = worst;
 			r->worst_spring = spring;
 			f->wild = true;
-			goto over;
+			return false;
 		}
 	}
 	if (strain_limit_active(w)) {
@@ -226,8 +226,13 @@ void step_solve(step_context* c)
 		r->limit_newton += lr.newton;
 	}
 	r->eval_ms += now_ms() - tc;
-	c->passes_over = false;
-over:
+	return true;
+}
+
+void step_solve(step_context* c)
+{
+	c->solve = implicit_solve_step(c->w, &c->scheme, c->t, c->hs, c->guess, &c->tally);
+	c->passes_over = !propose(c);
 	stage_end(c, DRAPE_STAGE_SOLVE);
 }
 
