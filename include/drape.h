@@ -553,6 +553,20 @@ drape_status drape_seam_merge(drape_world* world, drape_seam_id seam);
 drape_status drape_world_step(drape_world* world, double duration);
 double drape_world_time(const drape_world* world);
 
+/* The stages of drape_world_step, in their order (docs/architecture.md): topology changes, posing
+ * the solids, contacts and constraints, assembly, the linear solve and proposal, the judge, and
+ * committing (or retrying) the step. */
+typedef enum drape_stage {
+	DRAPE_STAGE_PREPARE = 0,
+	DRAPE_STAGE_POSE,
+	DRAPE_STAGE_CONTACTS,
+	DRAPE_STAGE_ASSEMBLE,
+	DRAPE_STAGE_SOLVE,
+	DRAPE_STAGE_JUDGE,
+	DRAPE_STAGE_COMMIT,
+	DRAPE_STAGE_COUNT
+} drape_stage;
+
 /* Table 1 instrumentation, accumulated since creation or the last reset. */
 typedef struct drape_stats {
 	double eval_ms; /* forming the linear system (forces, Jacobians, assembly) */
@@ -582,6 +596,8 @@ typedef struct drape_stats {
 	int64_t rejected_penetration;
 	int64_t rejected_intersection;
 	int64_t rejected_other;
+	/* Wall time of each stage of the step (drape_stage), ms; they cover the time of the calls. */
+	double stage_ms[DRAPE_STAGE_COUNT];
 } drape_stats;
 
 drape_stats drape_world_get_stats(const drape_world* world);

@@ -1,22 +1,17 @@
-/* The world: creation, the buffers built per topology change, and the stepping loop with
- * adaptive step control (sec. 7) around the implicit step of solver/implicit.c. */
+/* The world: creation, the buffers built per topology change, and the step, which runs the stages
+ * of step/step.h (adaptive step control, sec. 7, around the implicit step of sec. 3). */
 #include "world.h"
 #include "seam.h"
 
 #include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
-#include "collide/cloth_untangle.h"
 #include "collide/solid.h"
-#include "solver/constraints.h"
-#include "solver/bdf2.h"
 #include "solver/bend_tensor_assemble.h"
-#include "solver/implicit.h"
 #include "solver/integrators.h"
 #include "solver/line_solve.h"
 #include "solver/reduce.h"
-#include "solver/strain_change.h"
-#include "solver/thread_policy.h"
+#include "step/step.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,15 +19,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The step attempts one call of drape_world_step may make: STEP_BUDGET_SLACK (rejections, halving
- * and the small steps of a transient) plus STEP_BUDGET_PER_MAX_DT for each max_dt of the duration
- * (docs/reliability.md, "Bounded work"). */
-#define STEP_BUDGET_SLACK 2000
-#define STEP_BUDGET_PER_MAX_DT 50.0
-/* Strain-change rejections in a row at one step size after which a scheme with explicit parts
- * never tries that size again. */
-#define EXPLICIT_REPEATS 3
 
 drape_world_def drape_default_world_def(void)
 {
@@ -316,48 +302,9 @@ drape_status world_prepare(drape_world* w)
 	return DRAPE_OK;
 }
 
-static const char* outcome_text(step_outcome o)
-{
-	switch (o) {
-	case STEP_CG_BREAKDOWN:
-		return "the linear system lost positive definiteness (CG breakdown)";
-	case STEP_NONFINITE:
-		return "the proposed state held NaN or Inf";
-	case STEP_STRETCH_CHANGE:
-		return "a triangle's stretch changed drastically";
-	case STEP_PENETRATION:
-		return "particles kept crossing into solids";
-	case STEP_SELF_INTERSECTION:
-		return "the cloth would pass through itself";
-	case STEP_FORCED:
-		return "forced rejection";
-	case STEP_DIVERGING:
-		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
-	case STEP_CANCELLED:
-		return "interrupted";
-	case STEP_CROWDED:
-		return "the cloth is crushed onto or flung through itself: its contact search found more than "
-		       "100 overlapping triangle pairs per triangle (a stiffness the solver cannot follow at any "
-		       "step, or a pin or solid crushing the cloth)";
-	default:
-		return "accepted";
-	}
-}
-
-/* Cloth particles inside a solid by more than its thickness (docs/characters.md): once per call,
- * at the solids' placement at the end of the last step. */
-static int32_t world_count_penetrating(drape_world* w)
-{
-	int32_t count = 0;
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		for (int32_t k = 0; k < w->solid_count; ++k)
-			if (solid_inside_end(w, k, w->x[i], w->solids[k].thickness)) {
-				++count;
-				break;
-			}
-	return count;
-}
-
+/* The stages of step/step.h, as Box2D's b2World_Step runs its step context: steps of the adaptive
+ * control (sec. 7) until the call's duration is covered, each posed, constrained, assembled, solved
+ * and judged, then committed or retried at half its size. */
 drape_status drape_world_step(drape_world* w, double duration)
 {
 	if (!(isfinite(duration) && duration >= 0.0)) return world_fail(w, "step duration must be finite and >= 0");
@@ -365,145 +312,24 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->time += duration;
 		return DRAPE_OK;
 	}
-	if (w->dirty) {
-		drape_status s = world_prepare(w);
-		if (s != DRAPE_OK) return s;
-		/* Cloth through itself as the topology changed (a seam merge snapped a knot in): unfold
-		 * it before going on (collide/cloth_untangle.c). Not after steps that could not avoid
-		 * an intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps)
-		 * would be smoothed at every frame, and the jolts never let it come to rest. */
-		if (w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
+	step_context c;
+	step_context_init(&c, w, duration);
+	/* Stage PREPARE: the world's solver buffers after a topology change, then the step's. */
+	drape_status s = w->dirty ? world_prepare(w) : DRAPE_OK;
+	if (s == DRAPE_OK) step_prepare(&c);
+	while (s == DRAPE_OK && w->time < c.t_end) {
+		if ((s = step_begin(&c)) != DRAPE_OK) break;
+		step_pose_solids(&c);
+		if (step_detect_contacts(&c))
+			do {
+				step_assemble(&c);
+				step_solve(&c);
+			} while (step_contacts_changed(&c));
+		const step_verdict v = step_judge(&c);
+		s = v.kind == STEP_VERDICT_ACCEPT ? step_commit(&c) : step_retry(&c, &v);
 	}
-	if (w->def.threads == 0) {
-		w->threads = thread_policy_free_cores(w->threads_max);
-		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
-	}
-	const double t_end = w->time + duration;
-	/* Bounded work (docs/solver.md, "Runs that cannot make progress"): a call may take many small
-	 * steps, but not without limit; a scene that needs more is reported, not ground through. */
-	const double frames = duration / w->def.max_dt;
-	const int64_t budget = STEP_BUDGET_SLACK + (int64_t)(STEP_BUDGET_PER_MAX_DT * (frames < 1e6 ? frames : 1e6));
-	int64_t attempts = 0;
-	while (w->time < t_end) {
-		if (w->cancel && *w->cancel) {
-			world_fail(w, "interrupted at t = %.6g s", w->time);
-			return DRAPE_ERROR_INTERRUPTED;
-		}
-		if (++attempts > budget) {
-			world_fail(w,
-				   "simulation cannot make progress at t = %.6g s: %lld steps (accepted and rejected) did not "
-				   "cover %.6g s, the step size is down to %.3g s; look for a setting that forces tiny steps "
-				   "(stiffness, speeds of pins or solids, gravity)",
-				   w->time, (long long)(attempts - 1), duration, w->control.dt);
-			step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
-			return DRAPE_ERROR_DIVERGED;
-		}
-		double proposed = w->control.dt;
-		double remaining = t_end - w->time;
-		/* Land exactly on t_end; a sliver left by rounding (or by a max_dt written as a short
-		 * decimal of one frame) is absorbed into this step rather than taken on its own. */
-		bool to_end = remaining <= proposed * (1.0 + 1e-4);
-		double h = to_end ? remaining : proposed;
-		step_report r;
-		/* BDF2: backward Euler's step of size hs from the extrapolated state (solver/bdf2.c). */
-		const double hs = bdf2_begin(w, h);
-		implicit_step(w, w->time + (h - hs), hs, &r);
-		w->stats.eval_ms += r.eval_ms;
-		w->stats.cg_ms += r.cg_ms;
-		w->stats.cs_ms += r.cs_ms;
-		w->stats.cc_ms += r.cc_ms;
-		w->stats.cg_iterations += r.cg_iterations;
-		if (r.outcome == STEP_CANCELLED) {
-			bdf2_reject(w);
-			world_fail(w, "interrupted at t = %.6g s, in the middle of a step", w->time);
-			return DRAPE_ERROR_INTERRUPTED;
-		}
-		if (r.outcome != STEP_ACCEPTED) {
-			bdf2_reject(w);
-			w->stats.rejected++;
-			if (r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING) w->stats.rejected_strain++;
-			else if (r.outcome == STEP_PENETRATION) w->stats.rejected_penetration++;
-			else if (r.outcome == STEP_SELF_INTERSECTION) w->stats.rejected_intersection++;
-			else w->stats.rejected_other++;
-			/* A failure at a step shortened to reach t_end is judged at that size. */
-			if (h < w->control.dt) w->control.dt = h;
-			/* An explicit part that diverged at h diverges at h again (its limit is set by the
-			 * stiffness, not the state): never grow back to it. */
-			/* An explicit scheme whose step of one size keeps failing the strain-change test
-			 * (rather than diverging outright) is beyond its stable step there too: the control
-			 * would swing between that size and half of it (docs/integrators.md). Not IMEX: there
-			 * the strain of the implicit stretch also answers pins and contact, which can ask
-			 * for small steps as often under backward Euler. */
-			const bool explicit_scheme = (w->def.integrator == DRAPE_INTEGRATOR_FORWARD_EULER ||
-						      w->def.integrator == DRAPE_INTEGRATOR_SYMPLECTIC_EULER) &&
-						     w->def.min_dt < w->def.max_dt;
-			const bool unstable = r.outcome == STEP_DIVERGING ||
-					      (explicit_scheme && r.outcome == STEP_STRETCH_CHANGE &&
-					       step_control_repeats(&w->control, h) >= EXPLICIT_REPEATS);
-			if (unstable && 0.5 * h < w->control.max_dt) w->control.max_dt = 0.5 * h;
-			/* That cap is for good: the budget's share per max_dt must cover it (the slack is for
-			 * transients), and so must what is left of the budget (docs/reliability.md, "Bounded
-			 * work"). Otherwise stop now, instead of creeping through the rest of the budget. */
-			if (unstable) {
-				const double left = t_end - w->time, cap = w->control.max_dt;
-				if (cap < w->def.max_dt / STEP_BUDGET_PER_MAX_DT || left / cap > (double)(budget - attempts)) {
-					world_fail(w,
-						   "simulation cannot make progress at t = %.6g s: the explicit part of %s %s at "
-						   "steps of %.3g s, 1/%.0f of max_dt = %.3g s, and drape allows %g steps per max_dt "
-						   "(the %.6g s left need over %.0f); set solver.max_dt to at most %.3g s (the budget "
-						   "grows with it), lower the stiffness or damping, or use backward_euler or bdf2",
-						   w->time, drape_integrator_name(w->def.integrator),
-						   r.outcome == STEP_DIVERGING ? "diverged" : "kept failing the strain-change test", h,
-						   w->def.max_dt / h,
-						   w->def.max_dt, STEP_BUDGET_PER_MAX_DT, left, left / cap, cap);
-					step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
-					return DRAPE_ERROR_DIVERGED;
-				}
-			}
-			if (!step_control_reject(&w->control)) {
-				char where[96] = "";
-				bool strain = r.outcome == STEP_STRETCH_CHANGE || r.outcome == STEP_DIVERGING;
-				if (strain && r.worst_spring >= 0)
-					snprintf(where, sizeof where, " (strain of spring %d (particles %d-%d) changed by %.3g)",
-						 r.worst_spring, w->ms_springs[r.worst_spring].v[0], w->ms_springs[r.worst_spring].v[1],
-						 r.stretch_change);
-				else if (strain)
-					snprintf(where, sizeof where, " (|w| of triangle %d changed by %.3g)", r.worst_triangle,
-						 r.stretch_change);
-				world_fail(w,
-					   "simulation cannot continue at t = %.6g s: the step size fell below min_dt = %g s; "
-					   "last rejection: %s%s",
-					   w->time, w->def.min_dt, outcome_text(r.outcome), where);
-				step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
-				return DRAPE_ERROR_DIVERGED;
-			}
-			continue;
-		}
-		bdf2_accept(w, h);
-		vec3* t;
-		t = w->x, w->x = w->x1, w->x1 = t;
-		t = w->v, w->v = w->v1, w->v1 = t;
-		t = w->dv, w->dv = w->dv_last, w->dv_last = t;
-		strain_change_accept_limit(w);
-		w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
-		w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
-		w->time = to_end ? t_end : w->time + h;
-		constraints_store_forces(w, hs);
-		contacts_commit(w, hs);
-		cloth_contacts_commit_pinches(w);
-		w->intersections = r.intersections;
-		w->stats.self_intersections = r.intersections;
-		w->stats.seam_gap = seams_max_gap(w);
-		w->stats.cloth_contacts = w->repulsion_count;
-		w->stats.solid_contacts = 0;
-		for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) w->stats.solid_contacts += w->contacts[i].solid >= 0;
-		w->stats.steps++;
-		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
-		if (h > w->stats.max_dt) w->stats.max_dt = h;
-		if (!(to_end && h < proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
-	}
-	w->stats.penetrating = world_count_penetrating(w);
-	return DRAPE_OK;
+	if (s == DRAPE_OK) step_finish(&c);
+	return s;
 }
 
 double drape_world_time(const drape_world* w)

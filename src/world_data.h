@@ -214,7 +214,7 @@ struct drape_world {
 	uint8_t* reuse_dirty; /* per particle: y differs from reuse_y */
 	double reuse_t, reuse_h;
 	int reuse_mode;      /* what element assembly does with its terms (implicit.c) */
-	bool reuse_step;     /* inside implicit_step's passes */
+	bool reuse_step;     /* inside a step's contact passes (step/step.c) */
 	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
 	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
 	int64_t reuse_passes; /* passes that reused the element terms (tests) */

@@ -34,6 +34,7 @@ extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
 extern const test_case errors_tests[];
+extern const test_case step_judge_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -61,6 +62,7 @@ static const suite suites[] = {
 	{"threads", threads_tests},
 	{"fidelity", fidelity_tests},
 	{"errors", errors_tests},
+	{"step_judge", step_judge_tests},
 };
 
 int main(int argc, char** argv)

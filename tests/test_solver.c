@@ -354,33 +354,6 @@ static void test_step_control_sequence(void)
 	CHECK(!step_control_reject(&c));
 }
 
-/* The strain limiter's residual rule (docs/solver.md, "Strain limiting"): a step is halved while
- * halving shrinks the residual's growth per second, not once a retry showed it the same. */
-static void test_step_control_limit_futile(void)
-{
-	step_control c;
-	step_control_init(&c, 0.04, 1e-4);
-	/* An overshoot: the half step's growth is a quarter of the full step's. */
-	CHECK(step_control_limit_halve(&c, 1.0, 0.04, 0.004, true, false, true));
-	CHECK(!step_control_limit_halve(&c, 1.0, 0.02, 0.001, false, false, true));
-	CHECK(!c.limit_futile);
-	CHECK(step_control_limit_halve(&c, 1.02, 0.04, 0.004, true, false, true)); /* still halved */
-	/* A creep: the half step grows half as much, the same per second. */
-	step_control_init(&c, 0.04, 1e-4);
-	CHECK(step_control_limit_halve(&c, 1.0, 0.04, 0.004, true, false, true));
-	CHECK(!step_control_limit_halve(&c, 1.0, 0.02, 0.002, false, false, true));
-	CHECK(c.limit_futile);
-	CHECK(!step_control_limit_halve(&c, 1.02, 0.04, 0.004, true, false, true)); /* not halved again */
-	/* ... unless the residual is beyond what is tolerated. */
-	CHECK(step_control_limit_halve(&c, 1.06, 0.04, 0.004, true, false, false));
-	/* A retry at another start is not compared; a projection that met its bound ends the state. */
-	CHECK(!step_control_limit_halve(&c, 1.07, 0.02, 0.002, false, false, true));
-	CHECK(c.limit_futile);
-	CHECK(!step_control_limit_halve(&c, 1.09, 0.02, 0.0, false, true, true));
-	CHECK(!c.limit_futile);
-	CHECK(step_control_limit_halve(&c, 1.11, 0.04, 0.004, true, false, true));
-}
-
 /* Dense Gaussian elimination with partial pivoting on an m x m row-major matrix (overwritten). */
 static bool dense_solve(int m, double* a, double* b)
 {
@@ -629,7 +602,6 @@ const test_case solver_tests[] = {
 	{"pcg_without_constraints_is_standard_pcg", test_pcg_without_constraints_is_standard_pcg},
 	{"pcg_thread_count_invariant", test_pcg_thread_count_invariant},
 	{"step_control_sequence", test_step_control_sequence},
-	{"step_control_limit_futile", test_step_control_limit_futile},
 	{"block_tridiag_matches_dense", test_block_tridiag_matches_dense},
 	{"block_tridiag_singular_pivot", test_block_tridiag_singular_pivot},
 	{NULL, NULL},

@@ -188,6 +188,12 @@ static void test_stats(void)
 	CHECK(s.eval_ms > 0.0 && s.cg_ms > 0.0);
 	CHECK(s.cs_ms == 0.0);  /* no solids */
 	CHECK(s.cc_ms > 0.0);   /* self-collision is on by default */
+	/* The stages (docs/architecture.md) hold Table 1's parts: each part is timed inside them. */
+	double stages = 0.0;
+	for (int k = 0; k < DRAPE_STAGE_COUNT; ++k) stages += s.stage_ms[k];
+	CHECK(s.stage_ms[DRAPE_STAGE_ASSEMBLE] > 0.0 && s.stage_ms[DRAPE_STAGE_SOLVE] > 0.0 && s.stage_ms[DRAPE_STAGE_JUDGE] > 0.0);
+	CHECK(s.stage_ms[DRAPE_STAGE_POSE] >= 0.0 && s.stage_ms[DRAPE_STAGE_CONTACTS] > 0.0);
+	CHECK(stages >= (1.0 - 1e-9) * (s.eval_ms + s.cg_ms + s.cc_ms + s.cs_ms));
 	CHECK(s.self_intersections == 0);
 	CHECK(s.min_dt > 0.0 && s.max_dt <= 1.0 / 30.0 + 1e-15);
 	CHECK_NEAR(drape_world_time(w), 0.2, 1e-15);

@@ -211,9 +211,12 @@ class World:
 
     @property
     def stats(self):
-        """Counters since the world was made: steps, rejected, cg_iterations, ... as a dict."""
+        """Counters since the world was made: steps, rejected, cg_iterations, ... as a dict;
+        stage_ms maps each stage of the step (docs/architecture.md) to its milliseconds."""
         s = _lib.drape_world_get_stats(self._w)
-        return {k: getattr(s, k) for k, _ in L.Stats._fields_}
+        d = {k: getattr(s, k) for k, _ in L.Stats._fields_}
+        d["stage_ms"] = dict(zip(L.STAGES, s.stage_ms))
+        return d
 
     def kinetic_energy(self):
         return _lib.drape_world_kinetic_energy(self._w)

@@ -101,6 +101,10 @@ class WorldDef(Structure):
                 ("refactor_iterations", c_int32), ("newton_iterations", c_int32), ("cookie", c_int32)]
 
 
+# drape_stage (include/drape.h), in order: the stages of drape_world_step.
+STAGES = ("prepare", "pose", "contacts", "assemble", "solve", "judge", "commit")
+
+
 class Stats(Structure):
     _fields_ = [("eval_ms", c_double), ("cg_ms", c_double), ("cc_ms", c_double), ("cs_ms", c_double),
                 ("steps", c_int64), ("rejected", c_int64), ("cg_iterations", c_int64), ("min_dt", c_double),
@@ -108,7 +112,7 @@ class Stats(Structure):
                 ("self_intersections", c_int32), ("seam_gap", c_double), ("penetrating", c_int32),
                 ("factorizations", c_int64), ("rejected_strain", c_int64),
                 ("rejected_penetration", c_int64), ("rejected_intersection", c_int64),
-                ("rejected_other", c_int64)]
+                ("rejected_other", c_int64), ("stage_ms", c_double * len(STAGES))]
 
 
 class RunProgress(Structure):

@@ -82,10 +82,9 @@ static bool pinned(const drape_world* w, int32_t i)
 	return w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0;
 }
 
-void contacts_prepare(drape_world* w, double t, double h)
+void contacts_prepare(drape_world* w, double h)
 {
 	if (w->solid_count == 0) return;
-	solids_begin_step(w, t, h);
 	const int32_t n = w->particle_count;
 	for (int32_t i = 0; i < n; ++i) {
 		contact* c = &w->contacts[i];

@@ -31,10 +31,11 @@ typedef struct contact {
 
 typedef struct drape_world drape_world;
 
-/* Before a step from t to t + h: places the solids, keeps or drops existing contacts, finds new
- * ones (particles within the thickness, or whose path x + h v crosses a solid), and adds their
- * constraint directions to the filter, z and y (call after constraints_prepare). */
-void contacts_prepare(drape_world* w, double t, double h);
+/* Before a step of size h, with the solids placed for it (solids_begin_step): keeps or drops
+ * existing contacts, finds new ones (particles within the thickness, or whose path x + h v
+ * crosses a solid), and adds their constraint directions to the filter, z and y (call after
+ * constraints_prepare). */
+void contacts_prepare(drape_world* w, double h);
 
 /* Marks particle i's contact, if it has one and is not marked yet, as pinched: cloth layers
  * between solid surfaces need the room the solid's thickness takes (collide/cloth_contact.c).

@@ -82,6 +82,7 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 	t->cg_ms += fs->cg_ms;
 	t->cc_ms += fs->cc_ms;
 	t->cs_ms += fs->cs_ms;
+	for (int k = 0; k < DRAPE_STAGE_COUNT; ++k) t->stage_ms[k] += fs->stage_ms[k];
 	if (fs->min_dt > 0.0 && (t->min_dt == 0.0 || fs->min_dt < t->min_dt)) t->min_dt = fs->min_dt;
 	if (fs->max_dt > t->max_dt) t->max_dt = fs->max_dt;
 	t->seam_gap = fs->seam_gap;

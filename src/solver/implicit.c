@@ -1,4 +1,4 @@
-/* The implicit step. Eq. 18:
+/* The implicit step's linear system and its solve (the stages that run them: src/step/step.c). Eq. 18:
  *   (M - h df/dv - h^2 df/dx) dv = h (f0 + h df/dx v0 + df/dx y),   dx = h (v0 + dv) + y,
  * solved by modified PCG with the constraint filter (sec. 5.3). Every element's local terms are
  * scattered straight into precomputed matrix slots, in coloured tiles (no allocation, and the same
@@ -9,13 +9,10 @@
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
 #include "../math/scalar.h"
-#include "../solver/bdf2.h"
 #include "../solver/bend_tensor_assemble.h"
-#include "../solver/constraints.h"
 #include "../solver/integrators.h"
 #include "../solver/line_solve.h"
 #include "../solver/reduce.h"
-#include "../solver/strain_change.h"
 #include "../solver/strain_limit.h"
 
 #include <math.h>
@@ -397,10 +394,9 @@ void implicit_assemble(drape_world* w, double t, double h)
 	assemble_pass(w, t, h, &s.pass[0]);
 }
 
-/* x1 = x + h (v + dv) + y, v1 = v + dv (eq. 17); false if anything is not finite. Forward Euler
- * (old_velocity) moves free directions with v0 instead: x1 = x + h (S v0 + (I - S) v1) + y, so
- * constrained directions still land exactly on their targets. */
-static bool propose(drape_world* w, double h, bool old_velocity)
+/* Forward Euler (old_velocity) moves free directions with v0: x1 = x + h (S v0 + (I - S) v1) + y,
+ * so constrained directions still land exactly on their targets. */
+bool implicit_propose(drape_world* w, double h, bool old_velocity)
 {
 	const int32_t n = w->particle_count;
 	bool finite = true;
@@ -446,20 +442,22 @@ static bool solve_diagonal(drape_world* w)
 	return ok;
 }
 
-/* Assembles and solves the step's system(s) as the integrator says, leaving dv and e. With
- * inertia_v0 (a Newton iteration, newton_refine), b also gets -M (v - inertia_v0). */
-static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess,
-			     const vec3* inertia_v0, step_report* r)
+void implicit_assemble_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* inertia_v0, solve_tally* r)
 {
-	const int threads = w->threads;
 	const int32_t n = w->particle_count;
-	pcg_result res = {.iterations = 0, .converged = true};
 	double ta = now_ms();
 	assemble_pass(w, t, h, &sc->pass[0]);
 	if (inertia_v0)
 		for (int32_t i = 0; i < n; ++i) w->b[i] = v3_madd(w->b[i], -w->mass[i], v3_sub(w->v[i], inertia_v0[i]));
+	r->eval_ms += now_ms() - ta;
+}
+
+pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess, solve_tally* r)
+{
+	const int threads = w->threads;
+	const int32_t n = w->particle_count;
+	pcg_result res = {.iterations = 0, .converged = true};
 	double tb = now_ms();
-	r->eval_ms += tb - ta;
 	switch (sc->solve) {
 	case SOLVE_PCG:
 		if (w->cholesky) {
@@ -529,55 +527,12 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 	return res;
 }
 
-/* How often a step is solved again when its proposal carries particles into solids that had no
- * contact yet (each pass adds their contact constraints). */
-#define CONTACT_PASSES 4
-
-/* The adaptive limit on a step's strain change is enforced down to 1/16 of the largest step;
- * below that only a change beyond this (the limit's old default) rejects the step. A change that
- * halving the step does not shrink comes from a constraint (a fast solid snapping particles onto
- * its surface, eq. 18's y), not from integration error. docs/solver.md, "Accurate by default". */
-#define STRETCH_CHANGE_FLOOR 0.1
-/* Below 1/256 of the largest step no strain change rejects it: eight halvings that did not shrink
- * the change show it is a constraint's (cloth placed against a body at the start, a seam's side
- * snapped out of a solid), which no smaller step removes; rejecting on would end the run at min_dt. */
-#define STRETCH_CHANGE_ANY_BELOW 256.0
-
-/* A proposal still this share of the strain limit beyond it after limiting is rejected. */
-#define LIMIT_RESIDUAL 0.25
-/* ... unless it was out by nearly as much at the step's start (within this share of the limit). */
-#define LIMIT_WORSE 0.1
-/* ... and only down to this fraction of the largest step: a projection held back by a force it
- * cannot win against (a stiff spring pulling beyond the cloth's reach) fails at every step size. */
-#define LIMIT_ANY_BELOW 64.0
-/* Where halving has not helped (solver/step_control.c, step_control_limit_halve), a residual up to
- * this share of the limit is accepted: the cloth ends at most 1.75 times the limit out, under the
- * 2 % of docs/solver.md, "Accurate by default", at the default 1 % limit. */
-#define LIMIT_FUTILE_CAP 0.75
-
-/* A strain change per step that only a diverging explicit part produces. */
-#define DIVERGENCE_STRAIN 0.25
-
-/* A proposal that changes some triangle's (or spring's) stretch by more than this in one step is
- * rejected before the contact passes look at it: no contact constraint turns it into a good step,
- * and a cloth flung that far makes every swept box overlap every other, so the cloth/cloth
- * crossing test would compare nearly all pairs (seconds to minutes per pass on a stiff sheet whose
- * CG could not converge; docs/reliability.md, "Bounded work"). */
-#define WILD_STRAIN 1.0
-
-/* Whether the adaptive step control would reject this proposal whatever the contact passes do:
- * its strain change is beyond WILD_STRAIN at a step that may still be shortened. Fills the
- * report's strain fields when so. */
-static bool wild_proposal(drape_world* w, double h, step_report* r)
+/* Both, as one pass of a step does. */
+static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess,
+			     const vec3* inertia_v0, solve_tally* r)
 {
-	if (!w->def.adaptive || h <= w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) return false;
-	int32_t worst, spring;
-	double change = strain_change_of_proposal(w, w->x, &worst, &spring);
-	if (!(change > WILD_STRAIN)) return false;
-	r->stretch_change = change;
-	r->worst_triangle = worst;
-	r->worst_spring = spring;
-	return true;
+	implicit_assemble_step(w, sc, t, h, inertia_v0, r);
+	return implicit_solve_step(w, sc, t, h, guess, r);
 }
 
 /* Newton iterations stop once the largest velocity correction is this share of the largest
@@ -595,7 +550,7 @@ static bool wild_proposal(drape_world* w, double h, step_report* r)
  * backward Euler's from (xb, vb), so the same iteration solves it (v0 is vb there). The Jacobian
  * is eq. 18's (Gauss-Newton in compression, drag's df/dx left out), so convergence is linear.
  * Returns whether the final x1 and v1 are finite. */
-static bool newton_refine(drape_world* w, const step_scheme* sc, double t, double h, step_report* r)
+bool implicit_newton_refine(drape_world* w, const step_scheme* sc, double t, double h, solve_tally* r)
 {
 	const int32_t n = w->particle_count;
 	vec3 *x0 = w->x, *v0 = w->v, *y0 = w->y, *z0 = w->z;
@@ -630,210 +585,4 @@ static bool newton_refine(drape_world* w, const step_scheme* sc, double t, doubl
 	 * read it); e keeps the last iteration's residual, the nonlinear system's constraint impulse. */
 	for (int32_t i = 0; i < n; ++i) w->dv[i] = v3_sub(w->v1[i], v0[i]);
 	return values;
-}
-
-/* The strain limiter could not bring the proposal back within its bound: a shorter step asks it
- * for less (docs/solver.md, "Strain limiting"). Not where the cloth was already as far out at the
- * step's start: a shape that cannot meet the bound (a grown region that must buckle) is not the
- * step's doing. Nor once halving has shown that it does not help (step_control_limit_halve): on a
- * fine sheet the projection falls behind a growing load at every step size. */
-static bool limit_residual_halves(drape_world* w, double h, const step_report* r)
-{
-	const double s = w->def.strain_limit, res = r->limit_residual;
-	const bool converged = res <= LIMIT_WORSE * s;
-	if (!(res > LIMIT_RESIDUAL * s) && !step_control_limit_probing(&w->control, w->time)) return step_control_limit_halve(&w->control, w->time, h, 0.0, false, converged, true);
-	const double start = strain_limit_violation(w, w->x);
-	const bool over = res > LIMIT_RESIDUAL * s && h > w->def.max_dt / LIMIT_ANY_BELOW && res > start + LIMIT_WORSE * s;
-	return step_control_limit_halve(&w->control, w->time, h, res - start, over, converged, res <= LIMIT_FUTILE_CAP * s);
-}
-
-void implicit_step(drape_world* w, double t, double h, step_report* r)
-{
-	const int32_t n = w->particle_count;
-	r->outcome = STEP_ACCEPTED;
-	w->limit_pending_moved = false;
-	r->cg_iterations = 0;
-	r->cg_converged = false;
-	r->stretch_change = 0.0;
-	r->worst_triangle = -1;
-	r->worst_spring = -1;
-	r->eval_ms = r->cg_ms = r->cs_ms = r->cc_ms = 0.0;
-	r->intersections = 0;
-	r->limit_excess = 0.0;
-	r->limit_residual = 0.0;
-	r->limit_newton = 0;
-
-	double t0 = now_ms();
-	constraints_prepare(w, t, h);
-	double t1 = now_ms();
-	contacts_prepare(w, t, h);
-	double t2 = now_ms();
-	r->eval_ms += t1 - t0;
-	if (w->solid_count > 0) r->cs_ms += t2 - t1;
-	const bool crowded_start = !cloth_contacts_prepare(w);
-	bdf2_shift(w);
-	double t3 = now_ms();
-	if (w->pairs_ready) r->cc_ms += t3 - t2;
-	if (crowded_start) {
-		/* the cloth at the step's start is crushed onto itself (or an interrupt came) */
-		r->outcome = w->cancel && *w->cancel ? STEP_CANCELLED : STEP_CROWDED;
-		return;
-	}
-
-	const vec3* guess = NULL;
-	if (w->def.warm_start && w->h_last > 0.0) {
-		/* dv scales with the step (dv ~ h a); rescale in place so a rejected and retried step
-		 * finds the guess already at its size. */
-		double s = h / w->h_last;
-		if (s != 1.0)
-			for (int32_t i = 0; i < n; ++i) w->dv_last[i] = v3_scale(w->dv_last[i], s);
-		w->h_last = h;
-		guess = w->dv_last;
-	}
-
-	step_scheme scheme;
-	integrator_scheme(w, &scheme);
-	if (scheme.solve != SOLVE_PCG) guess = NULL;
-	w->reuse_step = true; /* the passes below may share element terms (assemble_pass) */
-	w->reuse_valid = false;
-	w->multigrid_step_built = false; /* the first pass builds the multigrid hierarchy */
-	pcg_result res;
-	bool finite;
-	int32_t crossings = 0, cloth_crossings = 0, pinched = 0;
-	bool cancelled = false, wild = false, crowded = false;
-	double raw_change = 0.0;
-	int32_t raw_worst = -1, raw_spring = -1;
-	/* Schemes with explicit parts diverge when the step is too large: their blow-up shows first
-	 * as strain jumping between steps, so that test runs for them even without adaptive
-	 * stepping, at DIVERGENCE_STRAIN (a blown-up state is never accepted). */
-	/* Not with fixed steps (min_dt == max_dt): nothing could be retried, and fast but legitimate
-	 * motion (a corner pulled by a point force) trips the test; `drape stability` steps that way
-	 * and judges divergence itself (docs/stability.md). */
-	const bool diverging_scheme = w->def.integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
-				      w->def.integrator != DRAPE_INTEGRATOR_BDF2 && w->def.min_dt < w->def.max_dt;
-	for (int pass = 1;; ++pass) {
-		res = solve_step(w, &scheme, t, h, guess, NULL, r);
-		/* An interrupt is honoured mid-step, between the solve and the contact passes. */
-		if (res.cancelled || (w->cancel && *w->cancel)) {
-			cancelled = true;
-			break;
-		}
-		/* A further pass solves nearly the same system (the same x, v and h; some contacts
-		 * added or released): it starts from this pass's answer, in place (pcg_solve allows
-		 * guess == dv), rather than from the previous step's again. */
-		if (w->def.warm_start && scheme.solve == SOLVE_PCG) guess = w->dv;
-		double tc = now_ms();
-		finite = propose(w, h, scheme.old_velocity_positions);
-		if (!finite || res.breakdown) break;
-		if (w->def.newton_iterations > 1 && !(finite = newton_refine(w, &scheme, t, h, r))) break;
-		if (wild_proposal(w, h, r)) {
-			wild = true;
-			break;
-		}
-		if (strain_limit_active(w)) {
-			/* The step control judges the integrator's own proposal (sec. 7): the projection
-			 * below would hide a step too large for the motion, and backward Euler damps
-			 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
-			if (w->def.adaptive || diverging_scheme) raw_change = strain_change_judged(w, &raw_worst, &raw_spring);
-			memcpy(w->limit_pending, w->x1, (size_t)n * sizeof *w->x1);
-			strain_limit_report lr = strain_limit_apply(w, h);
-			w->limit_pending_moved = lr.newton > 0;
-			r->limit_excess = fmax(r->limit_excess, lr.excess);
-			r->limit_residual = lr.residual;
-			r->limit_newton += lr.newton;
-		}
-		double td = now_ms();
-		r->eval_ms += td - tc;
-		cloth_crossings = cloth_contacts_catch_crossings(w, h, &pinched);
-		double te = now_ms();
-		r->cc_ms += te - td;
-		tc = te;
-		if (cloth_crossings < 0) {
-			cancelled = w->cancel && *w->cancel;
-			crowded = !cancelled;
-			break;
-		}
-		if (w->solid_count == 0) {
-			if (cloth_crossings == 0 || pass == CONTACT_PASSES) break;
-			continue;
-		}
-		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
-		 * solve the step again with the new constraints. */
-		int32_t released = contacts_release_pulling(w, h);
-		crossings = contacts_catch_crossings(w, h);
-		if (released > 0 || pinched > 0) {
-			constraints_prepare(w, t, h);
-			contacts_constrain(w, h);
-			bdf2_shift(w);
-			if (pinched > 0) cloth_contacts_alter_crossings(w, h);
-		}
-		r->cs_ms += now_ms() - tc;
-		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
-	}
-	w->reuse_step = false;
-	w->reuse_valid = false;
-	if (cancelled) {
-		r->outcome = STEP_CANCELLED;
-		return;
-	}
-	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
-	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
-	 * cloth was already intersecting, to see whether the step made it worse). */
-	r->intersections = w->intersections;
-	if (finite && w->pairs_ready && (cloth_crossings > 0 || w->intersections > 0)) {
-		double tf = now_ms();
-		r->intersections = cloth_contacts_intersections(w, w->x1);
-		r->cc_ms += now_ms() - tf;
-		if (r->intersections < 0) {
-			r->intersections = w->intersections;
-			if (w->cancel && *w->cancel) {
-				r->outcome = STEP_CANCELLED;
-				return;
-			}
-			crowded = true;
-		}
-	}
-	if ((w->def.adaptive || diverging_scheme) && finite && !wild && !crowded) {
-		r->stretch_change = strain_change_of_proposal(w, w->x, &r->worst_triangle, &r->worst_spring);
-		/* The raw change counts where the limit on it is enforced (above max_dt / 16); below, the
-		 * projected one: a raw change that halving does not shrink is the limiter's to answer. */
-		if (raw_change > r->stretch_change && h > w->def.max_dt / 16.0) {
-			r->stretch_change = raw_change;
-			r->worst_triangle = raw_worst;
-			r->worst_spring = raw_spring;
-		}
-	}
-
-	if (w->fail_next_steps > 0) {
-		w->fail_next_steps--;
-		r->outcome = STEP_FORCED;
-	} else if (res.breakdown) {
-		r->outcome = STEP_CG_BREAKDOWN;
-	} else if (!finite) {
-		r->outcome = STEP_NONFINITE;
-	} else if (wild) {
-		r->outcome = STEP_STRETCH_CHANGE;
-	} else if (crowded) {
-		r->outcome = STEP_CROWDED;
-	} else if (crossings > 0 && h > w->def.max_dt / 64.0) {
-		/* Even a shallow crossing is refused: position alteration would next snap the particle
-		 * onto the solid's layer, flat against any cloth already lying there. Below 1/64 of the
-		 * largest step it is accepted: the contact it got is kept, and the next step's
-		 * position alteration lifts the particle out, rather than the run stopping. */
-		r->outcome = STEP_PENETRATION;
-	} else if (r->intersections > w->intersections && h > w->def.max_dt / 64.0) {
-		/* sec. 6 keeps the cloth from passing through itself; a step that would is treated as
-		 * unstable. Below 1/64 of the largest step the intersection is accepted and reported
-		 * (stats.self_intersections) rather than stopping the run. */
-		r->outcome = STEP_SELF_INTERSECTION;
-	} else if (w->def.adaptive && r->stretch_change > w->def.stretch_change_limit &&
-		   (h > w->def.max_dt / 16.0 || r->stretch_change > STRETCH_CHANGE_FLOOR) &&
-		   h > w->def.max_dt / STRETCH_CHANGE_ANY_BELOW) {
-		r->outcome = STEP_STRETCH_CHANGE;
-	} else if (diverging_scheme && (r->stretch_change > DIVERGENCE_STRAIN || r->limit_excess > DIVERGENCE_STRAIN)) {
-		/* limit_excess: the strain limiter would otherwise hide the blow-up */
-		r->outcome = STEP_DIVERGING;
-	} else if (w->def.adaptive && limit_residual_halves(w, h, r)) {
-		r->outcome = STEP_STRETCH_CHANGE;
-	}
 }

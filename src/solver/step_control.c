@@ -50,24 +50,4 @@ int step_control_repeats(step_control* c, double h)
 	return c->rejected_runs = 1;
 }
 
-/* A halving that left the residual's growth per second above this share of the halved step's did
- * not help: an overshoot of the projection shrinks as h^2 or faster (a share of 1/2 or less), a
- * creep the projection cannot catch up with grows with time, not with the step (a share near 1). */
-#define LIMIT_FUTILE_SHARE 0.75
-
-bool step_control_limit_halve(step_control* c, double t, double h, double growth, bool over, bool converged, bool tolerable)
-{
-	const double rate = growth > 0.0 ? growth / h : 0.0;
-	if (step_control_limit_probing(c, t) && h < c->probe_h) {
-		if (rate >= LIMIT_FUTILE_SHARE * c->probe_rate) c->limit_futile = true;
-		c->probe_h = 0.0;
-	}
-	if (converged) c->limit_futile = false;
-	if (!over || (c->limit_futile && tolerable)) return false;
-	c->probe_t = t;
-	c->probe_h = h;
-	c->probe_rate = rate;
-	return true;
-}
-
 bool step_control_limit_probing(const step_control* c, double t) { return c->probe_h > 0.0 && t == c->probe_t; }

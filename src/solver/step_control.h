@@ -17,9 +17,9 @@ typedef struct step_control {
 	bool just_grew;   /* the current dt is an attempt to grow */
 	double rejected_dt; /* the size of the last rejected step */
 	int rejected_runs;  /* rejections at rejected_dt with none at another size between */
-	/* The strain limiter's residual (step_control_limit_halve): the last step halved for it (its
-	 * start, size and residual growth per second; probe_h 0: none waiting for its retry), and
-	 * whether a halving has shown that smaller steps do not shrink that growth. */
+	/* The strain limiter's residual (the judge's rule, step/step_judge.c): the last step halved for
+	 * it (its start, size and residual growth per second; probe_h 0: none waiting for its retry),
+	 * and whether a halving has shown that smaller steps do not shrink that growth. */
 	double probe_t, probe_h, probe_rate;
 	bool limit_futile;
 } step_control;
@@ -32,13 +32,6 @@ bool step_control_reject(step_control* c);
 /* Records a rejection of a step of size h (before step_control_reject); returns how many
  * rejections in a row were of that size. */
 int step_control_repeats(step_control* c, double h);
-/* Whether a step from time t of size h whose strain-limiting projection left the cloth `growth`
- * further beyond the limit than it was at the step's start should be halved, given that the
- * residual rule (solver/implicit.c) asks for it (`over`). Halving is refused once the retry of a
- * halved step showed the growth per second no smaller (a projection that falls behind a growing
- * load at any step size: docs/solver.md, "Strain limiting"), while the residual is `tolerable`,
- * until a projection has met its bound again (`converged`). */
-bool step_control_limit_halve(step_control* c, double t, double h, double growth, bool over, bool converged, bool tolerable);
 /* Whether a step from time t is the retry of one halved for its residual (its growth is then
  * needed, even where the rule does not ask for a halving). */
 bool step_control_limit_probing(const step_control* c, double t);

@@ -51,6 +51,11 @@ class SceneTest(Tmp):
         self.assertEqual(int((moved < 1e-9).sum()), 2)
         self.assertLess(x[:, 2].mean(), 0.99)
         self.assertGreater(w.stats["steps"], 0)
+        # the stages of the step (docs/architecture.md): the solve took time, as did its parts
+        stages = w.stats["stage_ms"]
+        self.assertEqual(list(stages), ["prepare", "pose", "contacts", "assemble", "solve", "judge", "commit"])
+        self.assertGreater(stages["solve"], 0.0)
+        self.assertGreaterEqual(sum(stages.values()), w.stats["cg_ms"])
         self.assertGreater(w.kinetic_energy(), 0.0)
 
     def test_overrides_match_the_library(self):

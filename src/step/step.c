@@ -1,0 +1,425 @@
+/* The stages of one call of drape_world_step (step.h): the adaptive stepping loop of sec. 7 around
+ * backward Euler's step (sec. 3) with constraints and contacts (sec. 5, 6). docs/architecture.md. */
+#include "step.h"
+
+#include "../collide/cloth_contact.h"
+#include "../collide/cloth_untangle.h"
+#include "../collide/contact.h"
+#include "../collide/solid.h"
+#include "../seam.h"
+#include "../solver/bdf2.h"
+#include "../solver/constraints.h"
+#include "../solver/strain_change.h"
+#include "../solver/strain_limit.h"
+#include "../solver/thread_policy.h"
+#include "../world_error.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+/* How often a step is solved again when its proposal carries particles into solids that had no
+ * contact yet (each pass adds their contact constraints). */
+#define CONTACT_PASSES 4
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* One clock read per stage boundary: the stage that ends is charged since the last boundary. */
+static void stage_start(step_context* c) { c->stage_clock = now_ms(); }
+
+static void stage_end(step_context* c, drape_stage stage)
+{
+	const double now = now_ms();
+	c->w->stats.stage_ms[stage] += now - c->stage_clock;
+	c->stage_clock = now;
+}
+
+void step_context_init(step_context* c, drape_world* w, double duration)
+{
+	memset(c, 0, sizeof *c);
+	c->w = w;
+	c->policy = step_judge_default_policy(&w->def);
+	c->duration = duration;
+	c->t_end = w->time + duration;
+	c->budget = step_judge_budget(&c->policy, duration);
+	c->topology_changed = w->dirty;
+	stage_start(c);
+}
+
+void step_prepare(step_context* c)
+{
+	drape_world* w = c->w;
+	/* Cloth through itself as the topology changed (a seam merge snapped a knot in): unfold it
+	 * before going on (collide/cloth_untangle.c). Not after steps that could not avoid an
+	 * intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps) would
+	 * be smoothed at every frame, and the jolts never let it come to rest. */
+	if (c->topology_changed && w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
+	if (w->def.threads == 0) {
+		w->threads = thread_policy_free_cores(w->threads_max);
+		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
+	}
+	stage_end(c, DRAPE_STAGE_PREPARE);
+}
+
+/* The attempt's report and facts before anything is measured. */
+static void attempt_init(step_context* c)
+{
+	drape_world* w = c->w;
+	step_report* r = &c->report;
+	memset(r, 0, sizeof *r);
+	r->outcome = STEP_ACCEPTED;
+	r->worst_triangle = -1;
+	r->worst_spring = -1;
+	memset(&c->tally, 0, sizeof c->tally);
+	memset(&c->facts, 0, sizeof c->facts);
+	c->facts.t = w->time;
+	c->facts.h = c->hs;
+	c->facts.finite = true;
+	c->facts.intersections_before = w->intersections;
+	w->limit_pending_moved = false;
+}
+
+drape_status step_begin(step_context* c)
+{
+	drape_world* w = c->w;
+	if (w->cancel && *w->cancel) {
+		world_fail(w, "interrupted at t = %.6g s", w->time);
+		return DRAPE_ERROR_INTERRUPTED;
+	}
+	const step_verdict v = step_judge_attempt(++c->attempts, c->budget, w->time, c->duration, w->control.dt);
+	if (v.kind == STEP_VERDICT_FAIL) {
+		world_fail(w, "%s", v.message);
+		step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+		return DRAPE_ERROR_DIVERGED;
+	}
+	c->proposed = w->control.dt;
+	double remaining = c->t_end - w->time;
+	/* Land exactly on t_end; a sliver left by rounding (or by a max_dt written as a short
+	 * decimal of one frame) is absorbed into this step rather than taken on its own. */
+	c->to_end = remaining <= c->proposed * (1.0 + 1e-4);
+	c->h = c->to_end ? remaining : c->proposed;
+	/* BDF2: backward Euler's step of size hs from the extrapolated state (solver/bdf2.c). */
+	c->hs = bdf2_begin(w, c->h);
+	c->t = w->time + (c->h - c->hs);
+	attempt_init(c);
+	stage_end(c, DRAPE_STAGE_COMMIT);
+	return DRAPE_OK;
+}
+
+void step_pose_solids(step_context* c)
+{
+	drape_world* w = c->w;
+	if (w->solid_count > 0) {
+		solids_begin_step(w, c->t, c->hs);
+		/* part of cloth/solid handling in Table 1's breakdown */
+		c->report.cs_ms += now_ms() - c->stage_clock;
+	}
+	stage_end(c, DRAPE_STAGE_POSE);
+}
+
+bool step_detect_contacts(step_context* c)
+{
+	drape_world* w = c->w;
+	step_report* r = &c->report;
+	const double t = c->t, h = c->hs;
+	const int32_t n = w->particle_count;
+	double t0 = now_ms();
+	constraints_prepare(w, t, h);
+	double t1 = now_ms();
+	contacts_prepare(w, h);
+	double t2 = now_ms();
+	r->eval_ms += t1 - t0;
+	if (w->solid_count > 0) r->cs_ms += t2 - t1;
+	const bool crowded_start = !cloth_contacts_prepare(w);
+	bdf2_shift(w);
+	double t3 = now_ms();
+	if (w->pairs_ready) r->cc_ms += t3 - t2;
+	if (crowded_start) {
+		/* the cloth at the step's start is crushed onto itself (or an interrupt came) */
+		c->facts.crowded_start = true;
+		c->facts.cancelled = w->cancel && *w->cancel;
+		stage_end(c, DRAPE_STAGE_CONTACTS);
+		return false;
+	}
+
+	c->guess = NULL;
+	if (w->def.warm_start && w->h_last > 0.0) {
+		/* dv scales with the step (dv ~ h a); rescale in place so a rejected and retried step
+		 * finds the guess already at its size. */
+		double s = h / w->h_last;
+		if (s != 1.0)
+			for (int32_t i = 0; i < n; ++i) w->dv_last[i] = v3_scale(w->dv_last[i], s);
+		w->h_last = h;
+		c->guess = w->dv_last;
+	}
+
+	integrator_scheme(w, &c->scheme);
+	if (c->scheme.solve != SOLVE_PCG) c->guess = NULL;
+	w->reuse_step = true; /* the passes below may share element terms (assemble_pass) */
+	w->reuse_valid = false;
+	w->multigrid_step_built = false; /* the first pass builds the multigrid hierarchy */
+	c->pass = 1;
+	c->passes_over = false;
+	c->cloth_crossings = c->pinched = 0;
+	c->raw_change = 0.0;
+	c->raw_worst = c->raw_spring = -1;
+	stage_end(c, DRAPE_STAGE_CONTACTS);
+	return true;
+}
+
+void step_assemble(step_context* c)
+{
+	implicit_assemble_step(c->w, &c->scheme, c->t, c->hs, NULL, &c->tally);
+	stage_end(c, DRAPE_STAGE_ASSEMBLE);
+}
+
+/* After the pass's solve: the proposal, Newton iterations and the strain limiter. False when the
+ * pass ends the step's passes: an interrupt, a CG breakdown, a proposal that is not finite or is
+ * wild (the judge's step_judge_wild). */
+static bool propose(step_context* c)
+{
+	drape_world* w = c->w;
+	step_report* r = &c->report;
+	step_facts* f = &c->facts;
+	const double t = c->t, h = c->hs;
+	const int32_t n = w->particle_count;
+	/* An interrupt is honoured mid-step, between the solve and the contact passes. */
+	if (c->solve.cancelled || (w->cancel && *w->cancel)) {
+		f->cancelled = true;
+		return false;
+	}
+	/* A further pass solves nearly the same system (the same x, v and h; some contacts
+	 * added or released): it starts from this pass's answer, in place (pcg_solve allows
+	 * guess == dv), rather than from the previous step's again. */
+	if (w->def.warm_start && c->scheme.solve == SOLVE_PCG) c->guess = w->dv;
+	double tc = now_ms();
+	f->breakdown = c->solve.breakdown;
+	f->finite = implicit_propose(w, h, c->scheme.old_velocity_positions);
+	if (!f->finite || f->breakdown) return false;
+	if (w->def.newton_iterations > 1 && !(f->finite = implicit_newton_refine(w, &c->scheme, t, h, &c->tally))) return false;
+	if (step_judge_wild_possible(&c->policy, h)) {
+		int32_t worst, spring;
+		double change = strain_change_of_proposal(w, w->x, &worst, &spring);
+		if (step_judge_wild(&c->policy, change)) {
+			r->stretch_change = change;
+			r->worst_triangle = worst;
+			r->worst_spring = spring;
+			f->wild = true;
+			return false;
+		}
+	}
+	if (strain_limit_active(w)) {
+		/* The step control judges the integrator's own proposal (sec. 7): the projection
+		 * below would hide a step too large for the motion, and backward Euler damps
+		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
+		if (step_judge_measures_strain(&c->policy)) c->raw_change = strain_change_judged(w, &c->raw_worst, &c->raw_spring);
+		memcpy(w->limit_pending, w->x1, (size_t)n * sizeof *w->x1);
+		strain_limit_report lr = strain_limit_apply(w, h);
+		w->limit_pending_moved = lr.newton > 0;
+		r->limit_excess = fmax(r->limit_excess, lr.excess);
+		r->limit_residual = lr.residual;
+		r->limit_newton += lr.newton;
+	}
+	r->eval_ms += now_ms() - tc;
+	return true;
+}
+
+void step_solve(step_context* c)
+{
+	c->solve = implicit_solve_step(c->w, &c->scheme, c->t, c->hs, c->guess, &c->tally);
+	c->passes_over = !propose(c);
+	stage_end(c, DRAPE_STAGE_SOLVE);
+}
+
+bool step_contacts_changed(step_context* c)
+{
+	if (c->passes_over) return false;
+	drape_world* w = c->w;
+	step_report* r = &c->report;
+	step_facts* f = &c->facts;
+	const double t = c->t, h = c->hs;
+	bool again = false;
+	double td = now_ms();
+	c->cloth_crossings = cloth_contacts_catch_crossings(w, h, &c->pinched);
+	double te = now_ms();
+	r->cc_ms += te - td;
+	if (c->cloth_crossings < 0) {
+		f->cancelled = w->cancel && *w->cancel;
+		f->crowded = !f->cancelled;
+	} else if (w->solid_count == 0) {
+		again = !(c->cloth_crossings == 0 || c->pass == CONTACT_PASSES);
+	} else {
+		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
+		 * solve the step again with the new constraints. */
+		int32_t released = contacts_release_pulling(w, h);
+		f->crossings = contacts_catch_crossings(w, h);
+		if (released > 0 || c->pinched > 0) {
+			constraints_prepare(w, t, h);
+			contacts_constrain(w, h);
+			bdf2_shift(w);
+			if (c->pinched > 0) cloth_contacts_alter_crossings(w, h);
+		}
+		r->cs_ms += now_ms() - te;
+		again = !((f->crossings == 0 && released == 0 && c->cloth_crossings == 0) || c->pass == CONTACT_PASSES);
+	}
+	if (again) c->pass++;
+	stage_end(c, DRAPE_STAGE_CONTACTS);
+	return again;
+}
+
+/* The strain beyond the limit at the step's start, for the judge's residual rule. */
+static double limit_at_start(const void* world)
+{
+	const drape_world* w = world;
+	return strain_limit_violation(w, w->x);
+}
+
+step_verdict step_judge(step_context* c)
+{
+	drape_world* w = c->w;
+	step_report* r = &c->report;
+	step_facts* f = &c->facts;
+	const double h = c->hs;
+	w->reuse_step = false;
+	w->reuse_valid = false;
+	/* The solves' timings and iterations join the report. */
+	r->eval_ms += c->tally.eval_ms;
+	r->cg_ms += c->tally.cg_ms;
+	r->cg_iterations = c->tally.cg_iterations;
+	r->cg_converged = c->tally.cg_converged;
+	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
+	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
+	 * cloth was already intersecting, to see whether the step made it worse). */
+	r->intersections = w->intersections;
+	if (!f->cancelled && !f->crowded_start && f->finite && w->pairs_ready && (c->cloth_crossings > 0 || w->intersections > 0)) {
+		double tf = now_ms();
+		r->intersections = cloth_contacts_intersections(w, w->x1);
+		r->cc_ms += now_ms() - tf;
+		if (r->intersections < 0) {
+			r->intersections = w->intersections;
+			f->cancelled = w->cancel && *w->cancel;
+			f->crowded = !f->cancelled;
+		}
+	}
+	if (!f->cancelled && !f->crowded_start && step_judge_measures_strain(&c->policy) && f->finite && !f->wild && !f->crowded) {
+		r->stretch_change = strain_change_of_proposal(w, w->x, &r->worst_triangle, &r->worst_spring);
+		if (c->raw_change > r->stretch_change && step_judge_raw_counts(&c->policy, h)) {
+			r->stretch_change = c->raw_change;
+			r->worst_triangle = c->raw_worst;
+			r->worst_spring = c->raw_spring;
+		}
+	}
+	/* the test hook: fail_next_steps proposals are rejected whatever they are */
+	if (!f->cancelled && !f->crowded_start && w->fail_next_steps > 0) {
+		w->fail_next_steps--;
+		f->forced = true;
+	}
+	f->limit_start = limit_at_start;
+	f->limit_ctx = w;
+	const step_verdict v = step_judge_step(&c->policy, &w->control, f, r);
+	r->outcome = v.reason;
+	stage_end(c, DRAPE_STAGE_JUDGE);
+	return v;
+}
+
+drape_status step_commit(step_context* c)
+{
+	drape_world* w = c->w;
+	const step_report* r = &c->report;
+	const double h = c->h, hs = c->hs;
+	w->stats.eval_ms += r->eval_ms;
+	w->stats.cg_ms += r->cg_ms;
+	w->stats.cs_ms += r->cs_ms;
+	w->stats.cc_ms += r->cc_ms;
+	w->stats.cg_iterations += r->cg_iterations;
+	bdf2_accept(w, h);
+	vec3* t;
+	t = w->x, w->x = w->x1, w->x1 = t;
+	t = w->v, w->v = w->v1, w->v1 = t;
+	t = w->dv, w->dv = w->dv_last, w->dv_last = t;
+	strain_change_accept_limit(w);
+	w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
+	w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
+	w->time = c->to_end ? c->t_end : w->time + h;
+	constraints_store_forces(w, hs);
+	contacts_commit(w, hs);
+	cloth_contacts_commit_pinches(w);
+	w->intersections = r->intersections;
+	w->stats.self_intersections = r->intersections;
+	w->stats.seam_gap = seams_max_gap(w);
+	w->stats.cloth_contacts = w->repulsion_count;
+	w->stats.solid_contacts = 0;
+	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) w->stats.solid_contacts += w->contacts[i].solid >= 0;
+	w->stats.steps++;
+	if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
+	if (h > w->stats.max_dt) w->stats.max_dt = h;
+	if (!(c->to_end && h < c->proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
+	stage_end(c, DRAPE_STAGE_COMMIT);
+	return DRAPE_OK;
+}
+
+drape_status step_retry(step_context* c, const step_verdict* v)
+{
+	drape_world* w = c->w;
+	const step_report* r = &c->report;
+	w->stats.eval_ms += r->eval_ms;
+	w->stats.cg_ms += r->cg_ms;
+	w->stats.cs_ms += r->cs_ms;
+	w->stats.cc_ms += r->cc_ms;
+	w->stats.cg_iterations += r->cg_iterations;
+	bdf2_reject(w);
+	drape_status s = DRAPE_OK;
+	if (v->reason == STEP_CANCELLED) {
+		world_fail(w, "%s", v->message);
+		s = DRAPE_ERROR_INTERRUPTED;
+	} else {
+		w->stats.rejected++;
+		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING) w->stats.rejected_strain++;
+		else if (r->outcome == STEP_PENETRATION) w->stats.rejected_penetration++;
+		else if (r->outcome == STEP_SELF_INTERSECTION) w->stats.rejected_intersection++;
+		else w->stats.rejected_other++;
+		const step_rejection j = {
+			.reason = r->outcome,
+			.h = c->h,
+			.time = w->time,
+			.left = c->t_end - w->time,
+			.attempts_left = c->budget - c->attempts,
+			.integrator = drape_integrator_name(w->def.integrator),
+			.spring_v = {r->worst_spring >= 0 ? w->ms_springs[r->worst_spring].v[0] : -1,
+				     r->worst_spring >= 0 ? w->ms_springs[r->worst_spring].v[1] : -1},
+		};
+		const step_verdict u = step_judge_rejection(&c->policy, &w->control, &j, r);
+		if (u.kind == STEP_VERDICT_FAIL) {
+			world_fail(w, "%s", u.message);
+			step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+			s = DRAPE_ERROR_DIVERGED;
+		}
+	}
+	stage_end(c, DRAPE_STAGE_COMMIT);
+	return s;
+}
+
+/* Cloth particles inside a solid by more than its thickness (docs/characters.md): once per call,
+ * at the solids' placement at the end of the last step. */
+static int32_t count_penetrating(drape_world* w)
+{
+	int32_t count = 0;
+	for (int32_t i = 0; i < w->particle_count; ++i)
+		for (int32_t k = 0; k < w->solid_count; ++k)
+			if (solid_inside_end(w, k, w->x[i], w->solids[k].thickness)) {
+				++count;
+				break;
+			}
+	return count;
+}
+
+void step_finish(step_context* c)
+{
+	c->w->stats.penetrating = count_penetrating(c->w);
+	stage_end(c, DRAPE_STAGE_COMMIT);
+}

@@ -1,0 +1,262 @@
+/* The step's judge (step_judge.h): sec. 7's test of a step by the change of strain it makes, and
+ * drape's guards around it (contacts, self-intersection, explicit parts, the strain limiter's
+ * residual, bounded work, min_dt). docs/solver.md, "Adaptive time stepping"; docs/architecture.md. */
+#include "step_judge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+step_judge_policy step_judge_default_policy(const drape_world_def* def)
+{
+	const bool explicit_integrator =
+		def->integrator == DRAPE_INTEGRATOR_FORWARD_EULER || def->integrator == DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
+	const bool variable = def->min_dt < def->max_dt;
+	return (step_judge_policy){
+		.max_dt = def->max_dt,
+		.min_dt = def->min_dt,
+		.adaptive = def->adaptive,
+		.stretch_change_limit = def->stretch_change_limit,
+		/* The adaptive limit on a step's strain change is enforced down to 1/16 of the largest
+		 * step; below that only a change beyond the floor (the limit's old default) rejects the
+		 * step. A change that halving the step does not shrink comes from a constraint (a fast
+		 * solid snapping particles onto its surface, eq. 18's y), not from integration error.
+		 * docs/solver.md, "Accurate by default". */
+		.stretch_change_full_below = 16.0,
+		.stretch_change_floor = 0.1,
+		/* Below 1/256 of the largest step no strain change rejects it: eight halvings that did
+		 * not shrink the change show it is a constraint's (cloth placed against a body at the
+		 * start, a seam's side snapped out of a solid), which no smaller step removes; rejecting
+		 * on would end the run at min_dt. */
+		.stretch_change_any_below = 256.0,
+		/* A proposal that changes some triangle's (or spring's) stretch by more than this in one
+		 * step is rejected before the contact passes look at it: no contact constraint turns it
+		 * into a good step, and a cloth flung that far makes every swept box overlap every other,
+		 * so the cloth/cloth crossing test would compare nearly all pairs (seconds to minutes per
+		 * pass on a stiff sheet whose CG could not converge; docs/reliability.md, "Bounded work"). */
+		.wild_strain = 1.0,
+		/* Even a shallow crossing into a solid is refused: position alteration would next snap
+		 * the particle onto the solid's layer, flat against any cloth already lying there. Below
+		 * 1/64 of the largest step it is accepted: the contact it got is kept, and the next
+		 * step's position alteration lifts the particle out, rather than the run stopping. The
+		 * same for a new self-intersection (sec. 6 keeps the cloth from passing through itself;
+		 * below 1/64 it is accepted and reported in stats.self_intersections). */
+		.contact_any_below = 64.0,
+		/* Schemes with explicit parts diverge when the step is too large: their blow-up shows
+		 * first as strain jumping between steps, so that test runs for them even without adaptive
+		 * stepping, at divergence_strain (a blown-up state is never accepted). Not with fixed
+		 * steps (min_dt == max_dt): nothing could be retried, and fast but legitimate motion (a
+		 * corner pulled by a point force) trips the test; `drape stability` steps that way and
+		 * judges divergence itself (docs/stability.md). */
+		.diverging_scheme = def->integrator != DRAPE_INTEGRATOR_BACKWARD_EULER &&
+				    def->integrator != DRAPE_INTEGRATOR_BDF2 && variable,
+		/* An explicit scheme whose step of one size keeps failing the strain-change test (rather
+		 * than diverging outright) is beyond its stable step there too: the control would swing
+		 * between that size and half of it (docs/integrators.md). Not IMEX: there the strain of
+		 * the implicit stretch also answers pins and contact, which can ask for small steps as
+		 * often under backward Euler. */
+		.explicit_scheme = explicit_integrator && variable,
+		.divergence_strain = 0.25,
+		.explicit_repeats = 3,
+		.strain_limit = def->strain_limit,
+		/* A proposal still this share of the strain limit beyond it after limiting is rejected ... */
+		.limit_residual = 0.25,
+		/* ... unless it was out by nearly as much at the step's start (within this share) ... */
+		.limit_worse = 0.1,
+		/* ... and only down to this fraction of the largest step: a projection held back by a
+		 * force it cannot win against (a stiff spring pulling beyond the cloth's reach) fails at
+		 * every step size. */
+		.limit_any_below = 64.0,
+		/* Where halving has not helped (residual_halves), a residual up to this share of the limit
+		 * is accepted: the cloth ends at most 1.75 times the limit out, under the 2 % of
+		 * docs/solver.md, "Accurate by default", at the default 1 % limit. */
+		.limit_futile_cap = 0.75,
+		/* A halving that left the residual's growth per second above this share of the halved
+		 * step's did not help: an overshoot of the projection shrinks as h^2 or faster (a share of
+		 * 1/2 or less), a creep the projection cannot catch up with grows with time, not with the
+		 * step (a share near 1). */
+		.limit_futile_share = 0.75,
+		/* A call may make budget_slack attempts (rejections, halving and the small steps of a
+		 * transient) plus budget_per_max_dt for each max_dt of its duration. */
+		.budget_slack = 2000,
+		.budget_per_max_dt = 50.0,
+	};
+}
+
+int64_t step_judge_budget(const step_judge_policy* p, double duration)
+{
+	const double frames = duration / p->max_dt;
+	return p->budget_slack + (int64_t)(p->budget_per_max_dt * (frames < 1e6 ? frames : 1e6));
+}
+
+static step_verdict verdict(step_verdict_kind kind, step_outcome reason)
+{
+	step_verdict v;
+	v.kind = kind;
+	v.reason = reason;
+	v.message[0] = '\0';
+	return v;
+}
+
+/* Bounded work (docs/solver.md, "Runs that cannot make progress"): a call may take many small
+ * steps, but not without limit; a scene that needs more is reported, not ground through. */
+step_verdict step_judge_attempt(int64_t attempts, int64_t budget, double time, double duration, double dt)
+{
+	step_verdict v = verdict(STEP_VERDICT_ACCEPT, STEP_ACCEPTED);
+	if (attempts <= budget) return v;
+	v.kind = STEP_VERDICT_FAIL;
+	snprintf(v.message, sizeof v.message,
+		 "simulation cannot make progress at t = %.6g s: %lld steps (accepted and rejected) did not "
+		 "cover %.6g s, the step size is down to %.3g s; look for a setting that forces tiny steps "
+		 "(stiffness, speeds of pins or solids, gravity)",
+		 time, (long long)(attempts - 1), duration, dt);
+	return v;
+}
+
+bool step_judge_measures_strain(const step_judge_policy* p) { return p->adaptive || p->diverging_scheme; }
+
+bool step_judge_wild_possible(const step_judge_policy* p, double h)
+{
+	return p->adaptive && !(h <= p->max_dt / p->stretch_change_any_below);
+}
+
+bool step_judge_wild(const step_judge_policy* p, double change) { return change > p->wild_strain; }
+
+/* The raw change counts where the limit on it is enforced; below, the projected one: a raw change
+ * that halving does not shrink is the limiter's to answer. */
+bool step_judge_raw_counts(const step_judge_policy* p, double h) { return h > p->max_dt / p->stretch_change_full_below; }
+
+/* The strain limiter could not bring the proposal back within its bound: a shorter step asks it
+ * for less (docs/solver.md, "Strain limiting"). Not where the cloth was already as far out at the
+ * step's start: a shape that cannot meet the bound (a grown region that must buckle) is not the
+ * step's doing. Nor once halving has shown that it does not help: on a fine sheet the projection
+ * falls behind a growing load at every step size. The control remembers the last step halved for
+ * its residual (its probe) to compare the retry's growth per second with; a projection that met
+ * its bound again ends that state. */
+static bool residual_halves(const step_judge_policy* p, step_control* c, const step_facts* f, const step_report* r)
+{
+	const double s = p->strain_limit, res = r->limit_residual, t = f->t, h = f->h;
+	const bool converged = res <= p->limit_worse * s;
+	double growth = 0.0;
+	bool over = false, tolerable = true;
+	if (res > p->limit_residual * s || step_control_limit_probing(c, t)) {
+		/* the retry of a halved step needs the growth even where the rule asks for nothing */
+		const double start = f->limit_start(f->limit_ctx);
+		over = res > p->limit_residual * s && h > p->max_dt / p->limit_any_below && res > start + p->limit_worse * s;
+		growth = res - start;
+		tolerable = res <= p->limit_futile_cap * s;
+	}
+	const double rate = growth > 0.0 ? growth / h : 0.0;
+	if (step_control_limit_probing(c, t) && h < c->probe_h) {
+		if (rate >= p->limit_futile_share * c->probe_rate) c->limit_futile = true;
+		c->probe_h = 0.0;
+	}
+	if (converged) c->limit_futile = false;
+	if (!over || (c->limit_futile && tolerable)) return false;
+	c->probe_t = t;
+	c->probe_h = h;
+	c->probe_rate = rate;
+	return true;
+}
+
+step_verdict step_judge_step(const step_judge_policy* p, step_control* c, const step_facts* f, const step_report* r)
+{
+	const double h = f->h;
+	step_outcome o = STEP_ACCEPTED;
+	if (f->cancelled) {
+		step_verdict v = verdict(STEP_VERDICT_FAIL, STEP_CANCELLED);
+		snprintf(v.message, sizeof v.message, "interrupted at t = %.6g s, in the middle of a step", f->t);
+		return v;
+	}
+	if (f->crowded_start) o = STEP_CROWDED;
+	else if (f->forced) o = STEP_FORCED;
+	else if (f->breakdown) o = STEP_CG_BREAKDOWN;
+	else if (!f->finite) o = STEP_NONFINITE;
+	else if (f->wild) o = STEP_STRETCH_CHANGE;
+	else if (f->crowded) o = STEP_CROWDED;
+	else if (f->crossings > 0 && h > p->max_dt / p->contact_any_below) o = STEP_PENETRATION;
+	else if (r->intersections > f->intersections_before && h > p->max_dt / p->contact_any_below) o = STEP_SELF_INTERSECTION;
+	else if (p->adaptive && r->stretch_change > p->stretch_change_limit &&
+		 (h > p->max_dt / p->stretch_change_full_below || r->stretch_change > p->stretch_change_floor) &&
+		 h > p->max_dt / p->stretch_change_any_below)
+		o = STEP_STRETCH_CHANGE;
+	/* limit_excess: the strain limiter would otherwise hide the blow-up */
+	else if (p->diverging_scheme && (r->stretch_change > p->divergence_strain || r->limit_excess > p->divergence_strain))
+		o = STEP_DIVERGING;
+	else if (p->adaptive && residual_halves(p, c, f, r)) o = STEP_STRETCH_CHANGE;
+	return verdict(o == STEP_ACCEPTED ? STEP_VERDICT_ACCEPT : STEP_VERDICT_HALVE, o);
+}
+
+const char* step_outcome_text(step_outcome o)
+{
+	switch (o) {
+	case STEP_CG_BREAKDOWN:
+		return "the linear system lost positive definiteness (CG breakdown)";
+	case STEP_NONFINITE:
+		return "the proposed state held NaN or Inf";
+	case STEP_STRETCH_CHANGE:
+		return "a triangle's stretch changed drastically";
+	case STEP_PENETRATION:
+		return "particles kept crossing into solids";
+	case STEP_SELF_INTERSECTION:
+		return "the cloth would pass through itself";
+	case STEP_FORCED:
+		return "forced rejection";
+	case STEP_DIVERGING:
+		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
+	case STEP_CANCELLED:
+		return "interrupted";
+	case STEP_CROWDED:
+		return "the cloth is crushed onto or flung through itself: its contact search found more than "
+		       "100 overlapping triangle pairs per triangle (a stiffness the solver cannot follow at any "
+		       "step, or a pin or solid crushing the cloth)";
+	default:
+		return "accepted";
+	}
+}
+
+step_verdict step_judge_rejection(const step_judge_policy* p, step_control* c, const step_rejection* j, const step_report* r)
+{
+	step_verdict v = verdict(STEP_VERDICT_HALVE, j->reason);
+	const double h = j->h;
+	/* A failure at a step shortened to reach the call's end is judged at that size. */
+	if (h < c->dt) c->dt = h;
+	/* An explicit part that diverged at h diverges at h again (its limit is set by the stiffness,
+	 * not the state): never grow back to it. Nor to a size at which a purely explicit scheme
+	 * keeps failing the strain-change test. */
+	const bool unstable = j->reason == STEP_DIVERGING ||
+			      (p->explicit_scheme && j->reason == STEP_STRETCH_CHANGE &&
+			       step_control_repeats(c, h) >= p->explicit_repeats);
+	if (unstable && 0.5 * h < c->max_dt) c->max_dt = 0.5 * h;
+	/* That cap is for good: the budget's share per max_dt must cover it (the slack is for
+	 * transients), and so must what is left of the budget (docs/reliability.md, "Bounded work").
+	 * Otherwise stop now, instead of creeping through the rest of the budget. */
+	if (unstable) {
+		const double left = j->left, cap = c->max_dt;
+		if (cap < p->max_dt / p->budget_per_max_dt || left / cap > (double)j->attempts_left) {
+			v.kind = STEP_VERDICT_FAIL;
+			snprintf(v.message, sizeof v.message,
+				 "simulation cannot make progress at t = %.6g s: the explicit part of %s %s at "
+				 "steps of %.3g s, 1/%.0f of max_dt = %.3g s, and drape allows %g steps per max_dt "
+				 "(the %.6g s left need over %.0f); set solver.max_dt to at most %.3g s (the budget "
+				 "grows with it), lower the stiffness or damping, or use backward_euler or bdf2",
+				 j->time, j->integrator,
+				 j->reason == STEP_DIVERGING ? "diverged" : "kept failing the strain-change test", h,
+				 p->max_dt / h, p->max_dt, p->budget_per_max_dt, left, left / cap, cap);
+			return v;
+		}
+	}
+	if (!step_control_reject(c)) {
+		char where[96] = "";
+		const bool strain = j->reason == STEP_STRETCH_CHANGE || j->reason == STEP_DIVERGING;
+		if (strain && r->worst_spring >= 0)
+			snprintf(where, sizeof where, " (strain of spring %d (particles %d-%d) changed by %.3g)", r->worst_spring,
+				 j->spring_v[0], j->spring_v[1], r->stretch_change);
+		else if (strain)
+			snprintf(where, sizeof where, " (|w| of triangle %d changed by %.3g)", r->worst_triangle, r->stretch_change);
+		v.kind = STEP_VERDICT_FAIL;
+		snprintf(v.message, sizeof v.message,
+			 "simulation cannot continue at t = %.6g s: the step size fell below min_dt = %g s; last rejection: %s%s",
+			 j->time, p->min_dt, step_outcome_text(j->reason), where);
+	}
+	return v;
+}
