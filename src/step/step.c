@@ -88,14 +88,12 @@ drape_status step_begin(step_context* c)
 {
 	drape_world* w = c->w;
 	if (w->cancel && *w->cancel) {
-		world_fail(w, "interrupted at t = %.6g s", w->time);
-		return DRAPE_ERROR_INTERRUPTED;
+		return world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "interrupted at t = %.6g s", w->time);
 	}
 	const step_verdict v = step_judge_attempt(++c->attempts, c->budget, w->time, c->duration, w->control.dt);
 	if (v.kind == STEP_VERDICT_FAIL) {
-		world_fail(w, "%s", v.message);
 		step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
-		return DRAPE_ERROR_DIVERGED;
+		return world_fail_status(w, DRAPE_ERROR_DIVERGED, "%s", v.message);
 	}
 	c->proposed = w->control.dt;
 	double remaining = c->t_end - w->time;
@@ -375,8 +373,7 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 	bdf2_reject(w);
 	drape_status s = DRAPE_OK;
 	if (v->reason == STEP_CANCELLED) {
-		world_fail(w, "%s", v->message);
-		s = DRAPE_ERROR_INTERRUPTED;
+		s = world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "%s", v->message);
 	} else {
 		w->stats.rejected++;
 		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING) w->stats.rejected_strain++;
@@ -395,9 +392,8 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 		};
 		const step_verdict u = step_judge_rejection(&c->policy, &w->control, &j, r);
 		if (u.kind == STEP_VERDICT_FAIL) {
-			world_fail(w, "%s", u.message);
 			step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
-			s = DRAPE_ERROR_DIVERGED;
+			s = world_fail_status(w, DRAPE_ERROR_DIVERGED, "%s", u.message);
 		}
 	}
 	stage_end(c, DRAPE_STAGE_COMMIT);
