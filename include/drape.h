@@ -222,6 +222,17 @@ typedef enum drape_solid_shape {
 
 /* A rigid pose: the solid's frame at `time` (seconds); rotation is a unit quaternion (w, x, y, z).
  * Between poses the motion is interpolated (position linearly, rotation by normalised lerp). */
+/* Which sides of a mesh solid hold cloth (docs/collide.md, "Open meshes: both sides"). OUTSIDE:
+ * only where the faces' normals point, the solid being what they enclose. BOTH: the surface is a
+ * shell of the solid's thickness on each side, the side a particle is kept on being the one it
+ * came from. AUTO: BOTH for an open mesh (some edge belongs to one triangle only), OUTSIDE for a
+ * closed one. Analytic shapes have an inside; for them only AUTO and OUTSIDE are valid. */
+typedef enum drape_solid_sides {
+	DRAPE_SIDES_AUTO = 0,
+	DRAPE_SIDES_OUTSIDE = 1,
+	DRAPE_SIDES_BOTH = 2,
+} drape_solid_sides;
+
 typedef struct drape_pose {
 	double time;
 	double position[3];
@@ -254,6 +265,7 @@ typedef struct drape_solid_def {
 	 * time step; shape must be DRAPE_SOLID_MESH and mesh NULL. Copied; placement comes from the
 	 * character (position and rotation must stay the identity). */
 	const struct drape_character* character;
+	drape_solid_sides sides;
 	int32_t cookie;
 } drape_solid_def;
 
