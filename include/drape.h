@@ -472,6 +472,12 @@ typedef struct drape_seam_def {
 	double stiffness; /* N/m per pair */
 	double damping;   /* N*s/m per pair */
 	double tolerance; /* m: the seam may close once every pair is closer than this */
+	/* Sewing at a bounded speed (docs/garments.md): once a pair has been farther apart than
+	 * free_gap (m, > 0), its spring's pull is damped until the merge so that it cannot close the
+	 * pair faster than max_speed (m/s, > 0); pairs that stay within free_gap sew with the plain
+	 * spring. INFINITY turns the cap off. */
+	double max_speed;
+	double free_gap;
 	const char* name;
 	int32_t cookie;
 } drape_seam_def;

@@ -9,6 +9,7 @@
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
 #include "../math/scalar.h"
+#include "../seam.h"
 #include "../solver/bdf2.h"
 #include "../solver/bend_tensor_assemble.h"
 #include "../solver/constraints.h"
@@ -665,6 +666,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
+	seams_cap_speed(w);
 	double t1 = now_ms();
 	contacts_prepare(w, t, h);
 	double t2 = now_ms();
