@@ -327,6 +327,8 @@ expect_fail garment_beyond_ease 2 "seam 's'.*more than its ease" -- run "$(scene
 expect_fail garment_too_small 2 "panel 'front' is too small" -- run "$(scene gsmall "$(garment "$(rect front)" '' 0.2)")"
 expect_fail garment_seam_open 3 "seam 's' did not close within sewing.time_limit" -- run "$(scene gopen "$(garment "$(rect front front 0.5), $(rect back back 0.5)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "back", "from": "a", "to": "d", "direction": "backward"}}' 0.02 1e-6)")"
 expect_fail garment_no_pc2 2 "OBJ frames only" -- run "$root/scenes/garment_tube.json" --format pc2
+# --- a mesh solid's sides (docs/collide.md): "both" or "outside", named by file, line and path
+expect_fail solid_bad_sides 2 "sides.json:[0-9]+: solids\[0\]\.sides: unknown sides 'inner'" -- run "$(scene sides '{'"$small"', "solids": [{"shape": "mesh", "mesh": {"file": "quad.obj"}, "sides": "inner"}]}')"
 # --- characters (docs/characters.md): the file and reason, exit 2, nothing written
 expect_fail character_missing 2 "chmiss.json:[0-9]*: .*nowhere.bvh: cannot read" -- run "$(scene chmiss '{'"$small"', "solids": [{"shape": "character", "character": {"file": "nowhere.bvh"}}]}')"
 expect_fail character_bad_animation 2 "no animation named 'dance'" -- run "$(scene chanim '{'"$small"', "solids": [{"shape": "character", "character": {"file": "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "animation": "dance"}}]}')"
