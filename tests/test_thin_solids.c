@@ -25,7 +25,9 @@ typedef struct quad {
 
 static vec3 quad_normal(const quad* q) { return v3_cross(q->ex, q->ey); }
 
-static drape_solid_id add_quad(drape_world* w, const quad* q, bool flipped, double thickness, double friction)
+/* The quad, moved by keyframed poses (its vertices in the pose frame) if pose_count > 0. */
+static drape_solid_id add_quad_posed(drape_world* w, const quad* q, bool flipped, double thickness, double friction,
+				     const drape_pose* poses, int32_t pose_count)
 {
 	double pos[12];
 	const double s[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
@@ -42,7 +44,14 @@ static drape_solid_id add_quad(drape_world* w, const quad* q, bool flipped, doub
 	sd.mesh = &m;
 	sd.thickness = thickness;
 	sd.friction = friction;
+	sd.poses = poses;
+	sd.pose_count = pose_count;
 	return drape_solid_add(w, &sd);
+}
+
+static drape_solid_id add_quad(drape_world* w, const quad* q, bool flipped, double thickness, double friction)
+{
+	return add_quad_posed(w, q, flipped, thickness, friction, NULL, 0);
 }
 
 /* A res x res sheet of side `size` centred at c in the plane spanned by u and v. */
@@ -153,6 +162,43 @@ static void test_sheet_pushed_through_returns_to_its_side(void)
 	for (int f = 21; f <= 30; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 	for (int32_t i = 0; i < w->particle_count; ++i) CHECK(w->x[i].z > 0.0025);
 	drape_world_destroy(w);
+}
+
+/* A quad rising at 3 m/s from 0.3 m below a sheet lying in the air catches it and carries it up
+ * (continuous detection against the moving faces), with either winding; it stops at t = 0.5 s and
+ * the sheet flies on. */
+static void rising_quad(bool flipped)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	quad q = {v3(0, 0, 0), v3(1, 0, 0), v3(0, 1, 0), 0.5, 0.5};
+	const drape_pose poses[2] = {{0.0, {0, 0, -0.3}, {1, 0, 0, 0}}, {0.5, {0, 0, 1.2}, {1, 0, 0, 0}}};
+	CHECK(add_quad_posed(w, &q, flipped, 0.005, 0.3, poses, 2).index == 0);
+	add_sheet(w, 13, 0.6, v3(0, 0, 0), v3(1, 0, 0), v3(0, 1, 0));
+	signed char* side = calloc((size_t)w->particle_count, 1);
+	q.o.z = -0.3;
+	wrong_side(w, &q, side, NULL);
+	int32_t worst = 0;
+	double lowest = INFINITY;
+	for (int f = 1; f <= 15; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		CHECK(drape_world_get_stats(w).self_intersections == 0);
+		q.o.z = -0.3 + 3.0 * fmin(drape_world_time(w), 0.5);
+		int32_t wrong = wrong_side(w, &q, side, NULL);
+		if (wrong > worst) worst = wrong;
+		if (f == 12) /* t = 0.4: carried at the quad's speed, on top of it */
+			for (int32_t i = 0; i < w->particle_count; ++i) lowest = fmin(lowest, w->x[i].z - q.o.z);
+	}
+	CHECK(worst == 0);
+	CHECK(lowest > 0.0025);
+	free(side);
+	drape_world_destroy(w);
+}
+
+static void test_rising_quad_carries_sheet(void)
+{
+	rising_quad(false);
+	rising_quad(true);
 }
 
 /* A sheet on a quad tilted by 30 degrees (friction 0.1, below the slope's tan 30 = 0.58) slides
@@ -393,6 +439,7 @@ const test_case thin_tests[] = {
 	{"sheet_rests_on_single_quad", test_sheet_rests_on_single_quad},
 	{"sheet_rests_under_single_quad", test_sheet_rests_under_single_quad},
 	{"sheet_pushed_through_returns_to_its_side", test_sheet_pushed_through_returns_to_its_side},
+	{"rising_quad_carries_sheet", test_rising_quad_carries_sheet},
 	{"sheet_slides_off_quad_edge", test_sheet_slides_off_quad_edge},
 	{"sheet_thrown_at_thin_wall", test_sheet_thrown_at_thin_wall},
 	{"sheet_thrown_past_thin_wall_edge", test_sheet_thrown_past_thin_wall_edge},
