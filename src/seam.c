@@ -1,6 +1,7 @@
 /* Seams (sec. 8, footnote 3; docs/garments.md): zero-length damped springs between paired
  * particles of a cloth while a seam is open (they are mass-spring springs of the "other" family,
- * so they sit inside the implicit system with both Jacobians), and the merge that makes the cloth
+ * so they sit inside the implicit system with both Jacobians; pairs that start far apart are
+ * pulled in at a bounded speed, seams_cap_speed), and the merge that makes the cloth
  * topologically seamed once the gap has closed: one particle with several rest uv, mass-weighted
  * position and velocity (momentum conserved), hinges rebuilt across the seam, every particle
  * index in the world renumbered, and the solver rebuilt by world_prepare. */
