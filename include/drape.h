@@ -228,6 +228,17 @@ typedef enum drape_solid_shape {
 
 /* A rigid pose: the solid's frame at `time` (seconds); rotation is a unit quaternion (w, x, y, z).
  * Between poses the motion is interpolated (position linearly, rotation by normalised lerp). */
+/* Which sides of a mesh solid hold cloth (docs/collide.md, "Open meshes: both sides"). OUTSIDE:
+ * only where the faces' normals point, the solid being what they enclose. BOTH: the surface is a
+ * shell of the solid's thickness on each side, the side a particle is kept on being the one it
+ * came from. AUTO: BOTH for an open mesh (some edge belongs to one triangle only), OUTSIDE for a
+ * closed one. Analytic shapes have an inside; for them only AUTO and OUTSIDE are valid. */
+typedef enum drape_solid_sides {
+	DRAPE_SIDES_AUTO = 0,
+	DRAPE_SIDES_OUTSIDE = 1,
+	DRAPE_SIDES_BOTH = 2,
+} drape_solid_sides;
+
 typedef struct drape_pose {
 	double time;
 	double position[3];
@@ -260,6 +271,7 @@ typedef struct drape_solid_def {
 	 * time step; shape must be DRAPE_SOLID_MESH and mesh NULL. Copied; placement comes from the
 	 * character (position and rotation must stay the identity). */
 	const struct drape_character* character;
+	drape_solid_sides sides;
 	int32_t cookie;
 } drape_solid_def;
 
@@ -527,6 +539,12 @@ typedef struct drape_seam_def {
 	double stiffness; /* N/m per pair */
 	double damping;   /* N*s/m per pair */
 	double tolerance; /* m: the seam may close once every pair is closer than this */
+	/* Sewing at a bounded speed (docs/garments.md): once a pair has been farther apart than
+	 * free_gap (m, > 0), its spring's pull is damped until the merge so that it cannot close the
+	 * pair faster than max_speed (m/s, > 0); pairs that stay within free_gap sew with the plain
+	 * spring. INFINITY turns the cap off. */
+	double max_speed;
+	double free_gap;
 	const char* name;
 	int32_t cookie;
 } drape_seam_def;

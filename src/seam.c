@@ -1,6 +1,7 @@
 /* Seams (sec. 8, footnote 3; docs/garments.md): zero-length damped springs between paired
  * particles of a cloth while a seam is open (they are mass-spring springs of the "other" family,
- * so they sit inside the implicit system with both Jacobians), and the merge that makes the cloth
+ * so they sit inside the implicit system with both Jacobians; pairs that start far apart are
+ * pulled in at a bounded speed, seams_cap_speed), and the merge that makes the cloth
  * topologically seamed once the gap has closed: one particle with several rest uv, mass-weighted
  * position and velocity (momentum conserved), hinges rebuilt across the seam, every particle
  * index in the world renumbered, and the solver rebuilt by world_prepare. */
@@ -10,6 +11,7 @@
 #include "cloth_bend.h"
 #include "forces/bend_tensor.h"
 #include "seam.h"
+#include "solver/integrators.h"
 #include "world_error.h"
 
 #include <math.h>
@@ -34,6 +36,8 @@ drape_seam_def drape_default_seam_def(void)
 	d.stiffness = 50.0;
 	d.damping = 0.05;
 	d.tolerance = 0.002;
+	d.max_speed = 2.0;
+	d.free_gap = 0.6;
 	d.cookie = DRAPE_COOKIE;
 	return d;
 }
@@ -72,8 +76,11 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 		return none;
 	}
 	if (!(isfinite(def->stiffness) && def->stiffness > 0.0 && isfinite(def->damping) && def->damping >= 0.0 &&
-	      isfinite(def->tolerance) && def->tolerance > 0.0)) {
-		world_fail(w, "seam '%s': stiffness and tolerance must be finite and > 0, damping >= 0", name);
+	      isfinite(def->tolerance) && def->tolerance > 0.0 && def->max_speed > 0.0 && def->free_gap > 0.0)) {
+		world_fail(w,
+			   "seam '%s': stiffness and tolerance must be finite and > 0, damping >= 0, max_speed and free_gap > 0 "
+			   "(INFINITY: no cap)",
+			   name);
 		return none;
 	}
 	for (int32_t k = 0; k < 2 * def->pair_count; ++k)
@@ -106,11 +113,32 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 				 .family = FAMILY_OTHER,
 				 .rest = 0.0,
 				 .k = def->stiffness,
-				 .kd = def->damping};
+				 .kd = def->damping,
+				 .max_speed = def->max_speed,
+				 .free_gap = def->free_gap,
+				 .kd_free = def->damping};
 	}
 	w->seams[w->seam_count] = sd;
 	w->dirty = true;
 	return (drape_seam_id){w->seam_count++};
+}
+
+void seams_cap_speed(drape_world* w)
+{
+	step_scheme scheme;
+	integrator_scheme(w, &scheme);
+	/* The cap is a damping k |d| / max_speed along the pair: explicit, at the steps it is for, it
+	 * would overshoot (an explicit integrator keeps the plain spring). */
+	const bool implicit = scheme.pass[0].role[FAMILY_OTHER] == ROLE_IMPLICIT;
+	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
+		ms_spring* s = &w->ms_springs[k];
+		if (!(s->free_gap > 0.0)) continue; /* not a seam's */
+		const double len = v3_len(v3_sub(w->x[s->v[1]], w->x[s->v[0]]));
+		/* Once far, capped until the merge: released at the free gap, a pair arriving at
+		 * max_speed would meet the full pull undamped and slam into its partner. */
+		if (len > s->free_gap) s->capped = true;
+		s->kd = s->kd_free + (implicit && s->capped ? s->k * len / s->max_speed : 0.0);
+	}
 }
 
 int32_t drape_seam_count(const drape_world* w)

@@ -5,6 +5,10 @@
 
 #include "world_data.h"
 
+/* Before a step: the springs of the open seams whose pairs are, or have been, farther apart than
+ * their free gap are damped so that their pull k |d| (1 - closing speed / max_speed) cannot close
+ * them faster than max_speed (docs/garments.md, "Sewing at a bounded speed"). */
+void seams_cap_speed(drape_world* w);
 /* Frees the seams. */
 void seams_free(drape_world* w);
 /* Whether some seam is still open (sewing is under way). */

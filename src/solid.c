@@ -48,6 +48,11 @@ static drape_status check_def(drape_world* w, const drape_solid_def* d, const ch
 		return world_fail(w, "solid '%s': friction must be finite and >= 0, got %g", name, d->friction);
 	if (!finite_n(d->position, 3)) return world_fail(w, "solid '%s': position is not finite", name);
 	if (!unit_quaternion(d->rotation)) return world_fail(w, "solid '%s': rotation must be a unit quaternion (w, x, y, z)", name);
+	if (d->sides != DRAPE_SIDES_AUTO && d->sides != DRAPE_SIDES_OUTSIDE && d->sides != DRAPE_SIDES_BOTH)
+		return world_fail(w, "solid '%s': unknown sides %d", name, (int)d->sides);
+	if (d->sides == DRAPE_SIDES_BOTH && d->shape != DRAPE_SOLID_MESH)
+		return world_fail(w, "solid '%s': only a mesh solid can hold cloth on both sides (an analytic shape has an inside)",
+				  name);
 	switch (d->shape) {
 	case DRAPE_SOLID_PLANE:
 		break;
@@ -111,6 +116,7 @@ typedef struct directed_edge {
 	uint64_t key; /* sorted vertex pair */
 	int32_t forward; /* 1 if the triangle runs from the lower to the higher vertex */
 	int32_t from, to;
+	int32_t face, corner; /* the edge runs from the face's corner to the next */
 } directed_edge;
 
 static int compare_directed(const void* a, const void* b)
@@ -121,17 +127,24 @@ static int compare_directed(const void* a, const void* b)
 }
 
 /* A closed, consistently oriented mesh has every edge in exactly two triangles, run in opposite
- * directions. Anything else still works face by face, but "inside" loses its meaning: warn. */
-static bool check_closed(drape_world* w, const drape_mesh* m, const char* name)
+ * directions. An open mesh (some edge in one triangle only) holds cloth on both sides unless the
+ * def asks for the outside only (docs/collide.md, "Open meshes: both sides"); the edges of one
+ * triangle only are marked in s->open_edges. Otherwise "inside" loses its meaning: warn. False
+ * on allocation failure (a warning's included). */
+static bool check_closed(drape_world* w, solid_data* s, drape_solid_sides sides, const char* name)
 {
-	size_t count = 3 * (size_t)m->triangle_count;
+	size_t count = 3 * (size_t)s->triangle_count;
 	directed_edge* e = core_alloc_array(count, sizeof *e);
-	if (!e) return false;
-	for (int32_t t = 0; t < m->triangle_count; ++t)
+	s->open_edges = calloc((size_t)s->triangle_count, 1);
+	if (!e || !s->open_edges) {
+		free(e);
+		return false;
+	}
+	for (int32_t t = 0; t < s->triangle_count; ++t)
 		for (int k = 0; k < 3; ++k) {
-			int32_t a = m->triangles[3 * t + k], b = m->triangles[3 * t + (k + 1) % 3];
+			int32_t a = s->triangles[3 * t + k], b = s->triangles[3 * t + (k + 1) % 3];
 			uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
-			e[3 * t + k] = (directed_edge){((uint64_t)lo << 32) | hi, a < b, a, b};
+			e[3 * t + k] = (directed_edge){((uint64_t)lo << 32) | hi, a < b, a, b, t, k};
 		}
 	qsort(e, count, sizeof *e, compare_directed);
 	int32_t open = 0, flipped = 0, crowded = 0;
@@ -141,6 +154,7 @@ static bool check_closed(drape_world* w, const drape_mesh* m, const char* name)
 		while (j < count && e[j].key == e[i].key) ++j;
 		if (j - i == 1) {
 			if (open++ == 0) first_open = e[i];
+			s->open_edges[e[i].face] |= (uint8_t)(1u << e[i].corner);
 		} else if (j - i == 2) {
 			if (e[i].forward == e[i + 1].forward && flipped++ == 0) first_flipped = e[i];
 		} else {
@@ -149,11 +163,23 @@ static bool check_closed(drape_world* w, const drape_mesh* m, const char* name)
 		i = j;
 	}
 	free(e);
+	s->two_sided = sides == DRAPE_SIDES_BOTH || (sides == DRAPE_SIDES_AUTO && open > 0);
+	/* corners on an open edge of any face: bit 3 + k of each face using the vertex at corner k */
+	uint8_t* rim = calloc((size_t)s->vertex_count, 1);
+	if (!rim) return false;
+	for (int32_t t = 0; t < s->triangle_count; ++t)
+		for (int k = 0; k < 3; ++k)
+			if (s->open_edges[t] & (1u << k)) rim[s->triangles[3 * t + k]] = rim[s->triangles[3 * t + (k + 1) % 3]] = 1;
+	for (int32_t t = 0; t < s->triangle_count; ++t)
+		for (int k = 0; k < 3; ++k)
+			if (rim[s->triangles[3 * t + k]]) s->open_edges[t] |= (uint8_t)(8u << k);
+	free(rim);
+	if (s->two_sided) return true; /* both sides hold: neither openness nor winding matters */
 	bool ok = true;
 	if (open)
 		ok = world_warn(w,
-			   "solid '%s': the mesh is open (%d boundary edges, e.g. vertices %d-%d); each face still keeps "
-			   "particles on its outer side, but the mesh encloses no volume",
+			   "solid '%s': the mesh is open (%d boundary edges, e.g. vertices %d-%d) but sides is \"outside\"; "
+			   "each face keeps particles on its outer side only, and the mesh encloses no volume",
 			   name, open, first_open.from, first_open.to);
 	if (flipped)
 		ok = world_warn(w,
@@ -289,12 +315,8 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 			s->frame_count = d->frame_count;
 		}
 	}
+	if (ok && d->shape == DRAPE_SOLID_MESH) ok = check_closed(w, s, d->sides, name);
 	if (!ok) {
-		solid_free(s);
-		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
-		return none;
-	}
-	if (d->shape == DRAPE_SOLID_MESH && !check_closed(w, d->mesh, name)) {
 		solid_free(s);
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 		return none;

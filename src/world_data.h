@@ -85,6 +85,11 @@ typedef struct ms_spring {
 	int32_t family;
 	double rest, k, kd;
 	int32_t slot[4];
+	/* A seam's spring (free_gap > 0): once its pair has been farther apart than free_gap (m),
+	 * `capped`, its pull closes the pair no faster than max_speed (m/s) until the merge; at each
+	 * step seam.c's seams_cap_speed sets kd (its own damping kd_free, plus the cap's). */
+	double max_speed, free_gap, kd_free;
+	bool capped;
 } ms_spring;
 
 /* A mass-spring bend spring over three consecutive particles of a grid line (the two-away

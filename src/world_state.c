@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#define STATE_MAGIC "DRWSTAT6"
+#define STATE_MAGIC "DRWSTAT7" /* 7: contacts remember the side of a two-sided solid */
 
 static bool put(FILE* f, const void* p, size_t size, size_t count) { return count == 0 || fwrite(p, size, count, f) == count; }
 static bool get(FILE* f, void* p, size_t size, size_t count) { return count == 0 || fread(p, size, count, f) == count; }

@@ -413,6 +413,8 @@ if "$drape" run "$root/scenes/garment_tube.json" --frames 3 --format pc2,glb,usd
 else
 	bad garment_caches "a garment run with --format pc2,glb,usda"
 fi
+# --- a mesh solid's sides (docs/collide.md): "both" or "outside", named by file, line and path
+expect_fail solid_bad_sides 2 "sides.json:[0-9]+: solids\[0\]\.sides: unknown sides 'inner'" -- run "$(scene sides '{'"$small"', "solids": [{"shape": "mesh", "mesh": {"file": "quad.obj"}, "sides": "inner"}]}')"
 # --- characters (docs/characters.md): the file and reason, exit 2, nothing written
 expect_fail character_missing 2 "chmiss.json:[0-9]*: .*nowhere.bvh: cannot read" -- run "$(scene chmiss '{'"$small"', "solids": [{"shape": "character", "character": {"file": "nowhere.bvh"}}]}')"
 expect_fail character_bad_animation 2 "no animation named 'dance'" -- run "$(scene chanim '{'"$small"', "solids": [{"shape": "character", "character": {"file": "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "animation": "dance"}}]}')"

@@ -66,3 +66,25 @@ double max_abs_diff(const double* a, const double* b, int n)
 	for (int i = 0; i < n; ++i) m = fmax(m, fabs(a[i] - b[i]));
 	return m;
 }
+
+drape_cloth_id fixture_add_sheet(drape_world* w, int res, double size, const double c[3], const double u[3],
+				 const double v[3], const drape_material* m)
+{
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = size;
+	g.resolution[0] = g.resolution[1] = res;
+	for (int k = 0; k < 3; ++k) {
+		g.center[k] = c[k];
+		g.u_axis[k] = u[k];
+		g.v_axis[k] = v[k];
+	}
+	drape_mesh mesh;
+	char err[128];
+	drape_mesh_make_grid(&g, &mesh, err, sizeof err);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	if (m) cd.material = *m;
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	drape_mesh_free(&mesh);
+	return id;
+}

@@ -13,6 +13,11 @@ drape_world* make_sheet(const drape_world_def* wdef, const drape_material* mat, 
 drape_world* make_sheet_bent(const drape_world_def* wdef, const drape_material* mat, int res, double size,
 			     bool pin_corners, drape_cloth_id* cloth, drape_bend_model bend_model);
 
+/* Adds a res x res sheet of side `size` centred at c, in the plane spanned by the unit vectors u
+ * and v (material m, or the default when NULL). */
+drape_cloth_id fixture_add_sheet(drape_world* w, int res, double size, const double c[3], const double u[3],
+				 const double v[3], const drape_material* m);
+
 /* Deterministic pseudo-random numbers in [-1, 1). */
 double fixture_rand(uint64_t* state);
 

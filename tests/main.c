@@ -20,6 +20,7 @@ extern const test_case physics_tests[];
 extern const test_case bvh_tests[];
 extern const test_case draw_tests[];
 extern const test_case contact_tests[];
+extern const test_case thin_tests[];
 extern const test_case collide_tests[];
 extern const test_case cloth_pairs_tests[];
 extern const test_case mass_spring_tests[];
@@ -47,6 +48,7 @@ static const suite suites[] = {
 	{"bvh", bvh_tests},
 	{"draw", draw_tests},
 	{"contact", contact_tests},
+	{"thin", thin_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},

@@ -19,24 +19,12 @@
 
 static const double G = 9.81;
 
-/* A res x res sheet of side `size` lying in the plane through `center` spanned by u and v. */
-static drape_cloth_id add_sheet(drape_world* w, int res, double size, vec3 center, vec3 u, vec3 v, const drape_material* m)
+/* A res x res sheet of side `size` centred at c in the plane spanned by u and v. */
+static drape_cloth_id add_sheet(drape_world* w, int res, double size, vec3 c, vec3 u, vec3 v, const drape_material* m)
 {
-	drape_grid_def g = drape_default_grid_def();
-	g.size[0] = g.size[1] = size;
-	g.resolution[0] = g.resolution[1] = res;
-	v3_store(center, g.center);
-	v3_store(u, g.u_axis);
-	v3_store(v, g.v_axis);
-	drape_mesh mesh;
-	char err[128];
-	drape_mesh_make_grid(&g, &mesh, err, sizeof err);
-	drape_cloth_def cd = drape_default_cloth_def();
-	cd.mesh = &mesh;
-	if (m) cd.material = *m;
-	drape_cloth_id id = drape_cloth_add(w, &cd);
-	drape_mesh_free(&mesh);
-	return id;
+	double cc[3], uu[3], vv[3];
+	v3_store(c, cc), v3_store(u, uu), v3_store(v, vv);
+	return fixture_add_sheet(w, res, size, cc, uu, vv, m);
 }
 
 static vec3 centre_of_mass(const drape_world* w)

@@ -605,7 +605,78 @@ static void test_sewing_gravity_and_widest_pair(void)
 	CHECK(strstr(err, "sewing.gravity") != NULL);
 }
 
+/* Sewing at a bounded speed (docs/garments.md): two flat panels 5 m apart, one seam between
+ * them, no gravity. Its pairs start beyond sewing.free_gap, so their pull is capped: no pair
+ * closes faster than sewing.max_speed (2 m/s) at any frame, and the seam merges after about
+ * 5 m / 2 m/s = 2.5 s, in one step per frame (the plain spring drags the panels together within
+ * the first frame, in 127 steps down to 130 us, through each other, and the seam never closes:
+ * 930 self-intersections). With sewing.time_limit under the 2.5 s, the seam that cannot close
+ * still says so. Steps are counted, not timed. */
+static void far_panels(const char* const* sets, int32_t set_count, double* sewn_at, int64_t* steps, double* fastest,
+		       char* err, size_t err_size)
+{
+	scene s;
+	CHECK(scene_load_file_set(DRAPE_SOURCE_DIR "/tests/scenes/sew_far_panels.json", sets, set_count, &s, err, err_size));
+	if (test_failures) return;
+	s.world.threads = 1;
+	drape_world* w = scene_build_world(&s, err, err_size);
+	CHECK(w != NULL);
+	if (!w) {
+		scene_free(&s);
+		return;
+	}
+	CHECK(drape_seam_gap(w, (drape_seam_id){0}) > 4.99);
+	const int32_t pairs = s.seams[0].pair_count, *pair = s.seams[0].pairs; /* one cloth: world indices */
+	sewing_state sew;
+	CHECK(sewing_begin(&sew, w));
+	*fastest = 0.0;
+	err[0] = '\0';
+	drape_status status = DRAPE_OK;
+	for (int f = 1; f <= s.frames && sew.open > 0 && status == DRAPE_OK; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		for (int32_t k = 0; k < pairs && !drape_seam_merged(w, (drape_seam_id){0}); ++k) {
+			vec3 d = v3_sub(w->x[pair[2 * k + 1]], w->x[pair[2 * k]]);
+			double len = v3_len(d);
+			if (len > 0.0) *fastest = fmax(*fastest, -v3_dot(d, v3_sub(w->v[pair[2 * k + 1]], w->v[pair[2 * k]])) / len);
+		}
+		status = sewing_after_frame(&sew, w, &s, err, err_size);
+	}
+	*sewn_at = sew.sewn_at;
+	*steps = drape_world_get_stats(w).steps;
+	CHECK(drape_world_get_stats(w).self_intersections == 0);
+	sewing_end(&sew);
+	drape_world_destroy(w);
+	scene_free(&s);
+}
+
+static void test_far_panels_sew_at_bounded_speed(void)
+{
+	char err[1024];
+	double sewn_at, fastest;
+	int64_t steps;
+	far_panels(NULL, 0, &sewn_at, &steps, &fastest, err, sizeof err);
+	CHECK(sewn_at > 2.4 && sewn_at < 3.0);
+	CHECK(steps <= 100); /* 81 frames to the merge, measured 81 steps */
+	CHECK(fastest <= 2.0 * (1.0 + 1e-9) && fastest > 1.8);
+	/* too little time to cover 5 m at 2 m/s: the run stops, naming the seam */
+	static const char* const short_time[] = {"cloths.0.garment.sewing.time_limit=1"};
+	far_panels(short_time, 1, &sewn_at, &steps, &fastest, err, sizeof err);
+	CHECK(sewn_at < 0.0 && strstr(err, "seam 'join' did not close within sewing.time_limit = 1 s") != NULL);
+	/* a higher cap closes it sooner */
+	static const char* const faster[] = {"cloths.0.garment.sewing.max_speed=4"};
+	far_panels(faster, 1, &sewn_at, &steps, &fastest, err, sizeof err);
+	CHECK(sewn_at > 1.2 && sewn_at < 1.6 && fastest <= 4.0 * (1.0 + 1e-9));
+	/* bad values are refused by name */
+	static const char* const bad[] = {"cloths.0.garment.sewing.max_speed=0", "cloths.0.garment.sewing.free_gap=-1"};
+	for (int k = 0; k < 2; ++k) {
+		scene sc;
+		CHECK(!scene_load_file_set(DRAPE_SOURCE_DIR "/tests/scenes/sew_far_panels.json", &bad[k], 1, &sc, err, sizeof err));
+		CHECK(strstr(err, k ? "sewing.free_gap: must be > 0" : "sewing.max_speed: must be > 0") != NULL);
+	}
+}
+
 const test_case garment_tests[] = {
+	{"far_panels_sew_at_bounded_speed", test_far_panels_sew_at_bounded_speed},
 	{"rectangle_mesh_area_boundary_uv", test_rectangle_mesh},
 	{"seam_spring_force_and_jacobian", test_seam_spring_terms},
 	{"curved_outline_mesh", test_curved_mesh},

@@ -87,7 +87,7 @@ class SolidDef(Structure):
                 ("frame_times", POINTER(c_double)), ("frame_count", c_int32), ("position", D3),
                 ("rotation", c_double * 4), ("poses", POINTER(Pose)), ("pose_count", c_int32),
                 ("thickness", c_double), ("friction", c_double), ("name", c_char_p), ("character", c_void_p),
-                ("cookie", c_int32)]
+                ("sides", c_int), ("cookie", c_int32)]
 
 
 class WorldDef(Structure):

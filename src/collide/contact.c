@@ -76,6 +76,27 @@ static void constrain(drape_world* w, int32_t i, double h)
 	}
 }
 
+/* The side of two-sided solid k particle c is known to be on, 0 if none. */
+static int known_side(const drape_world* w, const contact* c, int32_t k)
+{
+	return w->solids[k].two_sided && c->side_solid == k ? c->side : 0;
+}
+
+/* Remembers the side p was measured from (or, beyond a rim, the side the particle is on). */
+static void remember_side(const drape_world* w, contact* c, int32_t k, const solid_point* p)
+{
+	if (!w->solids[k].two_sided) return;
+	c->side_solid = k;
+	c->side = p->side;
+}
+
+/* Forgets the side once the particle is beyond the solid's thickness: there, the side it is on
+ * is plain again (continuous detection keeps it from crossing unseen). */
+static void forget_side(contact* c, int32_t k)
+{
+	if (c->side_solid == k) c->side = 0;
+}
+
 /* Fully pinned particles need no contact (the pin wins). */
 static bool pinned(const drape_world* w, int32_t i)
 {
@@ -96,16 +117,26 @@ void contacts_prepare(drape_world* w, double h)
 		solid_point p;
 		if (c->solid >= 0) {
 			/* An existing contact holds while the particle stays near the surface. */
-			double reach = 2.0 * w->solids[c->solid].thickness;
-			if (solid_closest(w, c->solid, w->x[i], reach, &p)) set_plane(c, &p, h);
-			else c->solid = -1;
+			const int32_t k = c->solid;
+			double reach = 2.0 * w->solids[k].thickness;
+			if (solid_closest(w, k, w->x[i], reach, known_side(w, c, k), &p)) {
+				set_plane(c, &p, h);
+				remember_side(w, c, k, &p);
+			} else {
+				c->solid = -1;
+				forget_side(c, k);
+			}
 		}
 		if (c->solid < 0) {
 			/* Within a thickness and approaching (or well inside): a new contact. Particles that
 			 * just released and drift away are left alone. */
 			for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k) {
 				double thickness = w->solids[k].thickness;
-				if (!solid_closest(w, k, w->x[i], thickness, &p)) continue;
+				if (!solid_closest(w, k, w->x[i], thickness, known_side(w, c, k), &p)) {
+					forget_side(c, k);
+					continue;
+				}
+				remember_side(w, c, k, &p);
 				vec3 vs = v3_scale(v3_sub(p.point_end, p.point), 1.0 / h);
 				bool approaching = v3_dot(v3_sub(w->v[i], vs), p.normal) < 0.0;
 				if (approaching || p.distance < 0.5 * thickness) begin_contact(w, i, k, &p, h);
@@ -113,7 +144,10 @@ void contacts_prepare(drape_world* w, double h)
 			/* Fast particles: does the free path cross a solid this step? */
 			vec3 end = v3_madd(w->x[i], h, w->v[i]);
 			for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k)
-				if (solid_path_hit(w, k, w->x[i], end, &p)) begin_contact(w, i, k, &p, h);
+				if (solid_path_hit(w, k, w->x[i], end, known_side(w, c, k), &p)) {
+					begin_contact(w, i, k, &p, h);
+					remember_side(w, c, k, &p);
+				}
 		}
 		if (c->solid >= 0) constrain(w, i, h);
 	}
@@ -157,8 +191,9 @@ int32_t contacts_catch_crossings(drape_world* w, double h)
 		if (c->solid >= 0 || pinned(w, i)) continue;
 		solid_point p;
 		for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k)
-			if (solid_path_hit(w, k, w->x[i], w->x1[i], &p)) {
+			if (solid_path_hit(w, k, w->x[i], w->x1[i], known_side(w, c, k), &p)) {
 				begin_contact(w, i, k, &p, h);
+				remember_side(w, c, k, &p);
 				c->caught = true;
 				constrain(w, i, h);
 				added++;

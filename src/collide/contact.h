@@ -27,6 +27,11 @@ typedef struct contact {
 	vec3 normal;
 	vec3 point_end;
 	vec3 surface_velocity;
+	/* The side of two-sided solid side_solid the particle is on (+1 or -1; 0: none known): taken
+	 * when it comes within the solid's thickness, kept while it stays there, whatever side of the
+	 * surface it ends a step on (docs/collide.md, "Open meshes: both sides"). */
+	int32_t side_solid;
+	signed char side;
 } contact;
 
 typedef struct drape_world drape_world;

@@ -24,6 +24,12 @@ typedef struct solid_data {
 	/* meshes */
 	int32_t vertex_count, triangle_count;
 	int32_t* triangles;   /* oriented so that normals point outside */
+	/* Cloth is held on both sides of the surface (drape_solid_sides), each particle on the side it
+	 * came from; open_edges has, per face, bit k set when its edge from corner k to k + 1 belongs
+	 * to no other face, and bit 3 + k when its corner k lies on such an edge: where a particle may
+	 * go round from one side to the other. */
+	bool two_sided;
+	uint8_t* open_edges;
 	double* rest;         /* 3 * vertex_count, the mesh in the solid's frame */
 	double* frames;       /* frame_count * 3 * vertex_count, deforming meshes */
 	double* frame_times;
@@ -49,14 +55,23 @@ typedef struct solid_point {
 	vec3 point;      /* closest surface point at the step's start */
 	vec3 point_end;  /* the same material point of the solid at the step's end */
 	vec3 normal;     /* outward unit normal at the step's end */
+	/* Two-sided solids: the side of the surface the particle is held on (+1 where the face's
+	 * normal points, -1 behind it; the normal above already points to it). `free_side`: the
+	 * closest point is on a boundary edge or corner and the particle is beyond it, where it may
+	 * pass from one side to the other without crossing the surface. One-sided: +1 and false. */
+	signed char side;
+	bool free_side;
 } solid_point;
 
 /* Places every solid at t and t + h (poses, mesh vertices, bounding boxes). */
 void solids_begin_step(drape_world* w, double t, double h);
 
 /* The closest surface point of solid s to x (a particle's position at the step's start), if
- * within `reach` of the surface (outside) or inside it. */
-bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, solid_point* out);
+ * within `reach` of the surface (outside) or inside it. For a two-sided solid, `side` (+1 or -1)
+ * is the side the particle is known to be on (0: none known, then the side x is on): distance
+ * and normal are measured from that side, so a particle that got through the surface is pushed
+ * back to where it came from (docs/collide.md, "Open meshes: both sides"). */
+bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, int side, solid_point* out);
 
 /* Whether x lies inside solid s, deeper than `depth` below its surface, at the step's end (a closed
  * mesh by ray parity; planes never: their far side is contact's business). For the `penetrating`
@@ -64,8 +79,10 @@ bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, solid_point*
 bool solid_inside_end(drape_world* w, int32_t s, vec3 x, double depth);
 
 /* The first point where the straight path a -> b over the step meets solid s's surface grown by
- * its thickness (continuous detection: fast particles cannot tunnel). */
-bool solid_path_hit(drape_world* w, int32_t s, vec3 a, vec3 b, solid_point* out);
+ * its thickness (continuous detection: fast particles cannot tunnel). Two-sided solids: the
+ * path's first crossing of a face, or its entry into the thickness around a boundary edge; `side`
+ * as for solid_closest, the side a is on when 0. */
+bool solid_path_hit(drape_world* w, int32_t s, vec3 a, vec3 b, int side, solid_point* out);
 
 /* The solid's placement at time t (keyframes interpolated as the steps do), and vertex v of a mesh
  * solid in the world at time t (deforming frames too): for drawing a world at any time. */

@@ -165,7 +165,47 @@ static int32_t mesh_candidates(drape_world* w, const solid_data* s, aabb box)
 	}
 }
 
-bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, solid_point* out)
+/* Whether the closest point, at `bary` on face f, lies on an open edge or a corner on one: then a
+ * particle there is beyond the surface's rim, not over one of its sides. */
+static bool on_rim(const solid_data* s, int32_t f, const double bary[3])
+{
+	const uint8_t open = s->open_edges[f];
+	for (int k = 0; k < 3; ++k) {
+		/* edge k runs from corner k to k + 1, and the point is on it when the third corner's
+		 * coordinate is zero (point_triangle_closest sets it exactly) */
+		if (bary[(k + 2) % 3] == 0.0 && (open & (1u << k))) return true;
+		/* a corner: the other two coordinates are zero */
+		if (bary[(k + 1) % 3] == 0.0 && bary[(k + 2) % 3] == 0.0 && (open & (8u << k))) return true;
+	}
+	return false;
+}
+
+/* A two-sided solid's point: x relative to the closest point cp on face `tri` at `bary`. Over a
+ * side, the side is the one the particle is known to be on (`side`, else the one x is on), the
+ * distance negative if x is on the other, and the normal the face's towards that side. Beyond
+ * the rim, where the sides meet, the side is the one x is on and the normal the direction from
+ * cp to x (the distance's gradient), carried to the step's end with the face's normal. */
+static void two_sided_point(const solid_data* s, const int32_t* tri, bool rim, vec3 x, vec3 cp, double d, int side,
+			    solid_point* out)
+{
+	vec3 n0 = face_normal(s->v0, tri), n1 = face_normal(s->v1, tri);
+	vec3 off = v3_sub(x, cp);
+	double across = v3_dot(off, n0);
+	int here = across < 0.0 ? -1 : 1;
+	out->free_side = rim && d > 0.0;
+	if (out->free_side) {
+		vec3 along = v3_madd(off, -across, n0); /* in the face's plane: kept as it is */
+		out->side = (signed char)here;
+		out->normal = v3_normalize(v3_madd(along, across, n1));
+		out->distance = d;
+		return;
+	}
+	out->side = (signed char)(side ? side : here);
+	out->normal = v3_scale(n1, out->side);
+	out->distance = here == out->side ? d : -d;
+}
+
+bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, solid_point* out)
 {
 	const solid_data* s = &w->solids[k];
 	if (s->kind != DRAPE_SOLID_MESH) {
@@ -176,6 +216,8 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, solid_point*
 		out->point = xform_apply_point(s->x0, cl);
 		out->point_end = xform_apply_point(s->x1, cl);
 		out->normal = xform_apply_vector(s->x1, nl);
+		out->side = 1;
+		out->free_side = false;
 		return true;
 	}
 	if (!s->tree_built) return false;
@@ -195,14 +237,20 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, solid_point*
 	if (face < 0) return false;
 	const int32_t* tri = &s->triangles[3 * face];
 	vec3 cp = blend(s->v0, tri, best_bary);
-	vec3 n0 = face_normal(s->v0, tri);
 	double d = sqrt(best);
+	out->point = cp;
+	out->point_end = blend(s->v1, tri, best_bary);
+	if (s->two_sided) {
+		two_sided_point(s, tri, on_rim(s, face, best_bary), x, cp, d, side, out);
+		return out->distance <= reach;
+	}
+	vec3 n0 = face_normal(s->v0, tri);
 	if (v3_dot(v3_sub(x, cp), n0) < 0.0) d = -d;
 	if (d > reach) return false;
 	out->distance = d;
-	out->point = cp;
-	out->point_end = blend(s->v1, tri, best_bary);
 	out->normal = face_normal(s->v1, tri);
+	out->side = 1;
+	out->free_side = false;
 	return true;
 }
 
@@ -222,6 +270,7 @@ static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
 bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 {
 	const solid_data* s = &w->solids[k];
+	if (s->two_sided) return false; /* a shell has no inside; which side is contact's business */
 	if (s->kind != DRAPE_SOLID_MESH) {
 		if (s->shape.kind == SHAPE_PLANE) return false; /* a plane's "inside" is a half-space: contact's business */
 		return shape_signed_distance(&s->shape, xform_inv_apply_point(s->x1, x), NULL, NULL) < -depth;
@@ -249,7 +298,31 @@ bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 	return true;
 }
 
-bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, solid_point* out)
+/* The first t at which the particle's path a -> b comes within `radius` of the segment p -> q,
+ * in the frame moving with the segment's midpoint from m0 to m1 (a rim edge; its turn over one
+ * step is neglected). False if it never does, or starts within it (proximity's business). The
+ * grown segment is a capsule of zero radius grown by `radius`: shapes.c's exact first hit, in a
+ * frame with z along the edge. *dir gets the unit direction from the edge to the path there. */
+static bool rim_hit(vec3 a, vec3 b, vec3 p, vec3 q, vec3 m1, double radius, double* t, vec3* dir)
+{
+	vec3 m0 = v3_scale(v3_add(p, q), 0.5), axis = v3_sub(q, p);
+	double len = v3_len(axis);
+	if (!(len > 0.0)) return false;
+	vec3 ez = v3_scale(axis, 1.0 / len);
+	vec3 ex = v3_normalize(v3_cross(ez, fabs(ez.x) < 0.6 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0)));
+	vec3 ey = v3_cross(ez, ex);
+	vec3 ra = v3_sub(a, m0), rb = v3_sub(b, m1);
+	vec3 la = v3(v3_dot(ra, ex), v3_dot(ra, ey), v3_dot(ra, ez));
+	vec3 lb = v3(v3_dot(rb, ex), v3_dot(rb, ey), v3_dot(rb, ez));
+	shape cap = {.kind = SHAPE_CAPSULE, .radius = 0.0, .half_height = 0.5 * len};
+	if (shape_signed_distance(&cap, la, NULL, NULL) <= radius) return false;
+	vec3 nl;
+	if (!shape_segment_first_hit(&cap, la, lb, radius, t, &nl)) return false;
+	*dir = v3_add(v3_add(v3_scale(ex, nl.x), v3_scale(ey, nl.y)), v3_scale(ez, nl.z));
+	return true;
+}
+
+bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_point* out)
 {
 	const solid_data* s = &w->solids[k];
 	if (s->kind != DRAPE_SOLID_MESH) {
@@ -270,6 +343,8 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, solid_point* out)
 		out->point = xform_apply_point(s->x0, cl);
 		out->point_end = xform_apply_point(s->x1, cl);
 		out->normal = xform_apply_vector(s->x1, nl);
+		out->side = 1;
+		out->free_side = false;
 		return true;
 	}
 	if (!s->tree_built) return false;
@@ -288,13 +363,60 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, solid_point* out)
 			memcpy(best_bary, bary, sizeof bary);
 		}
 	}
+	/* Two-sided: the path may also come within the thickness of a rim edge without crossing a
+	 * face (a particle passing the edge of a wall); the earlier of the two wins. */
+	int32_t rim_face = -1;
+	vec3 rim_dir = v3_zero();
+	double rim_s = 0.0;
+	for (int32_t j = 0; s->two_sided && j < n && j < w->query_capacity; ++j) {
+		const int32_t f = w->query_hits[j];
+		const int32_t* tri = &s->triangles[3 * f];
+		for (int e = 0; e < 3; ++e) {
+			if (!(s->open_edges[f] & (1u << e))) continue;
+			const int32_t p = tri[e], q = tri[(e + 1) % 3];
+			vec3 m1 = v3_scale(v3_add(s->v1[p], s->v1[q]), 0.5), dir;
+			double t;
+			if (!rim_hit(a, b, s->v0[p], s->v0[q], m1, s->thickness, &t, &dir) || !(t < first)) continue;
+			first = t;
+			rim_face = f;
+			rim_dir = dir;
+			/* where along the edge: the hit point's projection */
+			vec3 hit = v3_add(a, v3_scale(v3_sub(b, a), t));
+			vec3 ev = v3_sub(s->v0[q], s->v0[p]);
+			rim_s = fmin(fmax(v3_dot(v3_sub(hit, s->v0[p]), ev) / v3_len2(ev), 0.0), 1.0);
+			best_bary[e] = 1.0 - rim_s;
+			best_bary[(e + 1) % 3] = rim_s;
+			best_bary[(e + 2) % 3] = 0.0;
+		}
+	}
+	if (rim_face >= 0) {
+		const int32_t* tri = &s->triangles[3 * rim_face];
+		vec3 n0 = face_normal(s->v0, tri), n1 = face_normal(s->v1, tri);
+		double across = v3_dot(rim_dir, n0);
+		out->point = blend(s->v0, tri, best_bary);
+		out->point_end = blend(s->v1, tri, best_bary);
+		out->distance = v3_len(v3_sub(a, out->point));
+		out->normal = v3_normalize(v3_madd(v3_madd(rim_dir, -across, n0), across, n1));
+		out->side = across < 0.0 ? -1 : 1;
+		out->free_side = true;
+		return true;
+	}
 	if (face < 0) return false;
 	const int32_t* tri = &s->triangles[3 * face];
 	vec3 cp = blend(s->v0, tri, best_bary);
-	out->distance = v3_dot(v3_sub(a, cp), face_normal(s->v0, tri));
+	double d0 = v3_dot(v3_sub(a, cp), face_normal(s->v0, tri));
 	out->point = cp;
 	out->point_end = blend(s->v1, tri, best_bary);
 	out->normal = face_normal(s->v1, tri);
+	out->distance = d0;
+	out->side = 1;
+	out->free_side = false;
+	if (s->two_sided) {
+		/* the side the path comes from: known, or the one its start is on */
+		out->side = (signed char)(side ? side : (d0 < 0.0 ? -1 : 1));
+		out->normal = v3_scale(out->normal, out->side);
+		out->distance = d0 * out->side;
+	}
 	return true;
 }
 
@@ -312,6 +434,7 @@ void solid_free(solid_data* s)
 	free(s->v0);
 	free(s->v1);
 	free(s->boxes);
+	free(s->open_edges);
 	if (s->tree_built) bvh_free(&s->tree);
 	memset(s, 0, sizeof *s);
 }

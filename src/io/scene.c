@@ -664,6 +664,8 @@ bool scene_add_to_world(const scene* s, drape_world* world, char* err, size_t er
 		def.stiffness = sm->stiffness;
 		def.damping = sm->damping;
 		def.tolerance = sm->tolerance;
+		def.max_speed = sm->max_speed;
+		def.free_gap = sm->free_gap;
 		def.name = sm->name;
 		if (drape_seam_add(world, &def).index < 0) {
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)sm->cloth, s->cloths[sm->cloth].name,

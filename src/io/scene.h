@@ -35,7 +35,7 @@ typedef struct scene_seam {
 	char* name;
 	int32_t* pairs; /* 2 * pair_count vertex indices of the cloth's mesh */
 	int32_t pair_count;
-	double stiffness, damping, tolerance;
+	double stiffness, damping, tolerance, max_speed, free_gap;
 } scene_seam;
 
 /* A solid (docs/scene-format.md, "Solids"). def is complete, and everything it points to is

@@ -286,12 +286,16 @@ static bool load_sewing(const json_ctx* c, const jnode* gn, scene* s, scene_seam
 	/* The two sides of an open seam are not contacts (cloth_pairs.sewn), so they close fully
 	 * whether cloth contact is on or not (docs/garments.md). */
 	proto->tolerance = d.tolerance;
+	proto->max_speed = d.max_speed;
+	proto->free_gap = d.free_gap;
 	const cJSON* item = json_get(gn, "sewing");
 	if (!item) return true;
 	jnode n = json_node(gn, item);
-	static const char* const keys[] = {"stiffness", "damping", "tolerance", "time_limit", "relax_energy", "gravity", "regions", NULL};
+	static const char* const keys[] = {"stiffness",	  "damping", "tolerance", "max_speed", "free_gap", "time_limit",
+					   "relax_energy", "gravity", "regions",   NULL};
 	if (!(json_check_object(c, &n, keys) && json_opt_positive(c, &n, "stiffness", &proto->stiffness) &&
 	      json_opt_nonnegative(c, &n, "damping", &proto->damping) && json_opt_positive(c, &n, "tolerance", &proto->tolerance) &&
+	      json_opt_positive(c, &n, "max_speed", &proto->max_speed) && json_opt_positive(c, &n, "free_gap", &proto->free_gap) &&
 	      json_opt_positive(c, &n, "time_limit", &s->sew_time_limit) &&
 	      json_opt_positive(c, &n, "relax_energy", &s->relax_energy) && json_opt_nonnegative(c, &n, "gravity", &s->sew_gravity)))
 		return false;

@@ -51,6 +51,7 @@ static const shape_key shape_keys[] = {
 	{"mesh", USES_MESH, true, "mesh solids"},
 	{"frames", USES_MESH, false, "mesh solids"},
 	{"character", USES_CHARACTER, true, "character solids"},
+	{"sides", USES_MESH | USES_CHARACTER, false, "mesh and character solids"},
 };
 
 void scene_solid_free(scene_solid* so)
@@ -328,6 +329,24 @@ static bool load_dimensions(const json_ctx* c, const jnode* n, const shape_info*
 	return true;
 }
 
+/* "sides": "both" or "outside" (drape_solid_sides; absent: by whether the mesh is closed). */
+static bool load_sides(const json_ctx* c, const jnode* n, drape_solid_def* d)
+{
+	const cJSON* item = json_get(n, "sides");
+	if (!item) return true;
+	jnode sn = json_node(n, item);
+	const char* str;
+	if (!json_string(c, &sn, &str)) return false;
+	if (strcmp(str, "both") == 0) d->sides = DRAPE_SIDES_BOTH;
+	else if (strcmp(str, "outside") == 0) d->sides = DRAPE_SIDES_OUTSIDE;
+	else
+		return json_fail(c, &sn,
+				 "unknown sides '%s' (expected \"both\": cloth held on either side of the surface, or "
+				 "\"outside\": only where the faces' normals point)",
+				 str);
+	return true;
+}
+
 /* The static pose, or the keyframed poses; never both. */
 static bool load_placement(const json_ctx* c, const jnode* n, scene_solid* so)
 {
@@ -360,7 +379,7 @@ bool scene_load_solid(loader* L, const jnode* n, int32_t index)
 	so->def = drape_default_solid_def();
 	static const char* const keys[] = {"name",   "shape",  "radius",   "half_height", "half_extents", "mesh",
 					   "frames", "position", "rotation", "poses",     "thickness",    "friction",
-					   "character", NULL};
+					   "character", "sides", NULL};
 	if (!check_misplaced_mesh_keys(c, n) || !json_check_object(c, n, keys)) return false;
 
 	const cJSON* name = json_get(n, "name");
@@ -384,7 +403,7 @@ bool scene_load_solid(loader* L, const jnode* n, int32_t index)
 	const shape_info* shape = load_shape(c, n);
 	if (!shape) return false;
 	so->def.shape = shape->shape;
-	if (!load_dimensions(c, n, shape, &so->def)) return false;
+	if (!load_dimensions(c, n, shape, &so->def) || !load_sides(c, n, &so->def)) return false;
 	if (shape->uses & USES_CHARACTER) {
 		static const char* const placed[] = {"position", "rotation", "poses"};
 		for (int k = 0; k < 3; ++k) {

@@ -128,6 +128,7 @@ bool step_detect_contacts(step_context* c)
 	const int32_t n = w->particle_count;
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
+	seams_cap_speed(w); /* seam pairs far apart close at a bounded speed (docs/garments.md) */
 	double t1 = now_ms();
 	contacts_prepare(w, h);
 	double t2 = now_ms();
