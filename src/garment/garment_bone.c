@@ -44,10 +44,14 @@ bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const cha
 	double a[3] = {tail[0] - head[0], tail[1] - head[1], tail[2] - head[2]};
 	const double length = sqrt(dot3(a, a));
 	if (!(length > 1e-6)) {
+		int32_t child = -1;
+		for (int32_t k = j + 1; k < c->joint_count && child < 0; ++k)
+			if (c->joints[k].parent == j) child = k;
 		snprintf(err, err_size,
-			 "panel '%s': bone '%s' has no length in the dressing pose (its first child joint is at its head); "
-			 "name a bone whose child lies elsewhere, such as the child's",
-			 p->name, bone);
+			 "panel '%s': bone '%s' has no length in the dressing pose (%s%s%s); name a bone whose first child "
+			 "joint lies away from it",
+			 p->name, bone, child < 0 ? "it has no child joint" : "its first child '",
+			 child < 0 ? "" : c->joints[child].name, child < 0 ? "" : "' is at its head");
 		return false;
 	}
 	/* Pattern y runs up the axis, as patterns are drawn (waist above hem, sleeve cap above cuff). */

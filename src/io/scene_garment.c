@@ -153,8 +153,8 @@ static bool load_bone(const json_ctx* c, const jnode* n, const scene* s, pattern
 		if (!names) return scene_out_of_memory(c);
 		for (int32_t i = 0; i < ch->joint_count; ++i) names[i] = ch->joints[i].name;
 		const char* near = core_closest_name(bone, names, ch->joint_count);
-		bool r = json_fail(c, &bn, "the character has no bone '%s'%s%s%s (bones are its joints, by drape's names or "
-					   "the file's; docs/characters.md, \"Joint names\")",
+		bool r = json_fail(c, &bn, "the character has no bone '%s'%s%s%s; bones are its joints, by drape's names or "
+					   "the file's (docs/characters.md, \"Joint names\")",
 				   bone, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		free(names);
 		return r;
