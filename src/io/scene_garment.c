@@ -5,8 +5,10 @@
 #include "scene_internal.h"
 
 #include "character/character.h"
+#include "collide/solid.h"
 #include "core.h"
 #include "garment/garment.h"
+#include "world_data.h"
 
 #include <errno.h>
 #include <math.h>
@@ -101,21 +103,23 @@ static bool load_flat(const json_ctx* c, const jnode* n, pattern_panel* p)
 
 /* The character solid a panel's around.bone is on: around.character names it, else the scene's only
  * one (solids load before cloths, scene.c). */
-static bool find_character(const json_ctx* c, const jnode* n, const scene* s, const drape_character** out)
+static bool find_character(const json_ctx* c, const jnode* n, const loader* L, const drape_character** out)
 {
 	const cJSON* named = json_get(n, "character");
 	const char* name = NULL;
 	jnode cn = json_node(n, named);
 	if (named && !json_string(c, &cn, &name)) return false;
-	int32_t found = 0;
+	/* the scene's solids, then (for a scene entry) the world's */
+	const int32_t own = L->s->solid_count, total = own + (L->world ? L->world->solid_count : 0);
+	int32_t found = 0, name_count = 0;
 	const char* names[64];
-	int32_t name_count = 0;
-	for (int32_t i = 0; s && i < s->solid_count; ++i) {
-		const scene_solid* so = &s->solids[i];
-		if (!so->character) continue;
-		if (name_count < 64) names[name_count++] = so->name;
-		if (name && strcmp(so->name, name) != 0) continue;
-		if (found++ == 0) *out = so->character;
+	for (int32_t i = 0; i < total; ++i) {
+		const drape_character* ch = i < own ? L->s->solids[i].character : L->world->solids[i - own].character;
+		const char* sname = i < own ? L->s->solids[i].name : L->world->solids[i - own].name;
+		if (!ch || !sname) continue;
+		if (name_count < 64) names[name_count++] = sname;
+		if (name && strcmp(sname, name) != 0) continue;
+		if (found++ == 0) *out = ch;
 	}
 	if (name && found == 0) {
 		const char* near = core_closest_name(name, names, name_count);
@@ -124,7 +128,8 @@ static bool find_character(const json_ctx* c, const jnode* n, const scene* s, co
 	}
 	if (found == 0)
 		return json_fail(c, n, "'bone' places the panel around a bone of a character, and the scene has no "
-				       "character solid (\"shape\": \"character\" in solids); give 'axis' and 'radius' instead");
+				       "character solid (\"shape\": \"character\" in solids%s); give 'axis' and 'radius' instead",
+				 L->world ? ", or in the world before the garment" : "");
 	if (found > 1)
 		return json_fail(c, n, "the scene has %d character solids; name the one the panel is on with 'character'",
 				 (int)found);
@@ -132,7 +137,7 @@ static bool find_character(const json_ctx* c, const jnode* n, const scene* s, co
 }
 
 /* around.bone: the axis, front and radii from the character's body (garment_bone.c). */
-static bool load_bone(const json_ctx* c, const jnode* n, const scene* s, pattern_panel* p)
+static bool load_bone(const json_ctx* c, const jnode* n, const loader* L, pattern_panel* p)
 {
 	static const char* const computed[] = {"axis", "radius", "top_radius", NULL};
 	for (int k = 0; computed[k]; ++k)
@@ -144,7 +149,7 @@ static bool load_bone(const json_ctx* c, const jnode* n, const scene* s, pattern
 		return json_fail(c, n, "'bone' places panels with an outline; a garment mesh's charts take 'axis' and "
 				       "'radius'");
 	const drape_character* ch = NULL;
-	if (!find_character(c, n, s, &ch)) return false;
+	if (!find_character(c, n, L, &ch)) return false;
 	jnode bn = json_node(n, json_get(n, "bone"));
 	const char* bone;
 	if (!json_string(c, &bn, &bone)) return false;
@@ -171,7 +176,7 @@ static bool load_bone(const json_ctx* c, const jnode* n, const scene* s, pattern
 	return true;
 }
 
-static bool load_around(const json_ctx* c, const jnode* pn, const scene* s, pattern_panel* p)
+static bool load_around(const json_ctx* c, const jnode* pn, const loader* L, pattern_panel* p)
 {
 	const cJSON* item = json_get(pn, "around");
 	const cJSON* flat = json_get(pn, "flat");
@@ -225,7 +230,7 @@ static bool load_around(const json_ctx* c, const jnode* pn, const scene* s, patt
 		angle = 90.0 * which;
 	}
 	p->angle = angle * 3.14159265358979323846 / 180.0;
-	return !bone || load_bone(c, &n, s, p);
+	return !bone || load_bone(c, &n, L, p);
 }
 
 static bool load_regions(const json_ctx* c, const jnode* pn, stretch_region** out, int32_t* count_out)
@@ -274,7 +279,7 @@ static bool load_side(const json_ctx* c, const jnode* sn, const char* key, patte
 }
 
 /* Panels and seams from `n` (the garment object or a pattern file's root) into def's arrays. */
-static bool load_pattern(const json_ctx* c, const jnode* n, const scene* sc, garment_def* def, pattern_panel** panels, pattern_point*** points,
+static bool load_pattern(const json_ctx* c, const jnode* n, const loader* L, garment_def* def, pattern_panel** panels, pattern_point*** points,
 			 stretch_region*** regions, pattern_seam** seams)
 {
 	const cJSON* pl = json_get(n, "panels");
@@ -315,7 +320,7 @@ static bool load_pattern(const json_ctx* c, const jnode* n, const scene* sc, gar
 		p->points = (*points)[i];
 		p->point_count = pc;
 		p->grain[0] = 1.0, p->grain[1] = 0.0;
-		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, sc, p)) return false;
+		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, L, p)) return false;
 		if (!(hypot(p->grain[0], p->grain[1]) > 0.0))
 			return json_fail(c, &pn, "panel '%s': the grain line has zero length", p->name);
 		stretch_region* r = NULL;
@@ -440,7 +445,7 @@ static bool load_garment_mesh(loader* L, const jnode* n, int32_t index, const sc
 		const cJSON* name = json_get(&pn, "name");
 		jnode nn = json_node(&pn, name);
 		ok = json_check_object(c, &pn, pkeys) && (name ? json_string(c, &nn, &panels[i].name) : json_fail(c, &pn, "missing required key 'name'")) &&
-		     load_around(c, &pn, s, &panels[i]);
+		     load_around(c, &pn, L, &panels[i]);
 		panels[i].grain[0] = 1.0;
 	}
 	char* path = ok ? scene_file_path(c->file, file) : NULL;
@@ -516,10 +521,10 @@ bool scene_load_garment(loader* L, const jnode* n, int32_t index)
 		if (ok) {
 			jnode rn = json_node(NULL, file_root);
 			static const char* const fkeys[] = {"panels", "seams", NULL};
-			ok = json_check_object(&fc, &rn, fkeys) && load_pattern(&fc, &rn, s, &def, &panels, &points, &regions, &seams);
+			ok = json_check_object(&fc, &rn, fkeys) && load_pattern(&fc, &rn, L, &def, &panels, &points, &regions, &seams);
 		}
 	} else {
-		ok = load_pattern(c, n, s, &def, &panels, &points, &regions, &seams);
+		ok = load_pattern(c, n, L, &def, &panels, &points, &regions, &seams);
 	}
 	garment g;
 	memset(&g, 0, sizeof g);
