@@ -4,6 +4,8 @@
 #include "math/scalar.h"
 #include "test.h"
 
+#include "character/character.h"
+#include "cmu_skeleton.h"
 #include "forces/bend_tensor.h"
 #include "forces/forces.h"
 #include "garment/garment.h"
@@ -12,6 +14,8 @@
 #include "world.h"
 #include "collide/cloth_pairs.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -675,6 +679,148 @@ static void test_far_panels_sew_at_bounded_speed(void)
 	}
 }
 
+/* ---- around.bone (docs/garments.md, "Placing on a bone") ---- */
+
+/* The CMU test skeleton (tests/cmu_skeleton.c, rest pose = the pose at time 0, z up, world =
+ * file) with hand-placed vertices at known distances from its bones: rings of 16 around the axis
+ * from joint lb to joint sp at s (m from its midpoint along it) of radius r, skinned to joint `to`. */
+static void ring(const mannequin_joint* k, int lb, int sp, double s, double r, int to, double* x, int32_t* j, double* w,
+		 int* n)
+{
+	double a[3], mid[3], u[3] = {1, 0, 0}, l = 0.0;
+	for (int d = 0; d < 3; ++d) a[d] = k[sp].pos[d] - k[lb].pos[d], l += a[d] * a[d], mid[d] = 0.5 * (k[sp].pos[d] + k[lb].pos[d]);
+	l = sqrt(l);
+	for (int d = 0; d < 3; ++d) a[d] /= l;
+	const double ua = a[0];
+	double ul = 0.0;
+	for (int d = 0; d < 3; ++d) u[d] -= ua * a[d], ul += u[d] * u[d];
+	for (int d = 0; d < 3; ++d) u[d] /= sqrt(ul);
+	const double v[3] = {a[1] * u[2] - a[2] * u[1], a[2] * u[0] - a[0] * u[2], a[0] * u[1] - a[1] * u[0]};
+	for (int q = 0; q < 16; ++q, ++*n) {
+		const double th = 2.0 * DRAPE_PI * q / 16;
+		for (int d = 0; d < 3; ++d) x[3 * *n + d] = mid[d] + s * a[d] + r * (cos(th) * u[d] + sin(th) * v[d]);
+		j[4 * *n] = to;
+		w[4 * *n] = 1.0;
+	}
+}
+
+static int cmu_index(const mannequin_joint* k, const char* name)
+{
+	for (int i = 0; i < CMU_JOINT_COUNT; ++i)
+		if (strcmp(k[i].name, name) == 0) return i;
+	return -1;
+}
+
+static void test_bone_placement(void)
+{
+	mannequin_joint k[CMU_JOINT_COUNT];
+	cmu_skeleton(CMU_TEST_SCALE, 1.0, k);
+	const int lb = cmu_index(k, "LowerBack"), sp = cmu_index(k, "Spine"), hips = cmu_index(k, "Hips");
+	const int lul = cmu_index(k, "LeftUpLeg"), rul = cmu_index(k, "RightUpLeg"), ll = cmu_index(k, "LeftLeg");
+	const int hand = cmu_index(k, "LeftHand");
+	CHECK(lb == 11 && sp == 12 && hips == 0 && lul == 2 && ll == 3 && rul == 7 && hand == 20);
+	enum { N = 7 * 16 };
+	double x[3 * N] = {0}, w[4 * N] = {0};
+	int32_t j[4 * N] = {0};
+	int n = 0;
+	/* A 0.4 m x 0.3 m panel at offset 0 spans s in [-0.15, 0.15], 20 slices of 1.5 cm: the hem's
+	 * cross-section is a leg's (counted for a trunk bone), the waist's the spine's, the hips bulge
+	 * in between; a hand in the span (an arm: not counted) and a ring past the span are ignored. */
+	ring(k, lb, sp, -0.149, 0.20, lul, x, j, w, &n);
+	ring(k, lb, sp, 0.005, 0.19, hips, x, j, w, &n);
+	ring(k, lb, sp, 0.149, 0.12, sp, x, j, w, &n);
+	ring(k, lb, sp, 0.0, 0.50, hand, x, j, w, &n);
+	ring(k, lb, sp, 0.3, 1.00, sp, x, j, w, &n);
+	/* around the left thigh, 0.1 m below its midpoint: the leg (0.07 m), and the other leg's
+	 * vertices there (0.09 m; not the bone's limb) */
+	ring(k, ll, lul, -0.1, 0.07, ll, x, j, w, &n);
+	ring(k, ll, lul, -0.1, 0.09, rul, x, j, w, &n);
+	CHECK(n == N);
+	drape_character* c = calloc(1, sizeof *c);
+	c->joint_count = CMU_JOINT_COUNT;
+	c->joints = calloc(CMU_JOINT_COUNT, sizeof *c->joints);
+	for (int i = 0; i < CMU_JOINT_COUNT; ++i) {
+		character_joint* cj = &c->joints[i];
+		cj->name = strdup(k[i].name);
+		cj->parent = k[i].parent;
+		for (int d = 0; d < 3; ++d) cj->rest.t[d] = k[i].pos[d] - (k[i].parent >= 0 ? k[k[i].parent].pos[d] : 0.0);
+		cj->rest.q[0] = cj->dress_q[0] = 1.0;
+		cj->rest.s[0] = cj->rest.s[1] = cj->rest.s[2] = 1.0;
+	}
+	c->root = -1;
+	c->vertex_count = N;
+	c->rest = malloc(sizeof x);
+	c->skin_joint = malloc(sizeof j);
+	c->skin_weight = malloc(sizeof w);
+	memcpy(c->rest, x, sizeof x);
+	memcpy(c->skin_joint, j, sizeof j);
+	memcpy(c->skin_weight, w, sizeof w);
+	c->to_world = affine_identity();
+	c->up[2] = 1.0;
+	c->time_scale = 1.0;
+	character_bind_rest(c);
+
+	pattern_point pts[4];
+	pattern_panel p = rect_panel("skirt", pts, 0.4, 0.3);
+	bone_fit fit = {0.03, 0.01, false};
+	char err[512];
+	CHECK(garment_place_on_bone(&p, c, "LowerBack", &fit, err, sizeof err));
+	/* the axis: the bone's head (its joint, at the hips) to its tail (its child Spine), pointing up */
+	for (int d = 0; d < 3; ++d) {
+		CHECK_NEAR(p.axis[0][d], k[lb].pos[d], 1e-12);
+		CHECK_NEAR(p.axis[1][d], k[sp].pos[d], 1e-12);
+	}
+	/* the front: right hip to left hip turned a quarter clockwise seen from above (-y for CMU) */
+	const double lx = k[lul].pos[0] - k[rul].pos[0], ly = k[lul].pos[1] - k[rul].pos[1], ln = hypot(lx, ly);
+	CHECK_NEAR(p.front[0], ly / ln, 1e-12);
+	CHECK_NEAR(p.front[1], -lx / ln, 1e-12);
+	CHECK_NEAR(p.front[2], 0.0, 0.0);
+	CHECK(p.front[1] < -0.99);
+	/* radii: hem 0.20 + 0.03, waist 0.12 + 0.01; the cone is 0.23 - 0.1 * 0.55 = 0.175 at the top of
+	 * the hips' slice (s from 0 to 0.015), where the hips need 0.19 + min(clearances) = 0.2: both
+	 * raised by 0.025 */
+	CHECK_NEAR(p.radius, 0.255, 1e-9);
+	CHECK_NEAR(p.top_radius, 0.155, 1e-9);
+	/* the wrapped panel: its bottom-centre on the front at radius 0.255, its top at 0.155 */
+	const double center[2] = {0.2, 0.15}, size[2] = {0.4, 0.3}, q0[2] = {0.2, 0.0}, q1[2] = {0.2, 0.3};
+	double b[3], t[3];
+	garment_wrap(&p, center, size, q0, b);
+	garment_wrap(&p, center, size, q1, t);
+	double a[3], mid[3], al = 0.0;
+	for (int d = 0; d < 3; ++d) a[d] = k[sp].pos[d] - k[lb].pos[d], al += a[d] * a[d], mid[d] = 0.5 * (k[sp].pos[d] + k[lb].pos[d]);
+	al = sqrt(al);
+	double sb = 0.0, st = 0.0, rb2 = 0.0, rt2 = 0.0;
+	for (int d = 0; d < 3; ++d) sb += (b[d] - mid[d]) * a[d] / al, st += (t[d] - mid[d]) * a[d] / al;
+	for (int d = 0; d < 3; ++d) {
+		const double eb = b[d] - mid[d] - sb * a[d] / al, et = t[d] - mid[d] - st * a[d] / al;
+		rb2 += eb * eb, rt2 += et * et;
+	}
+	CHECK_NEAR(sb, -0.15, 1e-12);
+	CHECK_NEAR(st, 0.15, 1e-12);
+	CHECK_NEAR(sqrt(rb2), 0.255, 1e-9);
+	CHECK_NEAR(sqrt(rt2), 0.155, 1e-9);
+	CHECK(b[1] < mid[1] - 0.2); /* in front of the body */
+
+	/* a leg bone points down: the axis runs up it, from its tail (the knee) to its head (the hip);
+	 * only the leg's own vertices count (the hem ring is skinned to LeftUpLeg) */
+	p = rect_panel("leg", pts, 0.3, 0.2);
+	p.offset = -0.1; /* below the hem ring: the leg's rings only */
+	CHECK(garment_place_on_bone(&p, c, "LeftUpLeg", &fit, err, sizeof err) || (printf("  %s\n", err), 0));
+	for (int d = 0; d < 3; ++d) {
+		CHECK_NEAR(p.axis[0][d], k[ll].pos[d], 1e-12);
+		CHECK_NEAR(p.axis[1][d], k[lul].pos[d], 1e-12);
+	}
+	CHECK_NEAR(p.radius, 0.07 + 0.03, 1e-9);
+	CHECK_NEAR(p.top_radius, 0.07 + 0.01, 1e-9);
+	/* bad bones: unknown, of no length (Hips' first child LHipJoint is at its head), no body */
+	p = rect_panel("x", pts, 0.3, 0.2);
+	CHECK(!garment_place_on_bone(&p, c, "LowerBak", &fit, err, sizeof err) && strstr(err, "no bone 'LowerBak'"));
+	CHECK(!garment_place_on_bone(&p, c, "Hips", &fit, err, sizeof err) && strstr(err, "no length"));
+	p.offset = 2.0;
+	CHECK(!garment_place_on_bone(&p, c, "LowerBack", &fit, err, sizeof err) && strstr(err, "no part of the body"));
+	drape_character_destroy(c);
+}
+
 const test_case garment_tests[] = {
 	{"far_panels_sew_at_bounded_speed", test_far_panels_sew_at_bounded_speed},
 	{"rectangle_mesh_area_boundary_uv", test_rectangle_mesh},
@@ -689,5 +835,6 @@ const test_case garment_tests[] = {
 	{"flat_panel_placement", test_flat_placement},
 	{"seam_sides_not_contacts", test_seam_sides_not_contacts},
 	{"sewing_gravity_and_widest_pair", test_sewing_gravity_and_widest_pair},
+	{"bone_placement_axis_front_radii", test_bone_placement},
 	{NULL, NULL},
 };

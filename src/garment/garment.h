@@ -102,6 +102,23 @@ void garment_wrap(const pattern_panel* p, const double center[2], const double s
 /* False with a message naming the panel if its `around` is unusable. */
 bool garment_check_placement(const pattern_panel* p, char* err, size_t err_size);
 
+/* around.bone (garment_bone.c, docs/garments.md "Placing on a bone"): the clearances between the
+ * body's widest extent around the axis and the panel at its bottom and top, and whether `front`
+ * was given (else the body's front, from its hip joints). */
+#define BONE_CLEARANCE 0.02 /* m: around.clearance's default */
+typedef struct bone_fit {
+	double clearance, top_clearance;
+	bool front_given;
+} bone_fit;
+
+/* Sets p's axis (bone's head to tail in the pose at time 0, pointing up), front and radii (the
+ * largest distance from the axis of the body's vertices within the panel's span, counting the
+ * bone's own arm or leg, or for a trunk bone all but the arms, plus the clearances). p's outline and
+ * offset must be set. False with a message naming the panel: an unknown or zero-length bone, no
+ * hip joints for the front, no body along the span. */
+bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit, char* err,
+			   size_t err_size);
+
 /* A garment from a mesh whose uv is its pattern (what pattern tools export: several uv per seam
  * vertex, garment_obj.c). Its uv charts (triangles connected through shared uv) are the panels,
  * placed by panels[k] in chart order (outline and regions unused); every vertex that several

@@ -424,6 +424,8 @@ static bool load_root(loader* L, const cJSON* root)
 	const bool limit_given = solver && json_get(&solver_n, "strain_limit");
 	if (!integrator_limits_strain_by_default(s->world.integrator) && !limit_given) s->world.strain_limit = 0.0;
 
+	/* Solids first: a garment panel placed around a character's bone (around.bone) needs the body. */
+	if (!scene_load_solids(L, &rn)) return false;
 	const cJSON* cloths = json_get(&rn, "cloths");
 	if (!cloths) return json_fail(c, NULL, "missing required key 'cloths'");
 	jnode cn = json_node(&rn, cloths);
@@ -442,7 +444,7 @@ static bool load_root(loader* L, const cJSON* root)
 	/* On the garment mesher's irregular triangles the projection's corrections jolt the small
 	 * triangles beside the corrected ones, and a sewn garment never came to rest to start moving. */
 	if (s->seam_count > 0 && !limit_given) s->world.strain_limit = 0.0;
-	return scene_load_solids(L, &rn);
+	return true;
 }
 
 bool scene_load_text(const char* text, const char* path, scene* out, char* err, size_t err_size)

@@ -30,8 +30,8 @@ static bool rename_default(char** name, const char* kind, int32_t index)
 
 /* Loads `json` as one entry of "cloths" (solid false) or "solids" into s, named `index` after the
  * world's count when it has no "name". */
-static bool load_entry(const char* json, const char* base_dir, bool solid, int32_t index, scene* s, char* err,
-		       size_t err_size)
+static bool load_entry(const drape_world* world, const char* json, const char* base_dir, bool solid, int32_t index,
+		       scene* s, char* err, size_t err_size)
 {
 	memset(s, 0, sizeof *s);
 	scene_set_defaults(s);
@@ -40,6 +40,7 @@ static bool load_entry(const char* json, const char* base_dir, bool solid, int32
 	snprintf(source, sizeof source, "%s%s<scene entry>", base_dir && *base_dir ? base_dir : "", base_dir && *base_dir ? "/" : "");
 	loader L;
 	scene_loader_init(&L, s, json, source, err, err_size);
+	L.world = world; /* a garment placed around a bone finds the world's character */
 	s->path = scene_copy_string(source);
 	if (!s->path) return scene_out_of_memory(&L.c);
 	if (!json) return json_fail(&L.c, NULL, "no JSON text");
@@ -136,7 +137,7 @@ static int32_t add_scene_entry(drape_world* world, const char* json, const char*
 	err[0] = '\0';
 	scene s;
 	const int32_t index = solid ? drape_solid_count(world) : drape_cloth_count(world);
-	if (!load_entry(json, base_dir, solid, index, &s, err, err_size)) {
+	if (!load_entry(world, json, base_dir, solid, index, &s, err, err_size)) {
 		strip_source(&s, err);
 		scene_free(&s);
 		return -1;

@@ -4,7 +4,11 @@
  * seams become scene_seam entries that scene_build_world hands to drape_seam_add. */
 #include "scene_internal.h"
 
+#include "character/character.h"
+#include "collide/solid.h"
+#include "core.h"
 #include "garment/garment.h"
+#include "world_data.h"
 
 #include <errno.h>
 #include <math.h>
@@ -97,7 +101,82 @@ static bool load_flat(const json_ctx* c, const jnode* n, pattern_panel* p)
 	       json_opt_vector(c, n, "up", 3, p->plane_up);
 }
 
-static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
+/* The character solid a panel's around.bone is on: around.character names it, else the scene's only
+ * one (solids load before cloths, scene.c). */
+static bool find_character(const json_ctx* c, const jnode* n, const loader* L, const drape_character** out)
+{
+	const cJSON* named = json_get(n, "character");
+	const char* name = NULL;
+	jnode cn = json_node(n, named);
+	if (named && !json_string(c, &cn, &name)) return false;
+	/* the scene's solids, then (for a scene entry) the world's */
+	const int32_t own = L->s->solid_count, total = own + (L->world ? L->world->solid_count : 0);
+	int32_t found = 0, name_count = 0;
+	const char* names[64];
+	for (int32_t i = 0; i < total; ++i) {
+		const drape_character* ch = i < own ? L->s->solids[i].character : L->world->solids[i - own].character;
+		const char* sname = i < own ? L->s->solids[i].name : L->world->solids[i - own].name;
+		if (!ch || !sname) continue;
+		if (name_count < 64) names[name_count++] = sname;
+		if (name && strcmp(sname, name) != 0) continue;
+		if (found++ == 0) *out = ch;
+	}
+	if (name && found == 0) {
+		const char* near = core_closest_name(name, names, name_count);
+		return json_fail(c, &cn, "no character solid named '%s'%s%s%s", name, near ? " (did you mean '" : "",
+				 near ? near : "", near ? "'?)" : "");
+	}
+	if (found == 0)
+		return json_fail(c, n, "'bone' places the panel around a bone of a character, and the scene has no "
+				       "character solid (\"shape\": \"character\" in solids%s); give 'axis' and 'radius' instead",
+				 L->world ? ", or in the world before the garment" : "");
+	if (found > 1)
+		return json_fail(c, n, "the scene has %d character solids; name the one the panel is on with 'character'",
+				 (int)found);
+	return true;
+}
+
+/* around.bone: the axis, front and radii from the character's body (garment_bone.c). */
+static bool load_bone(const json_ctx* c, const jnode* n, const loader* L, pattern_panel* p)
+{
+	static const char* const computed[] = {"axis", "radius", "top_radius", NULL};
+	for (int k = 0; computed[k]; ++k)
+		if (json_get(n, computed[k]))
+			return json_fail(c, n, "'%s' is computed from the bone; with 'bone' give 'clearance' and "
+					       "'top_clearance' (m between the body and the panel) instead",
+					 computed[k]);
+	if (!p->points)
+		return json_fail(c, n, "'bone' places panels with an outline; a garment mesh's charts take 'axis' and "
+				       "'radius'");
+	const drape_character* ch = NULL;
+	if (!find_character(c, n, L, &ch)) return false;
+	jnode bn = json_node(n, json_get(n, "bone"));
+	const char* bone;
+	if (!json_string(c, &bn, &bone)) return false;
+	if (character_find_joint(ch, bone) < 0) {
+		const char** names = malloc((size_t)(ch->joint_count > 0 ? ch->joint_count : 1) * sizeof *names);
+		if (!names) return scene_out_of_memory(c);
+		for (int32_t i = 0; i < ch->joint_count; ++i) names[i] = ch->joints[i].name;
+		const char* near = core_closest_name(bone, names, ch->joint_count);
+		bool r = json_fail(c, &bn, "the character has no bone '%s'%s%s%s; bones are its joints, by drape's names or "
+					   "the file's (docs/characters.md, \"Joint names\")",
+				   bone, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		free(names);
+		return r;
+	}
+	bone_fit fit = {BONE_CLEARANCE, -1.0, json_get(n, "front") != NULL};
+	if (!json_opt_nonnegative(c, n, "clearance", &fit.clearance) || !json_opt_nonnegative(c, n, "top_clearance", &fit.top_clearance))
+		return false;
+	if (fit.top_clearance < 0.0) fit.top_clearance = fit.clearance;
+	char msg[512];
+	if (!garment_place_on_bone(p, ch, bone, &fit, msg, sizeof msg)) {
+		scene_note_failure(c, DRAPE_ERROR_INVALID, msg);
+		return json_fail(c, n, "%s", msg);
+	}
+	return true;
+}
+
+static bool load_around(const json_ctx* c, const jnode* pn, const loader* L, pattern_panel* p)
 {
 	const cJSON* item = json_get(pn, "around");
 	const cJSON* flat = json_get(pn, "flat");
@@ -108,29 +187,30 @@ static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
 	}
 	if (!item)
 		return json_fail(c, pn, "missing required key 'around' or 'flat' (where the panel goes: an axis and radius, "
-					"or a plane)");
+					"a bone, or a plane)");
 	jnode n = json_node(pn, item);
-	static const char* const keys[] = {"axis", "bone", "radius", "top_radius", "side", "angle", "offset", "front", NULL};
+	static const char* const keys[] = {"axis",  "bone",   "radius", "top_radius", "side",          "angle",
+					   "offset", "front", "character", "clearance", "top_clearance", NULL};
 	if (!json_check_object(c, &n, keys)) return false;
 	const cJSON* bone = json_get(&n, "bone");
-	if (bone) {
-		jnode bn = json_node(&n, bone);
-		return json_fail(c, &bn, "placing a panel around a character's bone needs an animated character, which this "
-					 "build does not have; give 'axis': [[x, y, z], [x, y, z]] instead");
+	if (!bone) {
+		static const char* const bone_only[] = {"character", "clearance", "top_clearance", NULL};
+		for (int k = 0; bone_only[k]; ++k)
+			if (json_get(&n, bone_only[k]))
+				return json_fail(c, &n, "'%s' belongs to a placement on a 'bone'", bone_only[k]);
+		const cJSON* axis = json_get(&n, "axis");
+		if (!axis) return json_fail(c, &n, "missing required key 'axis' ([[x, y, z], [x, y, z]]) or 'bone'");
+		jnode xn = json_node(&n, axis);
+		int count;
+		if (!json_array(c, &xn, &count)) return false;
+		if (count != 2) return json_fail(c, &xn, "expected two points [[x, y, z], [x, y, z]], got %d", count);
+		int k = 0;
+		for (const cJSON* e = axis->child; e; e = e->next, ++k) {
+			jnode en = json_node(&xn, e);
+			if (!json_vector(c, &en, 3, p->axis[k])) return false;
+		}
+		if (!json_get(&n, "radius")) return json_fail(c, &n, "missing required key 'radius' (m)");
 	}
-	const cJSON* axis = json_get(&n, "axis");
-	if (!axis) return json_fail(c, &n, "missing required key 'axis' ([[x, y, z], [x, y, z]])");
-	jnode xn = json_node(&n, axis);
-	int count;
-	if (!json_array(c, &xn, &count)) return false;
-	if (count != 2) return json_fail(c, &xn, "expected two points [[x, y, z], [x, y, z]], got %d", count);
-	int k = 0;
-	for (const cJSON* e = axis->child; e; e = e->next, ++k) {
-		jnode en = json_node(&xn, e);
-		if (!json_vector(c, &en, 3, p->axis[k])) return false;
-	}
-	const cJSON* radius = json_get(&n, "radius");
-	if (!radius) return json_fail(c, &n, "missing required key 'radius' (m)");
 	p->front[0] = 0.0, p->front[1] = -1.0, p->front[2] = 0.0;
 	double angle = 0.0;
 	if (!json_opt_positive(c, &n, "radius", &p->radius) || !json_opt_positive(c, &n, "top_radius", &p->top_radius) ||
@@ -141,16 +221,16 @@ static bool load_around(const json_ctx* c, const jnode* pn, pattern_panel* p)
 	if (side && json_get(&n, "angle")) return json_fail(c, &n, "give either 'side' or 'angle', not both");
 	if (side) {
 		jnode sn = json_node(&n, side);
-		const char* s;
-		if (!json_string(c, &sn, &s)) return false;
+		const char* str;
+		if (!json_string(c, &sn, &str)) return false;
 		int which = -1;
 		for (int i = 0; side_names[i]; ++i)
-			if (strcmp(side_names[i], s) == 0) which = i;
-		if (which < 0) return json_fail(c, &sn, "unknown side '%s' (front, left, back, right)", s);
+			if (strcmp(side_names[i], str) == 0) which = i;
+		if (which < 0) return json_fail(c, &sn, "unknown side '%s' (front, left, back, right)", str);
 		angle = 90.0 * which;
 	}
 	p->angle = angle * 3.14159265358979323846 / 180.0;
-	return true;
+	return !bone || load_bone(c, &n, L, p);
 }
 
 static bool load_regions(const json_ctx* c, const jnode* pn, stretch_region** out, int32_t* count_out)
@@ -199,7 +279,7 @@ static bool load_side(const json_ctx* c, const jnode* sn, const char* key, patte
 }
 
 /* Panels and seams from `n` (the garment object or a pattern file's root) into def's arrays. */
-static bool load_pattern(const json_ctx* c, const jnode* n, garment_def* def, pattern_panel** panels, pattern_point*** points,
+static bool load_pattern(const json_ctx* c, const jnode* n, const loader* L, garment_def* def, pattern_panel** panels, pattern_point*** points,
 			 stretch_region*** regions, pattern_seam** seams)
 {
 	const cJSON* pl = json_get(n, "panels");
@@ -240,7 +320,7 @@ static bool load_pattern(const json_ctx* c, const jnode* n, garment_def* def, pa
 		p->points = (*points)[i];
 		p->point_count = pc;
 		p->grain[0] = 1.0, p->grain[1] = 0.0;
-		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, p)) return false;
+		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, L, p)) return false;
 		if (!(hypot(p->grain[0], p->grain[1]) > 0.0))
 			return json_fail(c, &pn, "panel '%s': the grain line has zero length", p->name);
 		stretch_region* r = NULL;
@@ -369,7 +449,7 @@ static bool load_garment_mesh(loader* L, const jnode* n, int32_t index, const sc
 		const cJSON* name = json_get(&pn, "name");
 		jnode nn = json_node(&pn, name);
 		ok = json_check_object(c, &pn, pkeys) && (name ? json_string(c, &nn, &panels[i].name) : json_fail(c, &pn, "missing required key 'name'")) &&
-		     load_around(c, &pn, &panels[i]);
+		     load_around(c, &pn, L, &panels[i]);
 		panels[i].grain[0] = 1.0;
 	}
 	char* path = ok ? scene_file_path(c->file, file) : NULL;
@@ -445,10 +525,10 @@ bool scene_load_garment(loader* L, const jnode* n, int32_t index)
 		if (ok) {
 			jnode rn = json_node(NULL, file_root);
 			static const char* const fkeys[] = {"panels", "seams", NULL};
-			ok = json_check_object(&fc, &rn, fkeys) && load_pattern(&fc, &rn, &def, &panels, &points, &regions, &seams);
+			ok = json_check_object(&fc, &rn, fkeys) && load_pattern(&fc, &rn, L, &def, &panels, &points, &regions, &seams);
 		}
 	} else {
-		ok = load_pattern(c, n, &def, &panels, &points, &regions, &seams);
+		ok = load_pattern(c, n, L, &def, &panels, &points, &regions, &seams);
 	}
 	garment g;
 	memset(&g, 0, sizeof g);

@@ -11,6 +11,8 @@ typedef struct loader {
 	json_ctx c;
 	scene* s; /* being filled; freed whole on failure */
 	int32_t constraint_cap;
+	const drape_world* world; /* a scene entry's world (scene_entry.c): its character solids are
+				   * what a garment's around.bone finds besides the scene's; NULL for a file */
 } loader;
 
 /* Loads one element of "cloths" into s->cloths[index] (its pins, and a garment's seams, are

@@ -1,0 +1,141 @@
+/* Panels placed around a character's bone (docs/garments.md, "Placing on a bone"; issue 29): the
+ * axis, front and radii of an `around` placement computed from the body in the pose it has at time
+ * 0 (the dressing pose of sec. 8's sewing), so that garment_wrap does the wrapping as for a panel
+ * placed by hand. */
+#include "garment.h"
+
+#include "../character/character.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The arms and legs: a joint belongs to the nearest of these at or above it, or to the trunk (-1). */
+/* Slices of a panel's span along the axis whose body cross-sections are measured. */
+#define BONE_SLICES 20
+
+static const char* const limb_roots[] = {"LeftArm", "RightArm", "LeftUpLeg", "RightUpLeg"};
+
+static int limb_of(const drape_character* c, const int32_t roots[4], int32_t j)
+{
+	for (; j >= 0; j = c->joints[j].parent)
+		for (int k = 0; k < 4; ++k)
+			if (roots[k] == j) return k;
+	return -1;
+}
+
+/* Whether a vertex skinned mostly to a joint of limb `v` is body around a bone of limb `bone`:
+ * its own limb only, or for a trunk bone anything but the arms (the dressing pose holds them away
+ * from the body; the legs are under a skirt's hem). */
+static bool counts(int bone, int v) { return bone >= 0 ? v == bone : v < 0 || v >= 2; }
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit, char* err,
+			   size_t err_size)
+{
+	const int32_t j = character_find_joint(c, bone);
+	if (j < 0) {
+		snprintf(err, err_size, "panel '%s': the character has no bone '%s'", p->name, bone);
+		return false;
+	}
+	double head[3], tail[3];
+	drape_character_joint(c, bone, 0.0, head, tail);
+	double a[3] = {tail[0] - head[0], tail[1] - head[1], tail[2] - head[2]};
+	const double length = sqrt(dot3(a, a));
+	if (!(length > 1e-6)) {
+		int32_t child = -1;
+		for (int32_t k = j + 1; k < c->joint_count && child < 0; ++k)
+			if (c->joints[k].parent == j) child = k;
+		snprintf(err, err_size,
+			 "panel '%s': bone '%s' has no length in the dressing pose (%s%s%s); name a bone whose first child "
+			 "joint lies away from it",
+			 p->name, bone, child < 0 ? "it has no child joint" : "its first child '",
+			 child < 0 ? "" : c->joints[child].name, child < 0 ? "" : "' is at its head");
+		return false;
+	}
+	/* Pattern y runs up the axis, as patterns are drawn (waist above hem, sleeve cap above cuff). */
+	const bool flip = a[2] < 0.0;
+	for (int k = 0; k < 3; ++k) {
+		p->axis[0][k] = flip ? tail[k] : head[k];
+		p->axis[1][k] = flip ? head[k] : tail[k];
+		a[k] = (p->axis[1][k] - p->axis[0][k]) / length;
+	}
+	if (!fit->front_given) {
+		/* The body's front: its left (right hip to left hip) turned a quarter about the vertical. */
+		double l[3], r[3], t[3];
+		if (!drape_character_joint(c, "LeftUpLeg", 0.0, l, t) || !drape_character_joint(c, "RightUpLeg", 0.0, r, t) ||
+		    !(hypot(l[0] - r[0], l[1] - r[1]) > 1e-6)) {
+			snprintf(err, err_size,
+				 "panel '%s': the body's front is found from its hip joints LeftUpLeg and RightUpLeg, which "
+				 "this character lacks (or has at one place); give around.front [x, y, z]",
+				 p->name);
+			return false;
+		}
+		const double w = hypot(l[0] - r[0], l[1] - r[1]);
+		p->front[0] = (l[1] - r[1]) / w, p->front[1] = -(l[0] - r[0]) / w, p->front[2] = 0.0;
+	}
+	double* xy = NULL;
+	int32_t count = 0;
+	int32_t* starts = NULL;
+	if (!pattern_flatten(p, &xy, &count, &starts, err, err_size)) return false;
+	double lo = 1e300, hi = -1e300;
+	for (int32_t i = 0; i < count; ++i) lo = fmin(lo, xy[2 * i + 1]), hi = fmax(hi, xy[2 * i + 1]);
+	free(xy);
+	free(starts);
+	/* The panel's span along the axis, from the axis' midpoint (garment_wrap). */
+	const double s0 = p->offset - 0.5 * (hi - lo), s1 = p->offset + 0.5 * (hi - lo);
+	double* x = malloc(3 * (size_t)c->vertex_count * sizeof *x);
+	if (!x) {
+		snprintf(err, err_size, "out of memory");
+		return false;
+	}
+	character_pose(c, 0.0, x);
+	int32_t roots[4];
+	for (int k = 0; k < 4; ++k) roots[k] = character_find_joint(c, limb_roots[k]);
+	const int bone_limb = limb_of(c, roots, j);
+	/* The body's cross-section along the span: its largest distance from the axis in each slice. */
+	double mid[3], extent[BONE_SLICES];
+	for (int k = 0; k < 3; ++k) mid[k] = 0.5 * (p->axis[0][k] + p->axis[1][k]);
+	for (int i = 0; i < BONE_SLICES; ++i) extent[i] = -1.0;
+	for (int32_t v = 0; v < c->vertex_count; ++v) {
+		double d[3] = {x[3 * v] - mid[0], x[3 * v + 1] - mid[1], x[3 * v + 2] - mid[2]};
+		const double s = dot3(d, a);
+		if (s < s0 || s > s1) continue;
+		const int32_t* sj = &c->skin_joint[4 * (size_t)v];
+		const double* sw = &c->skin_weight[4 * (size_t)v];
+		int best = 0;
+		for (int k = 1; k < 4; ++k)
+			if (sw[k] > sw[best]) best = k;
+		if (!counts(bone_limb, limb_of(c, roots, sj[best]))) continue;
+		int i = (int)((s - s0) / (s1 - s0) * BONE_SLICES);
+		i = i < 0 ? 0 : i >= BONE_SLICES ? BONE_SLICES - 1 : i;
+		extent[i] = fmax(extent[i], sqrt(fmax(0.0, dot3(d, d) - s * s)));
+	}
+	free(x);
+	/* Ends past the body's end (a sleeve longer than the arm) take the nearest cross-section. */
+	int first = 0, last = BONE_SLICES - 1;
+	while (first < BONE_SLICES && extent[first] < 0.0) ++first;
+	if (first == BONE_SLICES) {
+		snprintf(err, err_size,
+			 "panel '%s': no part of the body lies along bone '%s' within the panel's span (%.3g m to %.3g m "
+			 "from the bone's midpoint); check around.offset",
+			 p->name, bone, s0, s1);
+		return false;
+	}
+	while (extent[last] < 0.0) --last;
+	const double bottom = extent[first], top = extent[last];
+	/* The cone through the end cross-sections plus the clearances, raised where the body between
+	 * bulges past it (hips under a skirt's waist and hem), so no vertex of the span is inside it. */
+	const double rb = bottom + fit->clearance, rt = top + fit->top_clearance;
+	const double gap = fmin(fit->clearance, fit->top_clearance);
+	double lift = 0.0;
+	for (int i = 0; i < BONE_SLICES; ++i) {
+		const double f0 = (double)i / BONE_SLICES, f1 = (double)(i + 1) / BONE_SLICES;
+		const double cone = fmin(rb + f0 * (rt - rb), rb + f1 * (rt - rb));
+		if (extent[i] >= 0.0) lift = fmax(lift, extent[i] + gap - cone);
+	}
+	p->radius = rb + lift;
+	p->top_radius = rt + lift;
+	return true;
+}
