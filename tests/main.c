@@ -34,6 +34,7 @@ extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
 extern const test_case errors_tests[];
+extern const test_case layers_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -46,6 +47,7 @@ static const suite suites[] = {
 	{"bvh", bvh_tests},
 	{"draw", draw_tests},
 	{"contact", contact_tests},
+	{"layers", layers_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},
