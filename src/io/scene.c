@@ -307,7 +307,10 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 	const cJSON* layer = json_get(n, "layer");
 	if (layer) {
 		jnode ln = json_node(n, layer);
-		if (!json_integer(c, &ln, 0, 1000000, &cloth->layer)) return false;
+		if (!json_integer(c, &ln, INT32_MIN, INT32_MAX, &cloth->layer)) return false;
+		if (cloth->layer < 0)
+			return json_fail(c, &ln, "layer must be a non-negative integer (0 next to the skin, higher further "
+						 "out), got %d", (int)cloth->layer);
 	}
 	const cJSON* nb = json_get(n, "nonlinear_bend");
 	if (nb) {
@@ -355,7 +358,7 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 			if (!scene_load_pin(L, &one, index)) return false;
 		}
 	}
-	return true;
+	return scene_check_layer_order(L, n, index);
 }
 
 /* ---------------------------------------------------------------------------------------------
