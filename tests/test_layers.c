@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TUBE_AROUND 32
 #define TUBE_ALONG 9
@@ -194,7 +195,28 @@ static void test_crossed_tubes_untangled_by_layers(void)
 	CHECK(left_flat > 0);
 }
 
+/* A negative layer is refused, naming the cloth; the world is left without it. */
+static void test_negative_layer_refused(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_grid_def g = drape_default_grid_def();
+	drape_mesh mesh;
+	char err[128];
+	CHECK(drape_mesh_make_grid(&g, &mesh, err, sizeof err) == DRAPE_OK);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.name = "coat";
+	cd.layer = -1;
+	CHECK(drape_cloth_add(w, &cd).index < 0);
+	CHECK(strstr(drape_world_error(w), "cloth 'coat': layer -1 is negative") != NULL);
+	CHECK(drape_cloth_count(w) == 0);
+	drape_mesh_free(&mesh);
+	drape_world_destroy(w);
+}
+
 const test_case layers_tests[] = {
+	{"negative_layer_refused", test_negative_layer_refused},
 	{"two_tubes_keep_order_on_moving_rod", test_two_tubes_keep_order_on_moving_rod},
 	{"crossed_tubes_untangled_by_layers", test_crossed_tubes_untangled_by_layers},
 	{NULL, NULL},
