@@ -148,6 +148,11 @@ typedef struct drape_cloth_def {
 	 * tensor energy is quadratic in the positions and stops resisting creases pressed flat
 	 * (docs/bending.md, "Fold guard"). */
 	double fold_guard;
+	/* Layer of a garment worn over others (docs/collide.md, "Layers"): 0 (default) next to the
+	 * skin, higher further out. Cloth/cloth contact between cloths of different layers keeps the
+	 * outer one on the outer side of the inner one's triangles, whose outer side is the one their
+	 * winding (counter-clockwise seen from outside) faces. Must be >= 0. */
+	int32_t layer;
 	int32_t cookie;
 } drape_cloth_def;
 

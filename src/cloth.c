@@ -255,6 +255,11 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 			   def->name ? def->name : "cloth");
 		return none;
 	}
+	if (def->layer < 0) {
+		world_fail(w, "cloth '%s': layer %d is negative (0 is next to the skin, higher further out)",
+			   def->name ? def->name : "cloth", (int)def->layer);
+		return none;
+	}
 	const bool springs = def->model == DRAPE_MODEL_MASS_SPRING;
 	if (!springs && integrator_needs_grid(w->def.integrator)) {
 		world_fail(w,
@@ -364,6 +369,7 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	c->model = def->model;
 	c->bend_model = def->bend_model;
 	c->fold_guard = def->fold_guard;
+	c->layer = def->layer;
 	c->nu = springs ? def->grid[0] : 0;
 	c->nv = springs ? def->grid[1] : 0;
 	c->first_vertex = n0;

@@ -153,6 +153,7 @@ void drape_world_destroy(drape_world* w)
 	free(w->solids);
 	free(w->query_hits);
 	free(w->repulsions);
+	cloth_layers_free(&w->layers);
 	free(w->query_stack);
 	free(w->cloths);
 	free(w->constraints);

@@ -7,6 +7,7 @@
 
 #include "drape.h"
 #include "collide/cloth_contact.h"
+#include "collide/cloth_layers.h"
 #include "collide/cloth_pairs.h"
 #include "collide/contact.h"
 #include "forces/bend_tensor.h"
@@ -115,6 +116,7 @@ typedef struct cloth_data {
 	drape_cloth_model model;
 	drape_bend_model bend_model; /* TRIANGLES: hinges or tensor elements, rebuilt when seams merge */
 	double fold_guard;           /* TENSOR: the guard hinges' angle, or 0 (no hinges) */
+	int32_t layer;               /* drape_cloth_def.layer (collide/cloth_layers.c) */
 	int32_t nu, nv; /* MASS_SPRING grid */
 } cloth_data;
 
@@ -193,6 +195,7 @@ struct drape_world {
 	repulsion* repulsions;
 	int32_t repulsion_count, repulsion_capacity;
 	int32_t proximity_count;    /* of which found by proximity at the step's start */
+	cloth_layers layers;        /* cloths' layers, when they differ (collide/cloth_layers.c) */
 	int32_t intersections;      /* intersecting triangle pairs at the current state */
 	int32_t* query_hits;
 	int32_t query_capacity;

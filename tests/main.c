@@ -36,6 +36,7 @@ extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
 extern const test_case errors_tests[];
 extern const test_case step_judge_tests[];
+extern const test_case layers_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -49,6 +50,7 @@ static const suite suites[] = {
 	{"draw", draw_tests},
 	{"contact", contact_tests},
 	{"thin", thin_tests},
+	{"layers", layers_tests},
 	{"collide", collide_tests},
 	{"cloth_pairs", cloth_pairs_tests},
 	{"mass_spring", mass_spring_tests},

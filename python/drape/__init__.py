@@ -449,7 +449,7 @@ class World:
     def add_garment(self, garment, base_dir=None, **cloth):
         """A garment cloth: `garment` is a scene file's cloths[i].garment (triangle_size, panels,
         seams or pattern, sewing; or mesh), the keywords the cloth's other keys (name, material,
-        pins, velocity, bend_model, fold_guard_degrees). It is meshed and placed, and its seams
+        pins, velocity, bend_model, fold_guard_degrees, layer). It is meshed and placed, and its seams
         close as the world steps and close_seams() merges them. Returns its index."""
         return self._add_entry(_lib.drape_world_add_scene_cloth, "add_garment", dict(cloth, garment=garment), base_dir)
 

@@ -59,7 +59,7 @@ class ClothDef(Structure):
     _fields_ = [("mesh", POINTER(Mesh)), ("velocities", POINTER(c_double)), ("stretch_scale", POINTER(c_double)),
                 ("velocity", D3), ("material", Material), ("name", c_char_p), ("model", c_int),
                 ("grid", c_int32 * 2), ("nonlinear_bend", c_bool), ("bend_kappa1", c_double), ("bend_model", c_int),
-                ("fold_guard", c_double), ("cookie", c_int32)]
+                ("fold_guard", c_double), ("layer", c_int32), ("cookie", c_int32)]
 
 
 class Keyframe(Structure):

@@ -14,6 +14,7 @@
 #include "cloth_contact.h"
 
 #include "../world_data.h"
+#include "cloth_layers.h"
 #include "cloth_pairs.h"
 #include "contact.h"
 
@@ -72,7 +73,7 @@ bool cloth_contacts_init_rest(drape_world* w)
 	}
 	bool ok = cloth_pairs_set_rest(&w->pairs, uv, CLOTH_REST_RADIUS * w->def.cloth_thickness);
 	free(uv);
-	return ok;
+	return ok && cloth_layers_setup(&w->layers, w);
 }
 
 bool cloth_contacts_prepare(drape_world* w)
@@ -82,8 +83,23 @@ bool cloth_contacts_prepare(drape_world* w)
 	cloth_pairs* d = &w->pairs;
 	if (cloth_pairs_proximity(d, w->x, w->def.cloth_thickness) < 0 && (d->overloaded || (w->cancel && *w->cancel)))
 		return false;
-	for (int32_t k = 0; k < d->vf_count; ++k) push_vf(w, d->vf[k].p, d->vf[k].t, d->vf[k].bary, d->vf[k].normal);
-	for (int32_t k = 0; k < d->ee_count; ++k) push_ee(w, d->ee[k].e0, d->ee[k].e1, d->ee[k].s, d->ee[k].u, d->ee[k].normal);
+	/* Between layers the side comes from the layers (cloth_layers.c): a pair found the wrong
+	 * way round is pushed back through, not held there. */
+	cloth_layers* l = &w->layers;
+	cloth_layers_normals(l, w, w->x);
+	for (int32_t k = 0; k < d->vf_count; ++k) {
+		const cc_vf* c = &d->vf[k];
+		const int32_t* tv = w->triangles[c->t].v;
+		vec3 n = c->normal;
+		cloth_layers_orient_vf(l, w, c->p, c->t, w->x[tv[0]], w->x[tv[1]], w->x[tv[2]], &n);
+		push_vf(w, c->p, c->t, c->bary, n);
+	}
+	for (int32_t k = 0; k < d->ee_count; ++k) {
+		const cc_ee* c = &d->ee[k];
+		vec3 n = c->normal;
+		cloth_layers_orient_ee(l, c->e0, c->e1, c->s, c->u, &n);
+		push_ee(w, c->e0, c->e1, c->s, c->u, n);
+	}
 	w->proximity_count = w->repulsion_count;
 	return true;
 }
@@ -123,8 +139,21 @@ int32_t cloth_contacts_catch_crossings(drape_world* w, double h, int32_t* pinche
 	cloth_pairs* d = &w->pairs;
 	if (cloth_pairs_crossings(d, w->x, w->x1, 1e-9) < 0 && (d->overloaded || (w->cancel && *w->cancel))) return -1;
 	int32_t before = w->repulsion_count;
-	for (int32_t k = 0; k < d->xvf_count; ++k) push_vf(w, d->xvf[k].p, d->xvf[k].t, d->xvf[k].bary, d->xvf[k].normal);
-	for (int32_t k = 0; k < d->xee_count; ++k) push_ee(w, d->xee[k].e0, d->xee[k].e1, d->xee[k].s, d->xee[k].u, d->xee[k].normal);
+	const cloth_layers* l = &w->layers;
+	for (int32_t k = 0; k < d->xvf_count; ++k) {
+		const cc_xvf* c = &d->xvf[k];
+		const int32_t* tv = w->triangles[c->t].v;
+		vec3 n = c->normal, at[3];
+		for (int a = 0; a < 3; ++a) at[a] = v3_lerp(w->x[tv[a]], w->x1[tv[a]], c->toi);
+		cloth_layers_orient_vf(l, w, c->p, c->t, at[0], at[1], at[2], &n);
+		push_vf(w, c->p, c->t, c->bary, n);
+	}
+	for (int32_t k = 0; k < d->xee_count; ++k) {
+		const cc_xee* c = &d->xee[k];
+		vec3 n = c->normal;
+		cloth_layers_orient_ee(l, c->e0, c->e1, c->s, c->u, &n);
+		push_ee(w, c->e0, c->e1, c->s, c->u, n);
+	}
 	/* Cloth caught crossing while held by solids on both sides (an arm closing on the torso,
 	 * docs/garments.md) cannot be separated by the repulsion: the contacts fix its particles'
 	 * normal motion, and sticking ones all of it. Such contacts are pinched: they slide, on the

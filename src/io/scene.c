@@ -246,7 +246,8 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 	const json_ctx* c = &L->c;
 	scene* s = L->s;
 	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
-					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", "bend_model", "fold_guard_degrees", NULL};
+					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", "bend_model", "fold_guard_degrees",
+					   "layer", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 	scene_cloth* cloth = &s->cloths[index];
 
@@ -303,6 +304,14 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 			return json_fail(c, &gn, "fold_guard_degrees belongs to bend_model 'tensor' (the dihedral hinges resist any fold)");
 		cloth->fold_guard = deg * DRAPE_PI / 180.0;
 	}
+	const cJSON* layer = json_get(n, "layer");
+	if (layer) {
+		jnode ln = json_node(n, layer);
+		if (!json_integer(c, &ln, INT32_MIN, INT32_MAX, &cloth->layer)) return false;
+		if (cloth->layer < 0)
+			return json_fail(c, &ln, "layer must be a non-negative integer (0 next to the skin, higher further "
+						 "out), got %d", (int)cloth->layer);
+	}
 	const cJSON* nb = json_get(n, "nonlinear_bend");
 	if (nb) {
 		jnode bn = json_node(n, nb);
@@ -349,7 +358,7 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 			if (!scene_load_pin(L, &one, index)) return false;
 		}
 	}
-	return true;
+	return scene_check_layer_order(L, n, index);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -636,6 +645,7 @@ bool scene_add_to_world(const scene* s, drape_world* world, char* err, size_t er
 		def.bend_kappa1 = sc->bend_kappa1;
 		def.bend_model = sc->bend_model;
 		def.fold_guard = sc->fold_guard;
+		def.layer = sc->layer;
 		ids[i] = drape_cloth_add(world, &def);
 		if (ids[i].index < 0) {
 			snprintf(err, err_size, "%s: cloths[%d] '%s': %s", s->path, (int)i, sc->name,

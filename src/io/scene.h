@@ -27,6 +27,7 @@ typedef struct scene_cloth {
 	double bend_kappa1;
 	drape_bend_model bend_model; /* "bend_model" (docs/bending.md) */
 	double fold_guard;           /* "fold_guard_degrees", in radians; 0 off */
+	int32_t layer;               /* "layer", 0 next to the skin (docs/collide.md, "Layers") */
 } scene_cloth;
 
 /* A seam of a garment cloth (docs/scene-format.md, "Garments"): particle pairs for drape_seam_add. */

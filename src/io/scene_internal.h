@@ -18,6 +18,9 @@ typedef struct loader {
 /* Loads one element of "cloths" into s->cloths[index] (its pins, and a garment's seams, are
  * appended to s). */
 bool scene_load_cloth(loader* L, const jnode* n, int32_t index);
+/* Refuses cloth `index` (its scene node n) when it starts on the wrong side of an earlier cloth of
+ * another layer (scene_layers.c). */
+bool scene_check_layer_order(loader* L, const jnode* n, int32_t index);
 /* Loads one element of "solids" into s->solids[index]. */
 bool scene_load_solid(loader* L, const jnode* n, int32_t index);
 /* What a scene has before its file is read: the world's defaults with gravity along -Z, and the

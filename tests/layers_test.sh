@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Layers in scene files (docs/collide.md, "Layers"): a layer that is not a non-negative integer,
+# and a cloth of an outer layer placed inside (or closer than the cloth thickness outside) one of
+# an inner layer, are bad input (message naming file, line and key, exit 2, no output); sheets
+# placed in the order of their layers run.
+# usage: layers_test.sh path/to/drape
+set -u
+drape=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok      $1"; }
+bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+
+# expect NAME STATUS PATTERN JSON: `drape run` on JSON exits with STATUS, stderr matches PATTERN,
+# and bad input leaves no output directory.
+expect() {
+	local name=$1 want=$2 pattern=$3
+	printf '%s\n' "$4" >"$tmp/$name.json"
+	"$drape" run "$tmp/$name.json" --out "$tmp/out_$name" --quiet 2>"$tmp/stderr" >/dev/null
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name" "exit $got, want $want; stderr: $(cat "$tmp/stderr")"
+	elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$tmp/stderr"; then
+		bad "$name" "stderr does not match /$pattern/: $(cat "$tmp/stderr")"
+	elif [ "$want" -eq 2 ] && [ -e "$tmp/out_$name" ]; then
+		bad "$name" "bad input left an output directory behind"
+	else
+		ok "$name"
+	fi
+}
+
+inner='{"name": "inner", "grid": {"size": [0.5, 0.5], "resolution": [6, 6]}, "pins": [{"corner": "top_left"}]}'
+# a grid faces along u x v (+z): its outer side is above it
+outer() { echo "{\"name\": \"outer\", \"layer\": $1, \"grid\": {\"size\": [0.3, 0.3], \"resolution\": [5, 5], \"center\": [0, 0, $2]}}"; }
+
+for v in -1 1.5 '"1"' true; do
+	expect "layer_$v" 2 "layer_$v.json:2: cloths\[0\]\.layer: (layer must be a non-negative integer|expected an integer)" \
+		"{\"output\": {\"frames\": 1}, \"cloths\": [{\"grid\": {\"size\": [0.5, 0.5], \"resolution\": [6, 6]},
+ \"layer\": $v}]}"
+done
+expect outer_below 2 "outer_below.json:2: cloths\[1\]\.layer: cloth 'outer' \(layer 1\) starts 10\.0 mm inside cloth 'inner' \(layer 0\)" \
+	"{\"output\": {\"frames\": 1}, \"cloths\": [$inner,
+ $(outer 1 -0.01)]}"
+expect outer_too_close 2 "cloths\[1\]\.layer: cloth 'outer' \(layer 1\) starts only 2\.0 mm outside cloth 'inner'" \
+	"{\"output\": {\"frames\": 1}, \"cloths\": [$inner,
+ $(outer 1 0.002)]}"
+# the inner cloth listed second: the check names the later cloth's key
+expect inner_above 2 "cloths\[1\]\.layer: cloth 'outer' \(layer 2\) starts 10\.0 mm inside cloth 'inner' \(layer 1\)" \
+	"{\"output\": {\"frames\": 1}, \"cloths\": [$(outer 2 -0.01),
+ {\"name\": \"inner\", \"layer\": 1, \"grid\": {\"size\": [0.5, 0.5], \"resolution\": [6, 6]}}]}"
+expect in_order 0 "" "{\"output\": {\"frames\": 5}, \"cloths\": [$inner, $(outer 1 0.01)]}"
+expect one_layer 0 "" "{\"output\": {\"frames\": 1}, \"cloths\": [$inner, $(outer 0 -0.01)]}"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
