@@ -9,6 +9,7 @@
 # usage: tests/soak.sh [path/to/drape]     (default build/drape), settings from the environment:
 #   FRAMES=9000 (5 minutes at 30 fps)  RSS_FRAME=300  RSS_TOLERANCE=0.05  KILLS=5  SEED=random
 #   SCENE=tests/scenes/skirt_moving_coarse.json  SETS="--set ..." (more overrides)  KEEP=DIR
+#   (which keeps both runs' folders and rss.log: the frame and VmRSS in kB of every sample)
 # The full run is tests/soak.sh build/drape (about two hours of one core and 0.8 GB of frames);
 # a short one: FRAMES=300 RSS_FRAME=60 tests/soak.sh build/drape.
 set -u
@@ -57,6 +58,7 @@ while kill -0 "$pid" 2>/dev/null; do
 		[ -z "$rss_at" ] && ((next - 1 >= rss_frame)) && rss_at=$r
 		rss_end=$r
 		end_frame=$((next - 1))
+		echo "$end_frame $r" >>"$tmp/rss.log"
 	fi
 	sleep 0.2
 done
@@ -71,7 +73,9 @@ echo "soak: uninterrupted run: $elapsed s; VmRSS $rss_at kB at frame $rss_frame,
 failed=0
 if [ -z "$rss_at" ] || ! $py -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(0 if abs(b - a) <= t * a else 1)" \
 	"$rss_at" "$rss_end" "$tolerance"; then
-	echo "FAILED  soak_memory: VmRSS ${rss_at:-unsampled} kB at frame $rss_frame, $rss_end kB at frame $end_frame (tolerance $tolerance)"
+	echo "FAILED  soak_memory: VmRSS ${rss_at:-unsampled} kB at frame $rss_frame, $rss_end kB at frame $end_frame (tolerance $tolerance);" \
+		"the largest rise between two samples: $(awk 'NR > 1 && $2 - r > best {best = $2 - r; at = $1} {r = $2}
+			END {print best + 0 " kB, at frame " at + 0}' "$tmp/rss.log")"
 	failed=1
 else
 	echo "ok      soak_memory"
