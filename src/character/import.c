@@ -8,6 +8,7 @@
 #include "character.h"
 
 #include "core.h"
+#include "gltf_check.h"
 #include "mannequin.h"
 
 #include <assimp/cimport.h>
@@ -490,6 +491,11 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 		return NULL;
 	}
 	fclose(f);
+	char why[256];
+	if (!character_gltf_importable(d->file, why, sizeof why)) {
+		core_fail(err, err_size, "%s: %s", d->file, why);
+		return NULL;
+	}
 	const struct aiScene* s = aiImportFile(d->file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
 								 aiProcess_LimitBoneWeights | aiProcess_SortByPType);
 	if (!s || !s->mRootNode) {
