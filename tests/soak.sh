@@ -74,7 +74,8 @@ failed=0
 if [ -z "$rss_at" ] || ! $py -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(0 if abs(b - a) <= t * a else 1)" \
 	"$rss_at" "$rss_end" "$tolerance"; then
 	echo "FAILED  soak_memory: VmRSS ${rss_at:-unsampled} kB at frame $rss_frame, $rss_end kB at frame $end_frame (tolerance $tolerance);" \
-		"the largest rise between two samples: $(awk 'NR > 1 && $2 - r > best {best = $2 - r; at = $1} {r = $2}
+		"the largest rise between two samples from frame $rss_frame on: $(awk -v from="$rss_frame" '
+			$1 < from {next} n++ && $2 - r > best {best = $2 - r; at = $1} {r = $2}
 			END {print best + 0 " kB, at frame " at + 0}' "$tmp/rss.log")"
 	failed=1
 else
