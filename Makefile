@@ -80,11 +80,11 @@ install-lib:
 	cmake --install $(BUILD)-lib --prefix $(PREFIX)
 
 # libFuzzer campaign (docs/reliability.md, "Fuzzing"): the targets in fuzz/ built with clang into
-# build-fuzz, run one after another for FUZZ_SECONDS each (FUZZ_TARGETS: scene obj set sim), on
-# corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
+# build-fuzz, run one after another for FUZZ_SECONDS each (FUZZ_TARGETS: scene obj set sim
+# character keys), on corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= scene obj set sim
+FUZZ_TARGETS ?= scene obj set sim character keys
 fuzz: deps
 	JOBS=$(JOBS) bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
