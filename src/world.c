@@ -14,6 +14,7 @@
 #include "solver/integrators.h"
 #include "solver/line_solve.h"
 #include "solver/reduce.h"
+#include "solver/step_grid.h"
 #include "solver/strain_change.h"
 #include "solver/thread_policy.h"
 
@@ -430,6 +431,8 @@ drape_status drape_world_step(drape_world* w, double duration)
 	const double frames = duration / w->def.max_dt;
 	const int64_t budget = STEP_BUDGET_SLACK + (int64_t)(STEP_BUDGET_PER_MAX_DT * (frames < 1e6 ? frames : 1e6));
 	int64_t attempts = 0;
+	step_grid grid;
+	step_grid_begin(&grid, w->time, duration, w->def.max_dt);
 	while (w->time < t_end) {
 		if (w->cancel && *w->cancel) {
 			world_fail(w, "interrupted at t = %.6g s", w->time);
@@ -444,12 +447,10 @@ drape_status drape_world_step(drape_world* w, double duration)
 			step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
 			return DRAPE_ERROR_DIVERGED;
 		}
-		double proposed = w->control.dt;
-		double remaining = t_end - w->time;
-		/* Land exactly on t_end; a sliver left by rounding (or by a max_dt written as a short
-		 * decimal of one frame) is absorbed into this step rather than taken on its own. */
-		bool to_end = remaining <= proposed * (1.0 + 1e-4);
-		double h = to_end ? remaining : proposed;
+		/* On the grid of H / 2^k, landing exactly on t_end (solver/step_grid.h). */
+		int64_t units;
+		bool full;
+		const double h = step_grid_next(&grid, w->control.dt, &units, &full);
 		step_report r;
 		/* BDF2: backward Euler's step of size hs from the extrapolated state (solver/bdf2.c). */
 		const double hs = bdf2_begin(w, h);
@@ -459,6 +460,9 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->stats.cs_ms += r.cs_ms;
 		w->stats.cc_ms += r.cc_ms;
 		w->stats.cg_iterations += r.cg_iterations;
+		w->stats.solves += r.solves;
+		w->stats.release_solves += r.release_solves;
+		w->stats.contacts_released += r.released;
 		if (r.outcome == STEP_CANCELLED) {
 			bdf2_reject(w);
 			world_fail(w, "interrupted at t = %.6g s, in the middle of a step", w->time);
@@ -471,7 +475,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 			else if (r.outcome == STEP_PENETRATION) w->stats.rejected_penetration++;
 			else if (r.outcome == STEP_SELF_INTERSECTION) w->stats.rejected_intersection++;
 			else w->stats.rejected_other++;
-			/* A failure at a step shortened to reach t_end is judged at that size. */
+			/* A failure at a step shortened to the grid is judged at that size. */
 			if (h < w->control.dt) w->control.dt = h;
 			/* An explicit part that diverged at h diverges at h again (its limit is set by the
 			 * stiffness, not the state): never grow back to it. */
@@ -533,9 +537,9 @@ drape_status drape_world_step(drape_world* w, double duration)
 		strain_change_accept_limit(w);
 		w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 		w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
-		w->time = to_end ? t_end : w->time + h;
+		w->time = step_grid_advance(&grid, units);
 		constraints_store_forces(w, hs);
-		contacts_commit(w, hs);
+		w->stats.contacts_released += contacts_commit(w, hs);
 		cloth_contacts_commit_pinches(w);
 		w->intersections = r.intersections;
 		w->stats.self_intersections = r.intersections;
@@ -546,7 +550,7 @@ drape_status drape_world_step(drape_world* w, double duration)
 		w->stats.steps++;
 		if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
 		if (h > w->stats.max_dt) w->stats.max_dt = h;
-		if (!(to_end && h < proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
+		if (full) step_control_accept(&w->control);
 	}
 	w->stats.penetrating = world_count_penetrating(w);
 	return DRAPE_OK;

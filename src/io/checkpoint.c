@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECKPOINT_MAGIC "DRAPECK2"
+#define CHECKPOINT_MAGIC "DRAPECK3" /* 3: drape_stats counts solves */
 
 static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
 {

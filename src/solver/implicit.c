@@ -526,6 +526,7 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
 	r->cg_ms += now_ms() - tb;
 	r->cg_iterations += res.iterations;
 	r->cg_converged = res.converged;
+	r->solves++;
 	return res;
 }
 
@@ -662,6 +663,7 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 	r->limit_excess = 0.0;
 	r->limit_residual = 0.0;
 	r->limit_newton = 0;
+	r->solves = r->release_solves = r->released = 0;
 
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
@@ -768,7 +770,9 @@ void implicit_step(drape_world* w, double t, double h, step_report* r)
 			if (pinched > 0) cloth_contacts_alter_crossings(w, h);
 		}
 		r->cs_ms += now_ms() - tc;
+		r->released += released;
 		if ((crossings == 0 && released == 0 && cloth_crossings == 0) || pass == CONTACT_PASSES) break;
+		if (released > 0) r->release_solves++;
 	}
 	w->reuse_step = false;
 	w->reuse_valid = false;
