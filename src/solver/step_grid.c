@@ -32,7 +32,7 @@ double step_grid_next(const step_grid* g, double dt, int64_t* units, bool* full)
 	int64_t size = (int64_t)1 << g->levels; /* H */
 	while (size > 1 && (double)size * g->unit > dt * (1.0 + STEP_GRID_SLACK)) size >>= 1;
 	*full = true;
-	while (size > 1 && g->pos % size != 0) {
+	while (size > 1 && size > g->end - g->pos) {
 		size >>= 1;
 		*full = false;
 	}
