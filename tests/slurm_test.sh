@@ -137,7 +137,7 @@ done
 echo "slurm_test: array job $job finished in $(($(date +%s) - start)) s"
 # Without accounting, the controller keeps finished jobs for MinJobAge (300 s): one line a task.
 scontrol --oneliner show job "$job" >tasks || fail "scontrol show job $job failed"
-[ "$(grep -c 'JobState=COMPLETED .*ExitCode=0:0' tasks)" -eq "$n" ] ||
+[ "$(grep -c 'JobState=COMPLETED .* ExitCode=0:0' tasks)" -eq "$n" ] ||
 	fail "not all $n tasks of job $job completed with exit code 0: $(grep -o 'ArrayTaskId=[^ ]*\|JobState=[^ ]*\|ExitCode=[^ ]*' tasks | paste -sd' ')"
 
 for ((i = 0; i < n; i++)); do
