@@ -120,12 +120,13 @@ seeds() {
 # under the sanitizers.
 smoke_sim_seeds='/(render_tent|sewn_panels|mass_spring_sheet|tilted_plane|garment_skirt)\.json$'
 
-# Parsers must answer in well under a second; a step of a small world in a few.
-# FUZZ_TIMEOUT overrides both: libFuzzer's timeout is wall time, and a campaign niced under other
-# work can see a quick input take seconds.
+# Parsers must answer in well under a second; a step of a small world in a few; a character
+# whose skeleton gets a generated mannequin body takes about a second under the sanitizers.
+# FUZZ_TIMEOUT overrides them all: libFuzzer's timeout is wall time, and a campaign niced under
+# other work can see a quick input take seconds.
 timeout_of() {
 	if [ -n "${FUZZ_TIMEOUT:-}" ]; then echo "$FUZZ_TIMEOUT"; return; fi
-	case $1 in sim) echo 20 ;; *) echo 5 ;; esac
+	case $1 in sim | character | keys) echo 20 ;; *) echo 5 ;; esac
 }
 
 status=0

@@ -19,14 +19,16 @@ static bool has_extension(const char* path, const char* ext)
 	return n > e && strcasecmp(path + n - e, ext) == 0;
 }
 
-/* The whole file, NUL-terminated; NULL if it cannot be read. */
-static char* read_all(const char* path, size_t* size)
+/* The whole file, NUL-terminated; NULL if it cannot be read (*no_memory: for want of memory). */
+static char* read_all(const char* path, size_t* size, bool* no_memory)
 {
+	*no_memory = false;
 	FILE* f = fopen(path, "rb");
 	if (!f) return NULL;
 	char* text = NULL;
 	long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-	if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) != NULL) {
+	if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && !(text = malloc((size_t)n + 1))) *no_memory = true;
+	if (text) {
 		if (fread(text, 1, (size_t)n, f) != (size_t)n) {
 			free(text);
 			text = NULL;
@@ -49,7 +51,12 @@ bool character_gltf_importable(const char* path, char* why, size_t why_size)
 	bool glb = has_extension(path, ".glb");
 	if (!glb && !has_extension(path, ".gltf")) return true;
 	size_t size = 0;
-	char* data = read_all(path, &size);
+	bool no_memory;
+	char* data = read_all(path, &size, &no_memory);
+	if (no_memory) {
+		snprintf(why, why_size, "out of memory reading the file");
+		return false;
+	}
 	if (!data) return true;
 	const char* json = data;
 	size_t json_size = size;
