@@ -640,6 +640,57 @@ drape_status drape_world_set_gravity(drape_world* world, const double gravity[3]
 double drape_world_elastic_energy(const drape_world* world);
 
 /* ---------------------------------------------------------------------------------------------
+ * Debug drawing (as Box2D's b2World_Draw with b2DebugDraw): the world hands what there is to see
+ * to the caller's callbacks, and the caller draws it with whatever it likes (`drape render` and
+ * `drape view` use OpenGL). Every pointer a callback gets is valid during that call only.
+ * Callbacks left NULL are skipped. */
+
+/* What a contact point is. */
+typedef enum drape_debug_point {
+	DRAPE_DEBUG_SOLID_CONTACT, /* a particle in contact with a solid */
+	DRAPE_DEBUG_CLOTH_CONTACT  /* a particle of a cloth/cloth repulsion (each of its 4 nodes) */
+} drape_debug_point;
+
+typedef struct drape_debug_draw {
+	/* A cloth as it is now: positions (3 doubles per vertex, the cloth's own numbering, possibly
+	 * not finite after a failed step) and triangles (3 vertex indices each). */
+	void (*draw_cloth)(drape_cloth_id cloth, const double* positions, int32_t vertex_count, const int32_t* triangles,
+			   int32_t triangle_count, void* context);
+	/* A solid posed at `time`, tessellated: positions and unit normals (3 floats per vertex) and
+	 * triangles (3 indices each, counter-clockwise seen from outside). Analytic shapes get smooth
+	 * normals (flat on box faces and cylinder caps); meshes keep creases sharper than 40 degrees.
+	 * An infinite plane (plane true) is a square patch of half size plane_half centred on its
+	 * point nearest plane_focus. */
+	void (*draw_solid)(drape_solid_id solid, bool plane, const float* positions, const float* normals, int32_t vertex_count,
+			   const uint32_t* indices, int32_t index_count, void* context);
+	/* An infinite plane's frame at `time`: its origin and its rotation as a unit quaternion
+	 * (w, x, y, z); the plane is z = 0 of that frame, +z its outside. */
+	void (*draw_plane)(drape_solid_id solid, const double origin[3], const double rotation[4], void* context);
+	/* A particle in contact (draw_contacts). */
+	void (*draw_point)(const double point[3], drape_debug_point kind, void* context);
+	double time;           /* when solids are posed, s (cloths are drawn as they are now) */
+	double plane_focus[3]; /* where plane patches are centred */
+	double plane_half;     /* their half size, m */
+	bool draw_cloths;      /* draw_cloth for every cloth */
+	bool draw_solids;      /* draw_solid for every solid */
+	bool draw_planes;      /* draw_plane for every infinite plane */
+	bool draw_contacts;    /* draw_point: solid contacts, then cloth/cloth repulsion nodes */
+	void* context;         /* handed to every callback */
+} drape_debug_draw;
+
+/* Everything off, time 0, plane_half 1. */
+drape_debug_draw drape_default_debug_draw(void);
+/* Calls the callbacks that draw asks for: cloths in order, then solids, then planes, then
+ * contacts. DRAPE_ERROR_MEMORY when a solid could not be tessellated (the solids before it were
+ * drawn). */
+drape_status drape_world_draw(const drape_world* world, const drape_debug_draw* draw);
+/* The box around every cloth's finite positions and every solid except infinite planes posed at
+ * `time` (lo = +inf, hi = -inf when there is nothing). */
+void drape_world_get_bounds(const drape_world* world, double time, double lo[3], double hi[3]);
+/* Gravity now, m/s^2. */
+void drape_world_get_gravity(const drape_world* world, double gravity[3]);
+
+/* ---------------------------------------------------------------------------------------------
  * Whole jobs: scene files, output files and runs, as the `drape run` command does them (the
  * command is a thin user of these calls; docs/api.md, docs/scene-format.md, docs/caches.md).
  * Messages go into err (at most err_size bytes, always terminated) and name the file, line and

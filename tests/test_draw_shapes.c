@@ -1,4 +1,4 @@
-/* The renderer's tessellation of solids (app/draw_shapes.c): every vertex lies on the collision
+/* The renderer's tessellation of solids (src/draw_shapes.c, behind drape_world_draw): every vertex lies on the collision
  * shape (collide/shapes.c), normals are unit and point out, triangle windings agree with them,
  * mesh creases stay sharp while fine curvature is smoothed, planes become patches around the
  * focus, and keyframed solids are drawn where the simulation places them. */
