@@ -80,6 +80,9 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 /* Reads a Wavefront OBJ: v, vt and f (polygons are fan-triangulated; every corner needs a vt).
  * uv_scale multiplies the vt to give metres. Errors read "path:line: what is wrong". */
 drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* out, char* err, size_t err_size);
+/* Only the geometry (v and f; any vt are checked and dropped, uv_count 0), e.g. an output frame
+ * to show or a solid's surface. */
+drape_status drape_mesh_load_obj_geometry(const char* path, drape_mesh* out, char* err, size_t err_size);
 void drape_mesh_free(drape_mesh* mesh);
 
 /* ---------------------------------------------------------------------------------------------
@@ -700,7 +703,8 @@ void drape_world_get_gravity(const drape_world* world, double gravity[3]);
 typedef struct drape_scene drape_scene;
 
 /* Loads and validates a scene file (JSON, docs/scene-format.md); relative mesh paths are found
- * next to it. NULL with a message on failure. */
+ * next to it. A path "<built-in>/NAME" is a scene built into drape (what a run of one records in
+ * summary.json). NULL with a message on failure. */
 drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
 /* The same with overrides "key.path=value" applied to the file's JSON before validation, so each
  * is checked exactly like the file (array indices as numbers: "cloths.0.material.stretch=5000";
@@ -710,6 +714,12 @@ drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
 drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
 					char* err, size_t err_size);
 void drape_scene_destroy(drape_scene* scene);
+/* The scene's output.camera: false when it sets none (a renderer then frames the scene itself). */
+bool drape_scene_camera(const drape_scene* scene, double eye[3], double target[3], double up[3], double* fov_y_deg);
+/* Characters held until the garment relaxed ("hold": "relaxed") start moving at `time`: what
+ * drape_run does when sewing ends, for a tool that replays a run (`drape render` reads the time
+ * from summary.json's sewing.motion_start). The solids are the scene's, in order. */
+void drape_scene_start_motion(const drape_scene* scene, drape_world* world, double time);
 /* The scene's "name", and its output settings: frames per second and number of frames. */
 const char* drape_scene_name(const drape_scene* scene);
 double drape_scene_fps(const drape_scene* scene);
@@ -751,6 +761,10 @@ typedef enum drape_format {
 	DRAPE_FORMAT_GLB = 4, /* animation.glb: binary glTF 2.0, motion as morph targets */
 	DRAPE_FORMAT_USDA = 8, /* animation.usda: USD text, time-sampled points with uv per cloth */
 } drape_format;
+
+/* Creates `dir` and its parents where missing (mkdir -p), as the writers do for their folder;
+ * DRAPE_ERROR_IO with a message naming the folder that could not be made. */
+drape_status drape_make_dirs(const char* dir, char* err, size_t err_size);
 
 /* "obj,pc2,glb,usda" (any non-empty subset) into DRAPE_FORMAT_* bits. */
 drape_status drape_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size);

@@ -24,9 +24,6 @@ app/bench_garments.c:io/sewing.h
 app/bench_scaling.c:io/embedded.h
 app/bench_scaling.c:io/scene.h
 app/bench_scene.h:io/scene.h
-app/render.c:io/embedded.h
-app/render.c:io/obj_read.h
-app/render.c:io/scene.h
 app/run.c:io/caches.h
 app/run.c:io/scene.h
 app/run.c:io/scene_handle.h
