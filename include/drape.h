@@ -704,7 +704,9 @@ typedef struct drape_scene drape_scene;
 
 /* Loads and validates a scene file (JSON, docs/scene-format.md); relative mesh paths are found
  * next to it. A path "<built-in>/NAME" is a scene built into drape (what a run of one records in
- * summary.json). NULL with a message on failure. */
+ * summary.json; DRAPE_DEFAULT_SCENE is the one `drape run` and `drape view` run when given no
+ * scene). NULL with a message on failure. */
+#define DRAPE_DEFAULT_SCENE "<built-in>/figure1_drape.json"
 drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
 /* The same with overrides "key.path=value" applied to the file's JSON before validation, so each
  * is checked exactly like the file (array indices as numbers: "cloths.0.material.stretch=5000";

@@ -100,7 +100,7 @@ bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_
 bool scene_load_text_set(const char* text, const char* path, const char* const* sets, int32_t set_count, scene* out,
 			 char* err, size_t err_size);
 /* The default scene of `drape run`: the paper's figure 1 drape over a cylinder mesh. */
-#define SCENE_DEFAULT "figure1_drape.json"
+#define SCENE_DEFAULT "figure1_drape.json" /* include/drape.h's DRAPE_DEFAULT_SCENE is <built-in>/ this */
 bool scene_load_default(scene* out, char* err, size_t err_size);
 /* A built-in scene by file name (io/embedded.h: figure1_drape.json, figure2_sheet.json); its path
  * is "<built-in>/NAME" and its relative mesh files are built in too. */
