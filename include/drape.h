@@ -722,6 +722,25 @@ bool drape_scene_camera(const drape_scene* scene, double eye[3], double target[3
  * drape_run does when sewing ends, for a tool that replays a run (`drape render` reads the time
  * from summary.json's sewing.motion_start). The solids are the scene's, in order. */
 void drape_scene_start_motion(const drape_scene* scene, drape_world* world, double time);
+
+/* A run's sewing (docs/garments.md) for a caller that steps a scene's world itself, frame by frame,
+ * as `drape view` does: before each frame, gravity as the scene has it (scaled by sewing.gravity
+ * while a seam is open); after it, the seams that have closed merge, a seam still open past
+ * sewing.time_limit is an error (DRAPE_ERROR_DIVERGED, naming it), and once the garment has
+ * relaxed the held characters start moving. The scene must outlive it. */
+typedef struct drape_sewing drape_sewing;
+typedef struct drape_sewing_info {
+	int32_t seam_count;
+	int32_t open;        /* seams not yet merged */
+	double sewn_at;      /* s: when the last seam merged; < 0 while some are open */
+	double motion_start; /* s: when the garment had relaxed after sewing; < 0 until then */
+} drape_sewing_info;
+/* For a world just made by drape_scene_create_world; NULL when out of memory. */
+drape_sewing* drape_sewing_create(const drape_scene* scene, const drape_world* world);
+void drape_sewing_destroy(drape_sewing* sewing);
+void drape_sewing_before_frame(const drape_sewing* sewing, drape_world* world);
+drape_status drape_sewing_after_frame(drape_sewing* sewing, drape_world* world, char* err, size_t err_size);
+drape_sewing_info drape_sewing_get_info(const drape_sewing* sewing);
 /* The scene's "name", and its output settings: frames per second and number of frames. */
 const char* drape_scene_name(const drape_scene* scene);
 double drape_scene_fps(const drape_scene* scene);

@@ -24,8 +24,6 @@ app/bench_garments.c:io/sewing.h
 app/bench_scaling.c:io/embedded.h
 app/bench_scaling.c:io/scene.h
 app/bench_scene.h:io/scene.h
-app/view.c:io/scene.h
-app/view.c:io/sewing.h
 # benchmarks that time library internals (the solids' queries, BSR products, the ADI analysis)
 app/bench_character.c:collide/solid.h
 app/bench_character.c:world.h

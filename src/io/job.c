@@ -9,6 +9,7 @@
 #include "io/output.h"
 #include "io/scene.h"
 #include "io/scene_handle.h"
+#include "io/sewing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,54 @@ void drape_scene_start_motion(const drape_scene* scene, drape_world* world, doub
 {
 	API_REQUIRE_VOID(scene != NULL && world != NULL);
 	scene_start_motion(&scene->s, world, time);
+}
+
+struct drape_sewing {
+	const drape_scene* scene;
+	sewing_state st;
+};
+
+drape_sewing* drape_sewing_create(const drape_scene* scene, const drape_world* world)
+{
+	API_REQUIRE(scene != NULL && world != NULL, NULL);
+	drape_sewing* s = calloc(1, sizeof *s);
+	if (!s) return NULL;
+	s->scene = scene;
+	if (!sewing_begin(&s->st, world)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void drape_sewing_destroy(drape_sewing* sewing)
+{
+	if (!sewing) return;
+	sewing_end(&sewing->st);
+	free(sewing);
+}
+
+void drape_sewing_before_frame(const drape_sewing* sewing, drape_world* world)
+{
+	API_REQUIRE_VOID(sewing != NULL && world != NULL);
+	sewing_set_gravity(&sewing->st, world, &sewing->scene->s);
+}
+
+drape_status drape_sewing_after_frame(drape_sewing* sewing, drape_world* world, char* err, size_t err_size)
+{
+	API_REQUIRE(sewing != NULL && world != NULL, DRAPE_ERROR_INVALID);
+	return sewing_after_frame(&sewing->st, world, &sewing->scene->s, err, err_size);
+}
+
+drape_sewing_info drape_sewing_get_info(const drape_sewing* sewing)
+{
+	drape_sewing_info info = {0, 0, -1.0, -1.0};
+	API_REQUIRE(sewing != NULL, info);
+	info.seam_count = sewing->st.seam_count;
+	info.open = sewing->st.open;
+	info.sewn_at = sewing->st.sewn_at;
+	info.motion_start = sewing->st.motion_start;
+	return info;
 }
 
 drape_status drape_make_dirs(const char* dir, char* err, size_t err_size)
