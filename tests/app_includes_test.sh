@@ -7,15 +7,18 @@ set -u
 root=$1
 # file:header, one per line; the reasons are in the comments.
 allowed=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' <<'LIST'
+# `drape run`, `render` and `view` are on the public API (drape_world_draw, drape_scene_*,
+# drape_sewing_*); what is left:
 # vec3 and quaternion arithmetic (header-only, no world state): the drawing and camera maths
 app/draw.c:collide/transform.h
 app/view_camera.c:math/vec3.h
 app/view_pick.c:math/vec3.h
-# did-you-mean and array growth helpers (core_closest_name, core_reserve)
+# did-you-mean and array growth helpers (core_closest_name, core_reserve): utilities, not drape's API
 app/cli.c:core.h
 app/main.c:core.h
 app/view_hooks.c:core.h
-# the scene loader's internal struct (built-in scenes, output.camera, solids' hold, sewing phase)
+# benchmarks: variants of a built-in scene's JSON text (no public load-from-text), the scene's
+# struct for its fps and thread count, the sewing phase
 app/bench.c:io/embedded.h
 app/bench.c:io/scene.h
 app/bench_character.c:io/scene.h
@@ -24,7 +27,8 @@ app/bench_garments.c:io/sewing.h
 app/bench_scaling.c:io/embedded.h
 app/bench_scaling.c:io/scene.h
 app/bench_scene.h:io/scene.h
-# benchmarks that time library internals (the solids' queries, BSR products, the ADI analysis)
+# benchmarks that time library internals (posing the solids, BSR products, mesh solids' sizes) and
+# `drape stability`, the ADI research analysis (src/stability/), which has no public API
 app/bench_character.c:collide/solid.h
 app/bench_character.c:world.h
 app/bench_garments.c:collide/solid.h
