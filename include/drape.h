@@ -357,6 +357,9 @@ bool drape_character_joint(const drape_character* character, const char* name, d
 			   double tail[3]);
 drape_solid_id drape_solid_add(drape_world* world, const drape_solid_def* def);
 int32_t drape_solid_count(const drape_world* world);
+/* A mesh solid's (or character's) vertices and triangles; 0 for the analytic shapes. */
+int32_t drape_solid_vertex_count(const drape_world* world, drape_solid_id solid);
+int32_t drape_solid_triangle_count(const drape_world* world, drape_solid_id solid);
 /* A character solid holds its dressing pose until `hold` s, then blends into its clip (the world's
  * copy of the character, drape_character_set_hold): a run starts the motion once a garment has
  * relaxed (docs/garments.md). DRAPE_ERROR_INVALID for a solid that is not a character. */

@@ -21,18 +21,12 @@ app/view_hooks.c:core.h
 # struct for its fps and thread count, the sewing phase
 app/bench.c:io/embedded.h
 app/bench.c:io/scene.h
-app/bench_character.c:io/scene.h
-app/bench_garments.c:io/scene.h
-app/bench_garments.c:io/sewing.h
 app/bench_scaling.c:io/embedded.h
 app/bench_scaling.c:io/scene.h
-app/bench_scene.h:io/scene.h
 # benchmarks that time library internals (posing the solids, BSR products, mesh solids' sizes) and
 # `drape stability`, the ADI research analysis (src/stability/), which has no public API
 app/bench_character.c:collide/solid.h
 app/bench_character.c:world.h
-app/bench_garments.c:collide/solid.h
-app/bench_garments.c:world.h
 app/bench_integrators.c:stability/stability.h
 app/bench_scaling.c:solver/bsr.h
 app/bench_scaling.c:world.h

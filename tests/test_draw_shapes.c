@@ -103,6 +103,7 @@ static void test_mesh_creases(void)
 	d.shape = DRAPE_SOLID_MESH;
 	d.mesh = &m;
 	drape_world* w = world_with(&d);
+	CHECK(drape_solid_vertex_count(w, (drape_solid_id){0}) == 2 * N && drape_solid_triangle_count(w, (drape_solid_id){0}) == nt);
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
 	CHECK(geometry_add_solid(&g, &w->solids[0], 0.0, v3_zero(), 1.0));
@@ -262,6 +263,7 @@ static void test_world_draw(void)
 	sphere.shape = DRAPE_SOLID_SPHERE;
 	sphere.radius = 0.3;
 	CHECK(drape_solid_add(w, &sphere).index == 0);
+	CHECK(drape_solid_vertex_count(w, (drape_solid_id){0}) == 0 && drape_solid_triangle_count(w, (drape_solid_id){0}) == 0);
 	drape_solid_def plane = drape_default_solid_def();
 	plane.shape = DRAPE_SOLID_PLANE;
 	plane.position[2] = -0.5;
