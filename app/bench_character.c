@@ -6,7 +6,6 @@
 #include "progress.h"
 
 #include "collide/solid.h"
-#include "io/scene.h"
 #include "world.h"
 
 #include <getopt.h>
@@ -54,7 +53,7 @@ int command_bench_character(int argc, char** argv)
 		}
 	}
 	if (!cli_no_operands("bench --character", argc, argv)) return EXIT_BAD_INPUT;
-	scene s;
+	drape_scene* s;
 	drape_world* w = bench_scene_world("character", 1, &s);
 	if (!w) return EXIT_BAD_INPUT;
 	/* The body alone: a step's worth of posing, skinning and box refitting, 200 steps of 1/120 s. */
@@ -71,7 +70,7 @@ int command_bench_character(int argc, char** argv)
 	int status = EXIT_OK;
 	for (long f = 1; f <= frames; ++f) {
 		drape_world_reset_stats(w);
-		if (drape_world_step(w, 1.0 / s.fps) != DRAPE_OK) {
+		if (drape_world_step(w, 1.0 / drape_scene_fps(s)) != DRAPE_OK) {
 			fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
 			status = EXIT_DIVERGED;
 			break;
@@ -84,6 +83,6 @@ int command_bench_character(int argc, char** argv)
 	printf("character.json, %ld frames, one thread: %d cloth particles, %.2f ms per step, body share %.1f %%\n", frames,
 	       w->particle_count, step_ms, step_ms > 0.0 ? 100.0 * body_ms / step_ms : 0.0);
 	drape_world_destroy(w);
-	scene_free(&s);
+	drape_scene_destroy(s);
 	return status;
 }

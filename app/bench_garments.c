@@ -8,11 +8,6 @@
 #include "commands.h"
 #include "progress.h"
 
-#include "collide/solid.h"
-#include "io/scene.h"
-#include "io/sewing.h"
-#include "world.h"
-
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,33 +37,33 @@ static int bench_one(const paper_row* row, long frames_override)
 		return EXIT_OK;
 	}
 	fclose(probe);
-	scene s;
+	drape_scene* s;
 	drape_world* w = bench_scene_world(row->scene, 1, &s);
 	if (!w) return EXIT_BAD_INPUT;
-	sewing_state sew;
-	if (!sewing_begin(&sew, w)) {
+	drape_sewing* sew = drape_sewing_create(s, w);
+	if (!sew) {
 		fprintf(stderr, "drape bench: %s: out of memory\n", row->scene);
 		drape_world_destroy(w);
-		scene_free(&s);
+		drape_scene_destroy(s);
 		return EXIT_DIVERGED;
 	}
-	long frames = frames_override > 0 ? frames_override : s.frames;
+	long frames = frames_override > 0 ? frames_override : drape_scene_frames(s);
 	double cpu = 0.0, eval = 0.0, cg = 0.0, cc = 0.0, cs = 0.0, dt_min = 0.0, dt_max = 0.0;
 	int64_t steps = 0, rejected = 0, solves = 0, release_solves = 0, cg_iterations = 0;
 	int status = EXIT_OK;
 	/* The frame times `drape run` steps to (run_job.c), to the bit: f / fps would end some frames
 	 * an ulp away, and a garment's run would then take other steps. */
-	const double frame_dt = 1.0 / s.fps;
+	const double frame_dt = 1.0 / drape_scene_fps(s);
 	for (long f = 1; f <= frames && status == EXIT_OK; ++f) {
 		drape_world_reset_stats(w);
-		sewing_set_gravity(&sew, w, &s);
+		drape_sewing_before_frame(sew, w);
 		double t0 = cpu_seconds();
 		if (drape_world_step(w, (double)f * frame_dt - drape_world_time(w)) != DRAPE_OK) {
 			fprintf(stderr, "drape bench: %s frame %ld: %s\n", row->scene, f, drape_world_error(w));
 			status = EXIT_DIVERGED;
 			break;
 		}
-		if (sewing_after_frame(&sew, w, &s, err, sizeof err) != DRAPE_OK) status = EXIT_DIVERGED;
+		if (drape_sewing_after_frame(sew, w, err, sizeof err) != DRAPE_OK) status = EXIT_DIVERGED;
 		cpu += cpu_seconds() - t0;
 		drape_stats st = drape_world_get_stats(w);
 		eval += st.eval_ms, cg += st.cg_ms, cc += st.cc_ms, cs += st.cs_ms;
@@ -80,15 +75,17 @@ static int bench_one(const paper_row* row, long frames_override)
 		if (st.min_dt > 0.0 && (dt_min == 0.0 || st.min_dt < dt_min)) dt_min = st.min_dt;
 		if (st.max_dt > dt_max) dt_max = st.max_dt;
 	}
-	sewing_end(&sew);
+	drape_sewing_destroy(sew);
 	if (status != EXIT_OK) fprintf(stderr, "drape bench: %s: %s\n", row->scene, err);
 	int32_t cloth_v = 0, cloth_t = 0, body_v = 0, body_t = 0;
 	for (int32_t c = 0; c < drape_cloth_count(w); ++c) {
 		cloth_v += drape_cloth_vertex_count(w, (drape_cloth_id){c});
 		cloth_t += drape_cloth_mesh(w, (drape_cloth_id){c})->triangle_count;
 	}
-	for (int32_t k = 0; k < w->solid_count; ++k)
-		if (w->solids[k].kind == DRAPE_SOLID_MESH) body_v += w->solids[k].vertex_count, body_t += w->solids[k].triangle_count;
+	for (int32_t k = 0; k < drape_solid_count(w); ++k) {
+		body_v += drape_solid_vertex_count(w, (drape_solid_id){k});
+		body_t += drape_solid_triangle_count(w, (drape_solid_id){k});
+	}
 	double total = eval + cg + cc + cs;
 	if (total <= 0.0) total = 1.0;
 	const double attempts = (double)(steps + rejected);
@@ -100,7 +97,7 @@ static int bench_one(const paper_row* row, long frames_override)
 	       solves ? (double)cg_iterations / (double)solves : 0.0, row->paper_steps_per_frame, row->paper);
 	fflush(stdout);
 	drape_world_destroy(w);
-	scene_free(&s);
+	drape_scene_destroy(s);
 	return status;
 }
 

@@ -3,19 +3,22 @@
 
 #include <stdio.h>
 
-drape_world* bench_scene_world(const char* name, int threads, scene* s)
+drape_world* bench_scene_world(const char* name, int threads, drape_scene** s)
 {
 	char path[512], err[1024];
 	snprintf(path, sizeof path, "%s/scenes/%s.json", DRAPE_SOURCE_DIR, name);
-	if (!scene_load_file(path, s, err, sizeof err)) {
+	*s = drape_scene_load(path, err, sizeof err);
+	if (!*s) {
 		fprintf(stderr, "drape bench: %s\n", err);
 		return NULL;
 	}
-	s->world.threads = threads;
-	drape_world* w = scene_build_world(s, err, sizeof err);
+	drape_world_def def = drape_scene_world_def(*s);
+	def.threads = threads;
+	drape_world* w = drape_scene_create_world(*s, &def, err, sizeof err);
 	if (!w) {
 		fprintf(stderr, "drape bench: %s\n", err);
-		scene_free(s);
+		drape_scene_destroy(*s);
+		*s = NULL;
 	}
 	return w;
 }

@@ -3,19 +3,20 @@
  * smooth per-vertex normals and two-sided lighting (a colour per side), optionally its edges and
  * the particles in contact. Shared by `drape render` (offscreen) and `drape view` (a window). */
 #include "draw.h"
-#include "draw_shapes.h"
 
-#include "world.h"
+#include "collide/transform.h" /* vec3 and quaternion arithmetic only: the world is read through drape.h */
 
 #include <GL/gl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define DRAW_PI 3.14159265358979323846
+
 struct drawer {
-	draw_geometry solids, planes;
-	float* normals; /* 3 per particle */
+	float* normals; /* 3 per vertex of the cloth being drawn */
 	int32_t normal_capacity;
+	bool wireframe;
 };
 
 /* Front (the side the triangles' winding makes outward) and back colours per cloth, cycled. */
@@ -35,8 +36,6 @@ drawer* drawer_create(void) { return calloc(1, sizeof(drawer)); }
 void drawer_destroy(drawer* d)
 {
 	if (!d) return;
-	geometry_free(&d->solids);
-	geometry_free(&d->planes);
 	free(d->normals);
 	free(d);
 }
@@ -51,21 +50,19 @@ void draw_bounds_empty(double lo[3], double hi[3])
 
 void draw_world_bounds(const drape_world* w, double time, double lo[3], double hi[3])
 {
-	vec3 a = v3_load(lo), b = v3_load(hi);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		vec3 p = w->x[i];
-		if (!v3_isfinite(p)) continue;
-		a = v3(fmin(a.x, p.x), fmin(a.y, p.y), fmin(a.z, p.z));
-		b = v3(fmax(b.x, p.x), fmax(b.y, p.y), fmax(b.z, p.z));
+	double a[3], b[3];
+	drape_world_get_bounds(w, time, a, b);
+	for (int k = 0; k < 3; ++k) {
+		lo[k] = fmin(lo[k], a[k]);
+		hi[k] = fmax(hi[k], b[k]);
 	}
-	for (int32_t s = 0; s < w->solid_count; ++s) solid_draw_bounds(&w->solids[s], time, &a, &b);
-	v3_store(a, lo);
-	v3_store(b, hi);
 }
 
 void draw_world_up(const drape_world* w, double up[3])
 {
-	vec3 g = v3_load(w->def.gravity);
+	double gravity[3];
+	drape_world_get_gravity(w, gravity);
+	vec3 g = v3_load(gravity);
 	vec3 u = v3_len2(g) > 0.0 && v3_isfinite(g) ? v3_normalize(v3_neg(g)) : v3(0.0, 0.0, 1.0);
 	v3_store(u, up);
 }
@@ -202,10 +199,9 @@ static void material(GLenum face, const float rgb[3], float specular, float shin
 	glMaterialf(face, GL_SHININESS, shininess);
 }
 
-/* Area-weighted vertex normals of every cloth (global particle numbering), into d->normals. */
-static bool cloth_normals(drawer* d, const drape_world* w)
+/* Area-weighted vertex normals of one cloth, into d->normals. */
+static bool cloth_normals(drawer* d, const double* x, int32_t n, const int32_t* tri, int32_t triangle_count)
 {
-	int32_t n = w->particle_count;
 	if (n > d->normal_capacity) {
 		float* p = realloc(d->normals, 3 * (size_t)n * sizeof *p);
 		if (!p) return false;
@@ -213,19 +209,15 @@ static bool cloth_normals(drawer* d, const drape_world* w)
 		d->normal_capacity = n;
 	}
 	memset(d->normals, 0, 3 * (size_t)n * sizeof *d->normals);
-	for (int32_t c = 0; c < w->cloth_count; ++c) {
-		const cloth_data* cd = &w->cloths[c];
-		const int32_t* tri = cd->mesh.triangles;
-		for (int32_t t = 0; t < cd->mesh.triangle_count; ++t) {
-			int32_t a = cd->first_vertex + tri[3 * t], b = cd->first_vertex + tri[3 * t + 1],
-				e = cd->first_vertex + tri[3 * t + 2];
-			vec3 fn = v3_cross(v3_sub(w->x[b], w->x[a]), v3_sub(w->x[e], w->x[a]));
-			if (!v3_isfinite(fn)) continue;
-			int32_t v[3] = {a, b, e};
-			for (int k = 0; k < 3; ++k) {
-				float* p = &d->normals[3 * (size_t)v[k]];
-				p[0] += (float)fn.x, p[1] += (float)fn.y, p[2] += (float)fn.z;
-			}
+	for (int32_t t = 0; t < triangle_count; ++t) {
+		int32_t a = tri[3 * t], b = tri[3 * t + 1], e = tri[3 * t + 2];
+		vec3 xa = v3_load(&x[3 * (size_t)a]);
+		vec3 fn = v3_cross(v3_sub(v3_load(&x[3 * (size_t)b]), xa), v3_sub(v3_load(&x[3 * (size_t)e]), xa));
+		if (!v3_isfinite(fn)) continue;
+		int32_t v[3] = {a, b, e};
+		for (int k = 0; k < 3; ++k) {
+			float* p = &d->normals[3 * (size_t)v[k]];
+			p[0] += (float)fn.x, p[1] += (float)fn.y, p[2] += (float)fn.z;
 		}
 	}
 	for (int32_t i = 0; i < n; ++i) {
@@ -237,66 +229,87 @@ static bool cloth_normals(drawer* d, const drape_world* w)
 	return true;
 }
 
-static void draw_cloths(drawer* d, const drape_world* w, bool wireframe)
+/* drape_debug_draw.draw_cloth: lit, a colour per side, optionally its edges. */
+static void draw_cloth(drape_cloth_id cloth, const double* x, int32_t vertex_count, const int32_t* tri, int32_t triangle_count,
+		       void* context)
 {
-	if (w->cloth_count == 0 || !cloth_normals(d, w)) return;
-	glEnable(GL_LIGHTING);
-	glEnableClientState(GL_VERTEX_ARRAY);
-	glEnableClientState(GL_NORMAL_ARRAY);
-	for (int32_t c = 0; c < w->cloth_count; ++c) {
-		const cloth_data* cd = &w->cloths[c];
-		int k = c % 4;
-		material(GL_FRONT, cloth_front[k], 0.12f, 16.0f);
-		material(GL_BACK, cloth_back[k], 0.12f, 16.0f);
-		/* vec3 is three packed doubles, so the particle array is a vertex array as it is */
-		glVertexPointer(3, GL_DOUBLE, 0, &w->x[cd->first_vertex]);
-		glNormalPointer(GL_FLOAT, 0, &d->normals[3 * (size_t)cd->first_vertex]);
-		glEnable(GL_POLYGON_OFFSET_FILL);
-		glPolygonOffset(1.0f, 1.0f);
-		glDrawElements(GL_TRIANGLES, 3 * cd->mesh.triangle_count, GL_UNSIGNED_INT, cd->mesh.triangles);
-		glDisable(GL_POLYGON_OFFSET_FILL);
-		if (wireframe) {
-			glDisable(GL_LIGHTING);
-			glColor3f(0.15f, 0.15f, 0.18f);
-			glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-			glDrawElements(GL_TRIANGLES, 3 * cd->mesh.triangle_count, GL_UNSIGNED_INT, cd->mesh.triangles);
-			glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-			glEnable(GL_LIGHTING);
-		}
-	}
-	glDisableClientState(GL_NORMAL_ARRAY);
-	glDisableClientState(GL_VERTEX_ARRAY);
-}
-
-static void draw_geometry_lit(const draw_geometry* g, const float colour[3], float specular)
-{
-	if (g->index_count == 0) return;
-	glEnable(GL_LIGHTING);
-	material(GL_FRONT_AND_BACK, colour, specular, 32.0f);
-	glEnableClientState(GL_VERTEX_ARRAY);
-	glEnableClientState(GL_NORMAL_ARRAY);
-	glVertexPointer(3, GL_FLOAT, 0, g->positions);
-	glNormalPointer(GL_FLOAT, 0, g->normals);
+	drawer* d = context;
+	if (!cloth_normals(d, x, vertex_count, tri, triangle_count)) return;
+	int k = cloth.index % 4;
+	material(GL_FRONT, cloth_front[k], 0.12f, 16.0f);
+	material(GL_BACK, cloth_back[k], 0.12f, 16.0f);
+	glVertexPointer(3, GL_DOUBLE, 0, x);
+	glNormalPointer(GL_FLOAT, 0, d->normals);
 	glEnable(GL_POLYGON_OFFSET_FILL);
 	glPolygonOffset(1.0f, 1.0f);
-	glDrawElements(GL_TRIANGLES, g->index_count, GL_UNSIGNED_INT, g->indices);
+	glDrawElements(GL_TRIANGLES, 3 * triangle_count, GL_UNSIGNED_INT, tri);
 	glDisable(GL_POLYGON_OFFSET_FILL);
+	if (d->wireframe) {
+		glDisable(GL_LIGHTING);
+		glColor3f(0.15f, 0.15f, 0.18f);
+		glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+		glDrawElements(GL_TRIANGLES, 3 * triangle_count, GL_UNSIGNED_INT, tri);
+		glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+		glEnable(GL_LIGHTING);
+	}
+}
+
+static void draw_cloths(drawer* d, const drape_world* w, bool wireframe)
+{
+	if (drape_cloth_count(w) == 0) return;
+	glEnable(GL_LIGHTING);
+	glEnableClientState(GL_VERTEX_ARRAY);
+	glEnableClientState(GL_NORMAL_ARRAY);
+	d->wireframe = wireframe;
+	drape_debug_draw dd = drape_default_debug_draw();
+	dd.draw_cloth = draw_cloth;
+	dd.draw_cloths = true;
+	dd.context = d;
+	drape_world_draw(w, &dd);
 	glDisableClientState(GL_NORMAL_ARRAY);
 	glDisableClientState(GL_VERTEX_ARRAY);
 }
 
-/* Planes (light, like the ground) apart from the other solids (grey). */
-static void draw_solids(drawer* d, const drape_world* w, double time, vec3 focus, double plane_half)
+/* drape_debug_draw.draw_solid for the planes (light, like the ground), and for the other solids
+ * (grey): two passes, so that all planes are drawn before all other solids. */
+typedef struct solid_pass {
+	bool planes;
+} solid_pass;
+
+static void draw_solid(drape_solid_id solid, bool plane, const float* positions, const float* normals, int32_t vertex_count,
+		       const uint32_t* indices, int32_t index_count, void* context)
 {
-	geometry_clear(&d->solids);
-	geometry_clear(&d->planes);
-	for (int32_t s = 0; s < w->solid_count; ++s) {
-		const solid_data* sd = &w->solids[s];
-		bool plane = sd->kind != DRAPE_SOLID_MESH && sd->shape.kind == SHAPE_PLANE;
-		if (!geometry_add_solid(plane ? &d->planes : &d->solids, sd, time, focus, plane_half)) break;
+	(void)solid;
+	const solid_pass* pass = context;
+	if (plane != pass->planes || index_count == 0 || vertex_count == 0) return;
+	glVertexPointer(3, GL_FLOAT, 0, positions);
+	glNormalPointer(GL_FLOAT, 0, normals);
+	glDrawElements(GL_TRIANGLES, index_count, GL_UNSIGNED_INT, indices);
+}
+
+static void draw_solids(const drape_world* w, double time, vec3 focus, double plane_half)
+{
+	drape_debug_draw dd = drape_default_debug_draw();
+	dd.draw_solid = draw_solid;
+	dd.draw_solids = true;
+	dd.time = time;
+	v3_store(focus, dd.plane_focus);
+	dd.plane_half = plane_half;
+	for (int k = 0; k < 2; ++k) {
+		solid_pass pass = {k == 0};
+		dd.context = &pass;
+		glEnable(GL_LIGHTING);
+		if (pass.planes) material(GL_FRONT_AND_BACK, plane_colour, 0.05f, 32.0f);
+		else material(GL_FRONT_AND_BACK, solid_colour, 0.25f, 32.0f);
+		glEnableClientState(GL_VERTEX_ARRAY);
+		glEnableClientState(GL_NORMAL_ARRAY);
+		glEnable(GL_POLYGON_OFFSET_FILL);
+		glPolygonOffset(1.0f, 1.0f);
+		drape_world_draw(w, &dd);
+		glDisable(GL_POLYGON_OFFSET_FILL);
+		glDisableClientState(GL_NORMAL_ARRAY);
+		glDisableClientState(GL_VERTEX_ARRAY);
 	}
-	draw_geometry_lit(&d->planes, plane_colour, 0.05f);
-	draw_geometry_lit(&d->solids, solid_colour, 0.25f);
 }
 
 /* The smallest of 1, 2, 5 times a power of ten that is at least x. */
@@ -366,6 +379,15 @@ static void draw_plane_grid(xform x, vec3 focus, double half, double step)
 	glEnd();
 }
 
+/* drape_debug_draw.draw_point: solid contacts yellow, cloth/cloth ones magenta. */
+static void draw_point(const double p[3], drape_debug_point kind, void* context)
+{
+	(void)context;
+	if (kind == DRAPE_DEBUG_SOLID_CONTACT) glColor3f(1.0f, 0.85f, 0.1f);
+	else glColor3f(0.95f, 0.2f, 0.85f);
+	glVertex3d(p[0], p[1], p[2]);
+}
+
 static void draw_contacts(const drape_world* w)
 {
 	glDisable(GL_LIGHTING);
@@ -374,21 +396,60 @@ static void draw_contacts(const drape_world* w)
 	 * square in half (polygon offset does not apply to points). */
 	glDepthRange(0.0, 0.9995);
 	glBegin(GL_POINTS);
-	if (w->contacts && !w->dirty && w->solid_count > 0) {
-		glColor3f(1.0f, 0.85f, 0.1f);
-		for (int32_t i = 0; i < w->particle_count; ++i)
-			if (w->contacts[i].solid >= 0) glVertex3d(w->x[i].x, w->x[i].y, w->x[i].z);
-	}
-	glColor3f(0.95f, 0.2f, 0.85f);
-	for (int32_t r = 0; r < w->repulsion_count; ++r)
-		for (int k = 0; k < 4; ++k) {
-			int32_t i = w->repulsions[r].node[k];
-			if (w->repulsions[r].weight[k] != 0.0 && i >= 0 && i < w->particle_count)
-				glVertex3d(w->x[i].x, w->x[i].y, w->x[i].z);
-		}
+	drape_debug_draw dd = drape_default_debug_draw();
+	dd.draw_point = draw_point;
+	dd.draw_contacts = true;
+	drape_world_draw(w, &dd);
 	glEnd();
 	glDepthRange(0.0, 1.0);
 	glPointSize(1.0f);
+}
+
+/* What ground_level learns from the plane solids (drape_debug_draw.draw_plane). */
+typedef struct ground_planes {
+	vec3 up, focus;
+	double plane_half, radius;
+	double level;
+	bool ground_is_plane;
+} ground_planes;
+
+/* fn with each infinite plane's frame at `time`, in solid order. */
+static void for_each_plane(const drape_world* w, double time,
+			   void (*fn)(drape_solid_id, const double origin[3], const double rotation[4], void*), void* context)
+{
+	drape_debug_draw dd = drape_default_debug_draw();
+	dd.draw_plane = fn;
+	dd.draw_planes = true;
+	dd.time = time;
+	dd.context = context;
+	drape_world_draw(w, &dd);
+}
+
+static xform plane_frame(const double origin[3], const double rotation[4])
+{
+	xform x = {v3_load(origin), {rotation[0], rotation[1], rotation[2], rotation[3]}};
+	return x;
+}
+
+static void ground_plane(drape_solid_id solid, const double origin[3], const double rotation[4], void* context)
+{
+	(void)solid;
+	ground_planes* g = context;
+	xform x = plane_frame(origin, rotation);
+	vec3 n = xform_apply_vector(x, v3(0.0, 0.0, 1.0));
+	double h = v3_dot(x.p, g->up);
+	if (v3_dot(n, g->up) > 0.999) {
+		/* a horizontal plane under (or just at) the scene is the ground */
+		if (h <= g->level + 1e-3 * g->radius) g->ground_is_plane = true, g->level = h;
+		return;
+	}
+	/* the lowest corner of its patch */
+	vec3 f = xform_inv_apply_point(x, g->focus);
+	for (int c = 0; c < 4; ++c) {
+		vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? g->plane_half : -g->plane_half), f.y + (c & 2 ? g->plane_half : -g->plane_half), 0.0));
+		double hp = v3_dot(p, g->up);
+		if (hp < g->level) g->level = hp, g->ground_is_plane = false;
+	}
 }
 
 /* The ground's height along up: under everything, plane patches included (a tilted plane must
@@ -405,27 +466,24 @@ static double ground_level(const drape_world* w, double time, const double lo[3]
 	/* The world's origin is the floor when the scene stands not far above it: a rod at 1 m then
 	 * looks raised, as it is, rather than lying on the ground. */
 	if (level >= 0.0 && level < 2.0 * radius) level = 0.0;
-	*ground_is_plane = false;
-	for (int32_t s = 0; s < w->solid_count; ++s) {
-		const solid_data* sd = &w->solids[s];
-		if (sd->kind == DRAPE_SOLID_MESH || sd->shape.kind != SHAPE_PLANE) continue;
-		xform x = solid_pose_at(sd, time);
-		vec3 n = xform_apply_vector(x, v3(0.0, 0.0, 1.0));
-		double h = v3_dot(x.p, up);
-		if (v3_dot(n, up) > 0.999) {
-			/* a horizontal plane under (or just at) the scene is the ground */
-			if (h <= level + 1e-3 * radius) *ground_is_plane = true, level = h;
-			continue;
-		}
-		/* the lowest corner of its patch */
-		vec3 f = xform_inv_apply_point(x, focus);
-		for (int c = 0; c < 4; ++c) {
-			vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? plane_half : -plane_half), f.y + (c & 2 ? plane_half : -plane_half), 0.0));
-			double hp = v3_dot(p, up);
-			if (hp < level) level = hp, *ground_is_plane = false;
-		}
-	}
-	return level;
+	ground_planes g = {up, focus, plane_half, radius, level, false};
+	for_each_plane(w, time, ground_plane, &g);
+	*ground_is_plane = g.ground_is_plane;
+	return g.level;
+}
+
+/* Grid lines on the tilted planes (drape_debug_draw.draw_plane). */
+typedef struct plane_grids {
+	vec3 up, focus;
+	double half, step;
+} plane_grids;
+
+static void plane_grid(drape_solid_id solid, const double origin[3], const double rotation[4], void* context)
+{
+	(void)solid;
+	const plane_grids* g = context;
+	xform x = plane_frame(origin, rotation);
+	if (v3_dot(xform_apply_vector(x, v3(0.0, 0.0, 1.0)), g->up) <= 0.999) draw_plane_grid(x, g->focus, g->half, g->step);
 }
 
 void draw_world(drawer* d, const drape_world* w, double time, const draw_camera* cam, const draw_options* opt)
@@ -481,13 +539,9 @@ void draw_world(drawer* d, const drape_world* w, double time, const draw_camera*
 	bool ground_is_plane;
 	double level = ground_level(w, time, lo, hi, up, focus, plane_half, &ground_is_plane);
 	draw_ground(up, level, focus, step, lines, !ground_is_plane);
-	draw_solids(d, w, time, focus, plane_half);
-	for (int32_t s = 0; s < w->solid_count; ++s) {
-		const solid_data* sd = &w->solids[s];
-		if (sd->kind == DRAPE_SOLID_MESH || sd->shape.kind != SHAPE_PLANE) continue;
-		xform x = solid_pose_at(sd, time);
-		if (v3_dot(xform_apply_vector(x, v3(0.0, 0.0, 1.0)), up) <= 0.999) draw_plane_grid(x, focus, plane_half, step);
-	}
+	draw_solids(w, time, focus, plane_half);
+	plane_grids grids = {up, focus, plane_half, step};
+	for_each_plane(w, time, plane_grid, &grids);
 	draw_cloths(d, w, opt->wireframe);
 	if (opt->show_contacts) draw_contacts(w);
 	glDisable(GL_FOG);

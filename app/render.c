@@ -7,14 +7,9 @@
 #include "interrupt.h"
 #include "draw.h"
 #include "offscreen.h"
-#include "output.h"
 #include "png_write.h"
 #include "progress.h"
 #include "video.h"
-
-#include "io/embedded.h"
-#include "io/obj_read.h"
-#include "io/scene.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -205,18 +200,10 @@ static bool read_summary(const char* dir, char** scene_path, double* fps, merge_
 	return true;
 }
 
-static bool load_scene(const char* path, scene* s, char* err, size_t err_size)
-{
-	size_t prefix = strlen(EMBEDDED_PREFIX);
-	if (strncmp(path, EMBEDDED_PREFIX, prefix) == 0) return scene_load_builtin(path + prefix, s, err, err_size);
-	return scene_load_file(path, s, err, err_size);
-}
-
 /* Characters held until the garment relaxed ("hold": "relaxed") move from the run's motion_start. */
-static void start_motion(drape_world* w, const scene* s, const merge_log* merges)
+static void start_motion(drape_world* w, const drape_scene* s, const merge_log* merges)
 {
-	for (int32_t k = 0; merges->motion_start >= 0.0 && k < s->solid_count; ++k)
-		if (s->solids[k].hold_until_relaxed) drape_solid_set_hold(w, (drape_solid_id){k}, merges->motion_start);
+	if (merges->motion_start >= 0.0) drape_scene_start_motion(s, w, merges->motion_start);
 }
 
 /* Merges the seams the run had merged by `frame`, in its order (docs/garments.md); without a log
@@ -249,7 +236,7 @@ static bool load_frame(drape_world* w, const merge_log* merges, const char* dir,
 	snprintf(path, sizeof path, "%s/frame_%04d.obj", dir, frame);
 	drape_mesh m;
 	char why[512];
-	if (!obj_read_geometry(path, &m, why, sizeof why)) {
+	if (drape_mesh_load_obj_geometry(path, &m, why, sizeof why) != DRAPE_OK) {
 		snprintf(err, err_size, "cannot read frame %d: %s", frame, why);
 		return false;
 	}
@@ -297,7 +284,7 @@ static bool clear_pngs(const char* folder, char* err, size_t err_size)
 
 typedef struct render_job {
 	const render_options* opt;
-	scene s;
+	drape_scene* s;
 	drape_world* world;
 	frame_list frames;
 	double fps;
@@ -323,7 +310,7 @@ static void job_free(render_job* j)
 	free(j->frames.numbers);
 	merge_log_free(&j->merges);
 	if (j->world) drape_world_destroy(j->world);
-	scene_free(&j->s);
+	drape_scene_destroy(j->s);
 }
 
 /* Everything before the first image: the folder's summary and frames, the scene and its world,
@@ -342,12 +329,13 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	if (!read_summary(o->dir, &scene_path, &j->fps, &j->merges, err, err_size)) return EXIT_BAD_INPUT;
 	if (o->fps > 0.0) j->fps = o->fps;
 	char why[1024];
-	bool loaded = load_scene(scene_path, &j->s, why, sizeof why);
+	j->s = drape_scene_load(scene_path, why, sizeof why);
+	bool loaded = j->s != NULL;
 	if (!loaded) snprintf(err, err_size, "cannot load the scene of '%s' (%s): %s", o->dir, scene_path, why);
 	free(scene_path);
 	if (!loaded) return EXIT_BAD_INPUT;
-	j->world = scene_build_world(&j->s, why, sizeof why);
-	if (j->world) start_motion(j->world, &j->s, &j->merges);
+	j->world = drape_scene_create_world(j->s, NULL, why, sizeof why);
+	if (j->world) start_motion(j->world, j->s, &j->merges);
 	if (!j->world) {
 		snprintf(err, err_size, "cannot build the scene of '%s': %s", o->dir, why);
 		return EXIT_BAD_INPUT;
@@ -383,8 +371,8 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	if (drape_seam_count(j->world) > 0) {
 		char why[1024];
 		drape_world_destroy(j->world);
-		j->world = scene_build_world(&j->s, why, sizeof why);
-		if (j->world) start_motion(j->world, &j->s, &j->merges);
+		j->world = drape_scene_create_world(j->s, NULL, why, sizeof why);
+		if (j->world) start_motion(j->world, j->s, &j->merges);
 		if (!j->world) {
 			snprintf(err, err_size, "%s", why);
 			return EXIT_BAD_INPUT;
@@ -394,12 +382,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 	dopt->width = o->width;
 	dopt->height = o->height;
 	dopt->wireframe = o->wireframe;
-	if (j->s.camera.set) {
-		memcpy(cam->eye, j->s.camera.eye, sizeof cam->eye);
-		memcpy(cam->target, j->s.camera.target, sizeof cam->target);
-		memcpy(cam->up, j->s.camera.up, sizeof cam->up);
-		cam->fov_y_deg = j->s.camera.fov;
-	} else {
+	if (!drape_scene_camera(j->s, cam->eye, cam->target, cam->up, &cam->fov_y_deg)) {
 		*cam = draw_camera_frame_box(dopt->region_lo, dopt->region_hi, up, (double)o->width / o->height);
 	}
 	if (o->eye_set) memcpy(cam->eye, o->eye, sizeof cam->eye);
@@ -422,7 +405,7 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 		return EXIT_IO;
 	}
 	const bool whole = o->first == 0 && o->last == ALL_FRAMES;
-	if (!output_make_dirs(j->folder, err, err_size) || (whole && !clear_pngs(j->folder, err, err_size))) return EXIT_IO;
+	if (drape_make_dirs(j->folder, err, err_size) != DRAPE_OK || (whole && !clear_pngs(j->folder, err, err_size))) return EXIT_IO;
 	if (o->video != VIDEO_NONE && video_ffmpeg_available()) {
 		j->video = video_open(j->video_path, o->video, o->width, o->height, j->fps, err, err_size);
 		if (!j->video) return EXIT_IO;

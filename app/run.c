@@ -2,13 +2,9 @@
  * directory, then step frame by frame writing OBJ frames, stats.csv rows and summary.json. */
 #include "commands.h"
 #include "interrupt.h"
-#include "output.h"
 #include "progress.h"
 
-#include "io/caches.h"
-#include "io/scene.h"
-#include "io/scene_handle.h"
-#include "io/scene_set.h"
+#include "drape.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -89,7 +85,7 @@ static void run_usage(FILE* f)
 
 static int run_scene(int argc, char** argv, bool json, bool* printed)
 {
-	unsigned formats = FORMAT_OBJ;
+	unsigned formats = DRAPE_FORMAT_OBJ;
 	const char* scene_path = NULL;
 	const char* out_dir = "out";
 	long frames_override = -1, threads_override = -1;
@@ -136,7 +132,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 			break;
 		case 'f': {
 			char ferr[512];
-			if (!caches_parse_formats(optarg, &formats, ferr, sizeof ferr)) {
+			if (drape_parse_formats(optarg, &formats, ferr, sizeof ferr) != DRAPE_OK) {
 				fprintf(stderr, "drape run: %s\n", ferr);
 				bad = EXIT_BAD_INPUT;
 			}
@@ -166,7 +162,7 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 		free(sets);
 		return bad;
 	}
-	if (render_after && !(formats & FORMAT_OBJ)) {
+	if (render_after && !(formats & DRAPE_FORMAT_OBJ)) {
 		fprintf(stderr, "drape run: --render draws the OBJ frames, so --format must include obj\n");
 		free(sets);
 		return EXIT_BAD_INPUT;
@@ -189,11 +185,10 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 	if (!scene_path) {
 		/* The default scene is built in (src/io/embedded.c): loaded here, run by the library. */
 		char err[1024];
-		ui.builtin = malloc(sizeof *ui.builtin);
-		if (!ui.builtin || !scene_load_default_set(sets, set_count, &ui.builtin->s, err, sizeof err)) {
-			fprintf(stderr, "drape: %s\n", ui.builtin ? err : "out of memory");
-			snprintf(early_error, sizeof early_error, "%s", ui.builtin ? err : "out of memory");
-			free(ui.builtin);
+		ui.builtin = drape_scene_load_overrides(DRAPE_DEFAULT_SCENE, sets, set_count, err, sizeof err);
+		if (!ui.builtin) {
+			fprintf(stderr, "drape: %s\n", err);
+			snprintf(early_error, sizeof early_error, "%s", err);
 			free(sets);
 			return EXIT_BAD_INPUT;
 		}

@@ -13,9 +13,6 @@
 #include "view_pick.h"
 #include "view_screenshot.h"
 
-#include "io/scene.h"
-#include "io/sewing.h"
-
 #include <GLFW/glfw3.h>
 #include <getopt.h>
 
@@ -57,7 +54,9 @@ enum mouse_mode { MOUSE_NONE, MOUSE_DRAG, MOUSE_ORBIT, MOUSE_PAN };
 
 typedef struct viewer {
 	view_options opt;
-	scene sc;
+	drape_scene* sc;
+	drape_world_def def; /* the scene's, with --threads */
+	double scene_fps;
 	drape_world* world;
 	double gravity[3];
 	GLFWwindow* window;
@@ -74,7 +73,7 @@ typedef struct viewer {
 	double last_x, last_y;
 	bool paused, wireframe, contacts, quit;
 	bool failed; /* a step failed since the last reset: the simulation is stopped */
-	sewing_state sew; /* seams merge, and "relaxed" bodies start, as in a run (docs/garments.md) */
+	drape_sewing* sew; /* seams merge, and "relaxed" bodies start, as in a run (docs/garments.md) */
 	bool ever_failed;
 	char error[512];
 	int64_t frame; /* simulated frames since the world was built */
@@ -217,13 +216,14 @@ static int parse_options(int argc, char** argv, view_options* o)
 static bool build_world(viewer* v)
 {
 	char err[1024];
-	drape_world* w = scene_build_world(&v->sc, err, sizeof err);
+	drape_world* w = drape_scene_create_world(v->sc, &v->def, err, sizeof err);
 	if (!w) {
 		fprintf(stderr, "drape view: %s\n", err);
 		return false;
 	}
-	sewing_end(&v->sew);
-	if (!sewing_begin(&v->sew, w)) {
+	drape_sewing_destroy(v->sew);
+	v->sew = drape_sewing_create(v->sc, w);
+	if (!v->sew) {
 		fprintf(stderr, "drape view: out of memory\n");
 		drape_world_destroy(w);
 		return false;
@@ -350,9 +350,9 @@ static void simulate_frame(viewer* v)
 {
 	double t0 = glfwGetTime();
 	drape_world_reset_stats(v->world);
-	sewing_set_gravity(&v->sew, v->world, &v->sc);
+	drape_sewing_before_frame(v->sew, v->world);
 	/* Land on the frame's exact time, (frame + 1) / fps, so rounding never accumulates. */
-	drape_status st = drape_world_step(v->world, (double)(v->frame + 1) / v->sc.fps - drape_world_time(v->world));
+	drape_status st = drape_world_step(v->world, (double)(v->frame + 1) / v->scene_fps - drape_world_time(v->world));
 	v->last = drape_world_get_stats(v->world);
 	v->last_frame_ms = 1e3 * (glfwGetTime() - t0);
 	v->total.steps += v->last.steps;
@@ -361,7 +361,7 @@ static void simulate_frame(viewer* v)
 	if (v->last.steps && (v->total.min_dt == 0.0 || v->last.min_dt < v->total.min_dt)) v->total.min_dt = v->last.min_dt;
 	if (v->last.max_dt > v->total.max_dt) v->total.max_dt = v->last.max_dt;
 	if (st == DRAPE_OK) {
-		st = sewing_after_frame(&v->sew, v->world, &v->sc, v->error, sizeof v->error);
+		st = drape_sewing_after_frame(v->sew, v->world, v->error, sizeof v->error);
 	} else {
 		snprintf(v->error, sizeof v->error, "%s", drape_world_error(v->world));
 	}
@@ -514,9 +514,10 @@ static int finish(viewer* v, int status)
 {
 	if (v->opt.report && v->world) {
 		char err[512];
-		v->rec.seams = v->sew.seam_count;
-		v->rec.seams_open = v->sew.open;
-		v->rec.motion_start = v->sew.motion_start;
+		drape_sewing_info sewing = drape_sewing_get_info(v->sew);
+		v->rec.seams = sewing.seam_count;
+		v->rec.seams_open = sewing.open;
+		v->rec.motion_start = sewing.motion_start;
 		if (!view_recorder_write(&v->rec, v->opt.report, v->ever_failed ? "diverged" : "ok", v->error,
 					 v->displayed, drape_world_time(v->world), &v->total, err, sizeof err)) {
 			fprintf(stderr, "drape view: %s\n", err);
@@ -524,7 +525,7 @@ static int finish(viewer* v, int status)
 		}
 	}
 	view_recorder_free(&v->rec);
-	sewing_end(&v->sew);
+	drape_sewing_destroy(v->sew);
 	free(v->scratch);
 	if (v->drawer) drawer_destroy(v->drawer);
 	if (v->window) glfwDestroyWindow(v->window);
@@ -532,7 +533,7 @@ static int finish(viewer* v, int status)
 	glfwTerminate();
 #endif
 	if (v->world) drape_world_destroy(v->world);
-	scene_free(&v->sc);
+	drape_scene_destroy(v->sc);
 	free(v);
 	return status;
 }
@@ -541,14 +542,15 @@ static int finish(viewer* v, int status)
 static int load(viewer* v)
 {
 	char err[1024];
-	bool loaded = v->opt.scene_path ? scene_load_file(v->opt.scene_path, &v->sc, err, sizeof err)
-					: scene_load_default(&v->sc, err, sizeof err);
-	if (!loaded) {
+	v->sc = drape_scene_load(v->opt.scene_path ? v->opt.scene_path : DRAPE_DEFAULT_SCENE, err, sizeof err);
+	if (!v->sc) {
 		fprintf(stderr, "drape: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
-	if (v->opt.threads > 0) v->sc.world.threads = (int32_t)v->opt.threads;
-	memcpy(v->gravity, v->sc.world.gravity, sizeof v->gravity);
+	v->def = drape_scene_world_def(v->sc);
+	v->scene_fps = drape_scene_fps(v->sc);
+	if (v->opt.threads > 0) v->def.threads = (int32_t)v->opt.threads;
+	memcpy(v->gravity, v->def.gravity, sizeof v->gravity);
 	if (!build_world(v)) return EXIT_BAD_INPUT;
 	if (v->opt.track_cloth >= 0) {
 		drape_cloth_id id = {v->opt.track_cloth};
@@ -581,7 +583,7 @@ static int open_display(viewer* v)
 		return EXIT_BAD_INPUT;
 	}
 	char title[256];
-	snprintf(title, sizeof title, "drape view - %s", v->sc.name ? v->sc.name : "scene");
+	snprintf(title, sizeof title, "drape view - %s", drape_scene_name(v->sc)[0] ? drape_scene_name(v->sc) : "scene");
 	v->window = open_window(title, (int)v->opt.width, (int)v->opt.height);
 	if (!v->window) {
 		fprintf(stderr, "drape view: cannot create an OpenGL 2.1 window on this display (or use `drape render`)\n");
@@ -609,12 +611,7 @@ static void initial_camera(viewer* v)
 	double ww, wh, up[3];
 	window_size(v, &ww, &wh);
 	draw_camera cam = draw_camera_frame(v->world, drape_world_time(v->world), ww / fmax(wh, 1.0));
-	if (v->sc.camera.set) {
-		memcpy(cam.eye, v->sc.camera.eye, sizeof cam.eye);
-		memcpy(cam.target, v->sc.camera.target, sizeof cam.target);
-		memcpy(cam.up, v->sc.camera.up, sizeof cam.up);
-		cam.fov_y_deg = v->sc.camera.fov;
-	}
+	drape_scene_camera(v->sc, cam.eye, cam.target, cam.up, &cam.fov_y_deg);
 	draw_world_up(v->world, up);
 	/* The orbit turns about the world's up; a scene camera's own up only matters for roll. */
 	view_orbit_look(&v->orbit, cam.eye, cam.target, up, cam.fov_y_deg);
@@ -639,7 +636,7 @@ static int run_loop(viewer* v)
 {
 	char err[1024];
 	int status = EXIT_OK;
-	const double frame_time = 1.0 / v->sc.fps;
+	const double frame_time = 1.0 / v->scene_fps;
 	double next = glfwGetTime();
 	v->fps_since = next;
 	while (!v->quit && !interrupt_requested() && !glfwWindowShouldClose(v->window)) {

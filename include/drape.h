@@ -80,6 +80,9 @@ drape_status drape_mesh_make_grid(const drape_grid_def* def, drape_mesh* out, ch
 /* Reads a Wavefront OBJ: v, vt and f (polygons are fan-triangulated; every corner needs a vt).
  * uv_scale multiplies the vt to give metres. Errors read "path:line: what is wrong". */
 drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* out, char* err, size_t err_size);
+/* Only the geometry (v and f; any vt are checked and dropped, uv_count 0), e.g. an output frame
+ * to show or a solid's surface. */
+drape_status drape_mesh_load_obj_geometry(const char* path, drape_mesh* out, char* err, size_t err_size);
 void drape_mesh_free(drape_mesh* mesh);
 
 /* ---------------------------------------------------------------------------------------------
@@ -354,6 +357,9 @@ bool drape_character_joint(const drape_character* character, const char* name, d
 			   double tail[3]);
 drape_solid_id drape_solid_add(drape_world* world, const drape_solid_def* def);
 int32_t drape_solid_count(const drape_world* world);
+/* A mesh solid's (or character's) vertices and triangles; 0 for the analytic shapes. */
+int32_t drape_solid_vertex_count(const drape_world* world, drape_solid_id solid);
+int32_t drape_solid_triangle_count(const drape_world* world, drape_solid_id solid);
 /* A character solid holds its dressing pose until `hold` s, then blends into its clip (the world's
  * copy of the character, drape_character_set_hold): a run starts the motion once a garment has
  * relaxed (docs/garments.md). DRAPE_ERROR_INVALID for a solid that is not a character. */
@@ -648,6 +654,57 @@ drape_status drape_world_set_gravity(drape_world* world, const double gravity[3]
 double drape_world_elastic_energy(const drape_world* world);
 
 /* ---------------------------------------------------------------------------------------------
+ * Debug drawing (as Box2D's b2World_Draw with b2DebugDraw): the world hands what there is to see
+ * to the caller's callbacks, and the caller draws it with whatever it likes (`drape render` and
+ * `drape view` use OpenGL). Every pointer a callback gets is valid during that call only.
+ * Callbacks left NULL are skipped. */
+
+/* What a contact point is. */
+typedef enum drape_debug_point {
+	DRAPE_DEBUG_SOLID_CONTACT, /* a particle in contact with a solid */
+	DRAPE_DEBUG_CLOTH_CONTACT  /* a particle of a cloth/cloth repulsion (each of its 4 nodes) */
+} drape_debug_point;
+
+typedef struct drape_debug_draw {
+	/* A cloth as it is now: positions (3 doubles per vertex, the cloth's own numbering, possibly
+	 * not finite after a failed step) and triangles (3 vertex indices each). */
+	void (*draw_cloth)(drape_cloth_id cloth, const double* positions, int32_t vertex_count, const int32_t* triangles,
+			   int32_t triangle_count, void* context);
+	/* A solid posed at `time`, tessellated: positions and unit normals (3 floats per vertex) and
+	 * triangles (3 indices each, counter-clockwise seen from outside). Analytic shapes get smooth
+	 * normals (flat on box faces and cylinder caps); meshes keep creases sharper than 40 degrees.
+	 * An infinite plane (plane true) is a square patch of half size plane_half centred on its
+	 * point nearest plane_focus. */
+	void (*draw_solid)(drape_solid_id solid, bool plane, const float* positions, const float* normals, int32_t vertex_count,
+			   const uint32_t* indices, int32_t index_count, void* context);
+	/* An infinite plane's frame at `time`: its origin and its rotation as a unit quaternion
+	 * (w, x, y, z); the plane is z = 0 of that frame, +z its outside. */
+	void (*draw_plane)(drape_solid_id solid, const double origin[3], const double rotation[4], void* context);
+	/* A particle in contact (draw_contacts). */
+	void (*draw_point)(const double point[3], drape_debug_point kind, void* context);
+	double time;           /* when solids are posed, s (cloths are drawn as they are now) */
+	double plane_focus[3]; /* where plane patches are centred */
+	double plane_half;     /* their half size, m */
+	bool draw_cloths;      /* draw_cloth for every cloth */
+	bool draw_solids;      /* draw_solid for every solid */
+	bool draw_planes;      /* draw_plane for every infinite plane */
+	bool draw_contacts;    /* draw_point: solid contacts, then cloth/cloth repulsion nodes */
+	void* context;         /* handed to every callback */
+} drape_debug_draw;
+
+/* Everything off, time 0, plane_half 1. */
+drape_debug_draw drape_default_debug_draw(void);
+/* Calls the callbacks that draw asks for: cloths in order, then solids, then planes, then
+ * contacts. DRAPE_ERROR_MEMORY when a solid could not be tessellated (the solids before it were
+ * drawn). */
+drape_status drape_world_draw(const drape_world* world, const drape_debug_draw* draw);
+/* The box around every cloth's finite positions and every solid except infinite planes posed at
+ * `time` (lo = +inf, hi = -inf when there is nothing). */
+void drape_world_get_bounds(const drape_world* world, double time, double lo[3], double hi[3]);
+/* Gravity now, m/s^2. */
+void drape_world_get_gravity(const drape_world* world, double gravity[3]);
+
+/* ---------------------------------------------------------------------------------------------
  * Whole jobs: scene files, output files and runs, as the `drape run` command does them (the
  * command is a thin user of these calls; docs/api.md, docs/scene-format.md, docs/caches.md).
  * Messages go into err (at most err_size bytes, always terminated) and name the file, line and
@@ -657,7 +714,10 @@ double drape_world_elastic_energy(const drape_world* world);
 typedef struct drape_scene drape_scene;
 
 /* Loads and validates a scene file (JSON, docs/scene-format.md); relative mesh paths are found
- * next to it. NULL with a message on failure. */
+ * next to it. A path "<built-in>/NAME" is a scene built into drape (what a run of one records in
+ * summary.json; DRAPE_DEFAULT_SCENE is the one `drape run` and `drape view` run when given no
+ * scene). NULL with a message on failure. */
+#define DRAPE_DEFAULT_SCENE "<built-in>/figure1_drape.json"
 drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
 /* The same with overrides "key.path=value" applied to the file's JSON before validation, so each
  * is checked exactly like the file (array indices as numbers: "cloths.0.material.stretch=5000";
@@ -667,6 +727,31 @@ drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
 drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
 					char* err, size_t err_size);
 void drape_scene_destroy(drape_scene* scene);
+/* The scene's output.camera: false when it sets none (a renderer then frames the scene itself). */
+bool drape_scene_camera(const drape_scene* scene, double eye[3], double target[3], double up[3], double* fov_y_deg);
+/* Characters held until the garment relaxed ("hold": "relaxed") start moving at `time`: what
+ * drape_run does when sewing ends, for a tool that replays a run (`drape render` reads the time
+ * from summary.json's sewing.motion_start). The solids are the scene's, in order. */
+void drape_scene_start_motion(const drape_scene* scene, drape_world* world, double time);
+
+/* A run's sewing (docs/garments.md) for a caller that steps a scene's world itself, frame by frame,
+ * as `drape view` does: before each frame, gravity as the scene has it (scaled by sewing.gravity
+ * while a seam is open); after it, the seams that have closed merge, a seam still open past
+ * sewing.time_limit is an error (DRAPE_ERROR_DIVERGED, naming it), and once the garment has
+ * relaxed the held characters start moving. The scene must outlive it. */
+typedef struct drape_sewing drape_sewing;
+typedef struct drape_sewing_info {
+	int32_t seam_count;
+	int32_t open;        /* seams not yet merged */
+	double sewn_at;      /* s: when the last seam merged; < 0 while some are open */
+	double motion_start; /* s: when the garment had relaxed after sewing; < 0 until then */
+} drape_sewing_info;
+/* For a world just made by drape_scene_create_world; NULL when out of memory. */
+drape_sewing* drape_sewing_create(const drape_scene* scene, const drape_world* world);
+void drape_sewing_destroy(drape_sewing* sewing);
+void drape_sewing_before_frame(const drape_sewing* sewing, drape_world* world);
+drape_status drape_sewing_after_frame(drape_sewing* sewing, drape_world* world, char* err, size_t err_size);
+drape_sewing_info drape_sewing_get_info(const drape_sewing* sewing);
 /* The scene's "name", and its output settings: frames per second and number of frames. */
 const char* drape_scene_name(const drape_scene* scene);
 double drape_scene_fps(const drape_scene* scene);
@@ -708,6 +793,10 @@ typedef enum drape_format {
 	DRAPE_FORMAT_GLB = 4, /* animation.glb: binary glTF 2.0, motion as morph targets */
 	DRAPE_FORMAT_USDA = 8, /* animation.usda: USD text, time-sampled points with uv per cloth */
 } drape_format;
+
+/* Creates `dir` and its parents where missing (mkdir -p), as the writers do for their folder;
+ * DRAPE_ERROR_IO with a message naming the folder that could not be made. */
+drape_status drape_make_dirs(const char* dir, char* err, size_t err_size);
 
 /* "obj,pc2,glb,usda" (any non-empty subset) into DRAPE_FORMAT_* bits. */
 drape_status drape_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size);

@@ -332,6 +332,22 @@ int32_t drape_solid_count(const drape_world* w)
 	return w->solid_count;
 }
 
+int32_t drape_solid_vertex_count(const drape_world* w, drape_solid_id id)
+{
+	API_REQUIRE(w != NULL, 0);
+	API_REQUIRE(id.index >= 0 && id.index < w->solid_count, 0);
+	const solid_data* sd = &w->solids[id.index];
+	return sd->kind == DRAPE_SOLID_MESH ? sd->vertex_count : 0;
+}
+
+int32_t drape_solid_triangle_count(const drape_world* w, drape_solid_id id)
+{
+	API_REQUIRE(w != NULL, 0);
+	API_REQUIRE(id.index >= 0 && id.index < w->solid_count, 0);
+	const solid_data* sd = &w->solids[id.index];
+	return sd->kind == DRAPE_SOLID_MESH ? sd->triangle_count : 0;
+}
+
 drape_status drape_solid_set_hold(drape_world* w, drape_solid_id id, double hold)
 {
 	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);

@@ -1,7 +1,8 @@
-/* The renderer's tessellation of solids (app/draw_shapes.c): every vertex lies on the collision
+/* The renderer's tessellation of solids (src/draw_shapes.c, behind drape_world_draw): every vertex lies on the collision
  * shape (collide/shapes.c), normals are unit and point out, triangle windings agree with them,
  * mesh creases stay sharp while fine curvature is smoothed, planes become patches around the
- * focus, and keyframed solids are drawn where the simulation places them. */
+ * focus, keyframed solids are drawn where the simulation places them, and drape_world_draw hands
+ * each callback what the world holds. */
 #include "test.h"
 
 #include "draw_shapes.h"
@@ -102,6 +103,7 @@ static void test_mesh_creases(void)
 	d.shape = DRAPE_SOLID_MESH;
 	d.mesh = &m;
 	drape_world* w = world_with(&d);
+	CHECK(drape_solid_vertex_count(w, (drape_solid_id){0}) == 2 * N && drape_solid_triangle_count(w, (drape_solid_id){0}) == nt);
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
 	CHECK(geometry_add_solid(&g, &w->solids[0], 0.0, v3_zero(), 1.0));
@@ -193,6 +195,122 @@ static void test_keyframed(void)
 	drape_world_destroy(w);
 }
 
+/* What drape_world_draw hands a renderer, recorded. */
+typedef struct draw_record {
+	int cloths, cloth_vertices, cloth_triangles;
+	double cloth_x0[3];
+	int solids, planes_flagged, solid_vertices[2];
+	int planes;
+	double plane_origin[3], plane_rotation[4];
+	int solid_points, cloth_points;
+} draw_record;
+
+static void record_cloth(drape_cloth_id cloth, const double* x, int32_t nv, const int32_t* tri, int32_t nt, void* context)
+{
+	draw_record* r = context;
+	CHECK(cloth.index == r->cloths && tri != NULL);
+	r->cloths++;
+	r->cloth_vertices += nv;
+	r->cloth_triangles += nt;
+	memcpy(r->cloth_x0, x, sizeof r->cloth_x0);
+}
+
+static void record_solid(drape_solid_id solid, bool plane, const float* p, const float* n, int32_t nv, const uint32_t* idx,
+			 int32_t ni, void* context)
+{
+	draw_record* r = context;
+	CHECK(solid.index == r->solids && p != NULL && n != NULL && idx != NULL && ni % 3 == 0);
+	for (int32_t i = 0; i < ni; ++i) CHECK(idx[i] < (uint32_t)nv);
+	if (solid.index < 2) r->solid_vertices[solid.index] = nv;
+	r->solids++;
+	r->planes_flagged += plane;
+}
+
+static void record_plane(drape_solid_id solid, const double origin[3], const double rotation[4], void* context)
+{
+	draw_record* r = context;
+	CHECK(solid.index == 1);
+	r->planes++;
+	memcpy(r->plane_origin, origin, sizeof r->plane_origin);
+	memcpy(r->plane_rotation, rotation, sizeof r->plane_rotation);
+}
+
+static void record_point(const double p[3], drape_debug_point kind, void* context)
+{
+	draw_record* r = context;
+	CHECK(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+	if (kind == DRAPE_DEBUG_SOLID_CONTACT) r->solid_points++;
+	else r->cloth_points++;
+}
+
+/* The public debug-draw interface: a sheet lying on a sphere, over a plane. Each callback gets
+ * what the world holds (the cloth's own positions, each solid tessellated as draw_shapes.c does,
+ * the plane's frame, one point per particle in solid contact), and only the parts asked for. */
+static void test_world_draw(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	drape_grid_def gd = drape_default_grid_def();
+	gd.size[0] = gd.size[1] = 0.4;
+	gd.resolution[0] = gd.resolution[1] = 9;
+	gd.center[2] = 0.301;
+	drape_mesh m;
+	CHECK(drape_mesh_make_grid(&gd, &m, NULL, 0) == DRAPE_OK);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	CHECK(drape_cloth_add(w, &cd).index == 0);
+	drape_solid_def sphere = drape_default_solid_def();
+	sphere.shape = DRAPE_SOLID_SPHERE;
+	sphere.radius = 0.3;
+	CHECK(drape_solid_add(w, &sphere).index == 0);
+	CHECK(drape_solid_vertex_count(w, (drape_solid_id){0}) == 0 && drape_solid_triangle_count(w, (drape_solid_id){0}) == 0);
+	drape_solid_def plane = drape_default_solid_def();
+	plane.shape = DRAPE_SOLID_PLANE;
+	plane.position[2] = -0.5;
+	CHECK(drape_solid_add(w, &plane).index == 1);
+	CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
+
+	draw_record r;
+	memset(&r, 0, sizeof r);
+	drape_debug_draw dd = drape_default_debug_draw();
+	dd.draw_cloth = record_cloth;
+	dd.draw_solid = record_solid;
+	dd.draw_plane = record_plane;
+	dd.draw_point = record_point;
+	dd.context = &r;
+	CHECK(drape_world_draw(w, &dd) == DRAPE_OK);
+	CHECK(r.cloths == 0 && r.solids == 0 && r.planes == 0 && r.solid_points == 0); /* nothing asked for */
+	dd.draw_cloths = dd.draw_solids = dd.draw_planes = dd.draw_contacts = true;
+	CHECK(drape_world_draw(w, &dd) == DRAPE_OK);
+	CHECK(r.cloths == 1 && r.cloth_vertices == 81 && r.cloth_triangles == drape_cloth_triangle_count(w, (drape_cloth_id){0}));
+	double x[3 * 81];
+	drape_cloth_get_positions(w, (drape_cloth_id){0}, x);
+	CHECK(memcmp(r.cloth_x0, x, sizeof r.cloth_x0) == 0);
+	CHECK(r.solids == 2 && r.planes_flagged == 1);
+	draw_geometry g;
+	memset(&g, 0, sizeof g);
+	CHECK(geometry_add_solid(&g, &w->solids[0], 0.0, v3_zero(), 1.0));
+	CHECK(r.solid_vertices[0] == g.vertex_count && r.solid_vertices[1] == 81);
+	geometry_free(&g);
+	CHECK(r.planes == 1 && r.plane_origin[2] == -0.5 && r.plane_rotation[0] == 1.0);
+	int in_contact = 0;
+	for (int32_t i = 0; i < w->particle_count; ++i) in_contact += w->contacts[i].solid >= 0;
+	CHECK(in_contact > 0 && r.solid_points == in_contact);
+
+	/* bounds: the sheet and the sphere, not the infinite plane; gravity as set */
+	double lo[3], hi[3], gravity[3];
+	drape_world_get_bounds(w, 0.0, lo, hi);
+	CHECK_NEAR(lo[2], -0.3, 1e-9);
+	CHECK(hi[2] > 0.3 && lo[0] <= -0.3 && hi[0] >= 0.3);
+	drape_world_get_gravity(w, gravity);
+	CHECK(gravity[2] == wd.gravity[2]);
+	CHECK(drape_world_set_gravity(w, (double[3]){1.0, 0.0, 0.0}) == DRAPE_OK);
+	drape_world_get_gravity(w, gravity);
+	CHECK(gravity[0] == 1.0 && gravity[2] == 0.0);
+	drape_mesh_free(&m);
+	drape_world_destroy(w);
+}
+
 const test_case draw_tests[] = {
 	{"draw_sphere_on_surface_outward", test_sphere},
 	{"draw_capsule_on_surface_outward", test_capsule},
@@ -201,5 +319,6 @@ const test_case draw_tests[] = {
 	{"draw_mesh_creases_sharp_curves_smooth", test_mesh_creases},
 	{"draw_plane_patch_around_focus", test_plane_patch},
 	{"draw_keyframed_solid_at_time", test_keyframed},
+	{"draw_world_public_callbacks", test_world_draw},
 	{NULL, NULL},
 };

@@ -595,6 +595,7 @@ const test_case io_tests[] = {
 	{"obj_read_geometry", test_obj_read_geometry},
 	{"obj_write_round_trip", test_obj_write_round_trip},
 	{"scene_shipped", test_scene_shipped},
+	{"scene_replay_api", test_scene_replay_api},
 	{"scene_default", test_scene_default},
 	{"scene_pins", test_scene_pins},
 	{"scene_pin_motion", test_scene_pin_motion},

@@ -38,6 +38,7 @@ bool mesh_zeroed(const drape_mesh* m);
 double uv_area(const drape_mesh* m, int32_t t);
 
 void test_scene_shipped(void);
+void test_scene_replay_api(void);
 void test_scene_default(void);
 void test_scene_pins(void);
 void test_scene_pin_motion(void);

@@ -2,10 +2,14 @@
  * drape_scene_* over src/io/scene.c and drape_writer_* over src/io/caches.c (docs/api.md). */
 #include "drape.h"
 
+#include "api_assert.h"
 #include "core.h"
 #include "io/caches.h"
+#include "io/embedded.h"
+#include "io/output.h"
 #include "io/scene.h"
 #include "io/scene_handle.h"
+#include "io/sewing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +42,14 @@ drape_scene* drape_scene_load_overrides(const char* path, const char* const* ove
 		set_err(err, err_size, "out of memory");
 		return NULL;
 	}
-	if (!scene_load_file_set(path, overrides, override_count, &h->s, local, sizeof local)) {
+	/* "<built-in>/name": a scene built into drape, as summary.json records a run of one */
+	size_t prefix = strlen(EMBEDDED_PREFIX);
+	bool builtin = strncmp(path, EMBEDDED_PREFIX, prefix) == 0;
+	const char* text = builtin ? embedded_text(path + prefix) : NULL;
+	if (builtin && !text) snprintf(local, sizeof local, "no built-in scene '%s'", path + prefix);
+	bool ok = builtin ? text && scene_load_text_set(text, path, overrides, override_count, &h->s, local, sizeof local)
+			  : scene_load_file_set(path, overrides, override_count, &h->s, local, sizeof local);
+	if (!ok) {
 		set_err(err, err_size, local);
 		free(h);
 		return NULL;
@@ -68,6 +79,84 @@ drape_world* drape_scene_create_world(const drape_scene* scene, const drape_worl
 	drape_world* w = scene_build_world(&s, local, sizeof local);
 	if (!w) set_err(err, err_size, local);
 	return w;
+}
+
+bool drape_scene_camera(const drape_scene* scene, double eye[3], double target[3], double up[3], double* fov_y_deg)
+{
+	API_REQUIRE(scene != NULL, false);
+	const scene_camera* c = &scene->s.camera;
+	if (!c->set) return false;
+	memcpy(eye, c->eye, sizeof c->eye);
+	memcpy(target, c->target, sizeof c->target);
+	memcpy(up, c->up, sizeof c->up);
+	*fov_y_deg = c->fov;
+	return true;
+}
+
+void drape_scene_start_motion(const drape_scene* scene, drape_world* world, double time)
+{
+	API_REQUIRE_VOID(scene != NULL && world != NULL);
+	scene_start_motion(&scene->s, world, time);
+}
+
+struct drape_sewing {
+	const drape_scene* scene;
+	sewing_state st;
+};
+
+drape_sewing* drape_sewing_create(const drape_scene* scene, const drape_world* world)
+{
+	API_REQUIRE(scene != NULL && world != NULL, NULL);
+	drape_sewing* s = calloc(1, sizeof *s);
+	if (!s) return NULL;
+	s->scene = scene;
+	if (!sewing_begin(&s->st, world)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void drape_sewing_destroy(drape_sewing* sewing)
+{
+	if (!sewing) return;
+	sewing_end(&sewing->st);
+	free(sewing);
+}
+
+void drape_sewing_before_frame(const drape_sewing* sewing, drape_world* world)
+{
+	API_REQUIRE_VOID(sewing != NULL && world != NULL);
+	sewing_set_gravity(&sewing->st, world, &sewing->scene->s);
+}
+
+drape_status drape_sewing_after_frame(drape_sewing* sewing, drape_world* world, char* err, size_t err_size)
+{
+	API_REQUIRE(sewing != NULL && world != NULL, DRAPE_ERROR_INVALID);
+	return sewing_after_frame(&sewing->st, world, &sewing->scene->s, err, err_size);
+}
+
+drape_sewing_info drape_sewing_get_info(const drape_sewing* sewing)
+{
+	drape_sewing_info info = {0, 0, -1.0, -1.0};
+	API_REQUIRE(sewing != NULL, info);
+	info.seam_count = sewing->st.seam_count;
+	info.open = sewing->st.open;
+	info.sewn_at = sewing->st.sewn_at;
+	info.motion_start = sewing->st.motion_start;
+	return info;
+}
+
+drape_status drape_make_dirs(const char* dir, char* err, size_t err_size)
+{
+	char local[1024];
+	if (!dir) {
+		set_err(err, err_size, "drape_make_dirs: no folder");
+		return DRAPE_ERROR_INVALID;
+	}
+	if (output_make_dirs(dir, local, sizeof local)) return DRAPE_OK;
+	set_err(err, err_size, local);
+	return DRAPE_ERROR_IO;
 }
 
 drape_status drape_parse_formats(const char* text, unsigned* formats, char* err, size_t err_size)

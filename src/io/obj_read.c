@@ -400,6 +400,11 @@ drape_status drape_mesh_load_obj(const char* path, double uv_scale, drape_mesh* 
 	return obj_read(path, uv_scale, true, out, err, err_size);
 }
 
+drape_status drape_mesh_load_obj_geometry(const char* path, drape_mesh* out, char* err, size_t err_size)
+{
+	return obj_read(path, 1.0, false, out, err, err_size);
+}
+
 bool obj_read_geometry(const char* path, drape_mesh* out, char* err, size_t err_size)
 {
 	return obj_read(path, 1.0, false, out, err, err_size) == DRAPE_OK;

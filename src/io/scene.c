@@ -590,6 +590,12 @@ bool scene_load_default_set(const char* const* sets, int32_t count, scene* out, 
 /* ---------------------------------------------------------------------------------------------
  * Building the world */
 
+void scene_start_motion(const scene* s, drape_world* world, double t)
+{
+	for (int32_t k = 0; k < s->solid_count; ++k)
+		if (s->solids[k].hold_until_relaxed) drape_solid_set_hold(world, (drape_solid_id){k}, t);
+}
+
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size)
 {
 	return scene_build_world_status(s, NULL, err, err_size);

@@ -100,7 +100,7 @@ bool scene_load_file_set(const char* path, const char* const* sets, int32_t set_
 bool scene_load_text_set(const char* text, const char* path, const char* const* sets, int32_t set_count, scene* out,
 			 char* err, size_t err_size);
 /* The default scene of `drape run`: the paper's figure 1 drape over a cylinder mesh. */
-#define SCENE_DEFAULT "figure1_drape.json"
+#define SCENE_DEFAULT "figure1_drape.json" /* include/drape.h's DRAPE_DEFAULT_SCENE is <built-in>/ this */
 bool scene_load_default(scene* out, char* err, size_t err_size);
 /* A built-in scene by file name (io/embedded.h: figure1_drape.json, figure2_sheet.json); its path
  * is "<built-in>/NAME" and its relative mesh files are built in too. */
@@ -111,6 +111,10 @@ void scene_free(scene* s);
  * and solid ids scene.solids order. Returns NULL with a message naming the cloth/element/solid
  * on failure. */
 drape_world* scene_build_world(const scene* s, char* err, size_t err_size);
+
+/* Characters held until the garment relaxed ("hold": "relaxed") start moving at time t: when
+ * sewing ends (sewing.c), or when `drape render` replays a run (drape_scene_start_motion). */
+void scene_start_motion(const scene* s, drape_world* world, double t);
 /* The same, with why it failed in *status (optional): DRAPE_ERROR_INVALID or DRAPE_ERROR_MEMORY. */
 drape_world* scene_build_world_status(const scene* s, drape_status* status, char* err, size_t err_size);
 /* The same into an existing world: s's cloths, pins, seams and solids are appended (cloth i of s

@@ -96,8 +96,7 @@ drape_status sewing_after_frame(sewing_state* st, drape_world* world, const scen
 	}
 	if (st->open == 0 && st->motion_start < 0.0 && drape_world_kinetic_energy(world) < s->relax_energy) {
 		st->motion_start = t;
-		for (int32_t k = 0; k < s->solid_count; ++k) /* "hold": "relaxed" characters start moving now */
-			if (s->solids[k].hold_until_relaxed) drape_solid_set_hold(world, (drape_solid_id){k}, t);
+		scene_start_motion(s, world, t);
 	}
 	return DRAPE_OK;
 }

@@ -1,7 +1,8 @@
-/* Triangle geometry for drawing (positions, normals, indices in float/uint32 arrays that OpenGL
- * vertex arrays take directly), and the solids tessellated into it at a given time. No OpenGL here. */
-#ifndef DRAPE_APP_DRAW_SHAPES_H
-#define DRAPE_APP_DRAW_SHAPES_H
+/* Triangle geometry for debug drawing (debug_draw.c: positions, normals, indices in float/uint32
+ * arrays that OpenGL vertex arrays take directly), and the solids tessellated into it at a given
+ * time. No OpenGL here. */
+#ifndef DRAPE_DRAW_SHAPES_H
+#define DRAPE_DRAW_SHAPES_H
 
 #include "collide/solid.h"
 
