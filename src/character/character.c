@@ -206,15 +206,6 @@ static bool is_upper_arm(const char* name)
 	return !(n >= 7 && strcmp(name + n - 7, "ForeArm") == 0);
 }
 
-/* q = a * b (Hamilton product). */
-void quat_mul(const double* a, const double* b, double* q)
-{
-	q[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-	q[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-	q[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-	q[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-}
-
 bool character_set_dress_pose(drape_character* c, double angle)
 {
 	affine* g = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *g);

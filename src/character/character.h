@@ -108,12 +108,13 @@ int32_t character_find_joint(const drape_character* c, const char* name);
  * false with a message naming the key (and *at). */
 bool character_set_keyframes(drape_character* c, const drape_joint_key* keys, int32_t count, character_error_at* at,
 			     char* err, size_t err_size);
-/* The rotation [rx, ry, rz] degrees about the fixed x, then y, then z axes: q = qz qy qx. */
+/* The rotation [rx, ry, rz] degrees about the fixed x, then y, then z axes: q = qz qy qx
+ * (transform.c). */
 void character_euler_quat(const double deg[3], double q[4]);
 /* Joint j's keyframed rotation at simulation time t (identity without keys). */
 void character_key_rotation(const character_joint* j, double t, double q[4]);
 
-/* Quaternions (w, x, y, z) shared by the character files (pose.c). */
+/* Quaternions (w, x, y, z) shared by the character files (transform.c). */
 void quat_mul(const double* a, const double* b, double* q);
 void quat_slerp(const double* a, const double* b, double s, double* out);
 /* The key interval holding t: keys i and i + 1 with weight *s of the second (held at the ends). */
@@ -144,7 +145,7 @@ void character_bind_rest(drape_character* c);
  * *Arm but not *ForeArm) rotated down by angle (radians) towards the file's up axis' opposite. False when out of memory. */
 bool character_set_dress_pose(drape_character* c, double angle);
 
-/* Affine helpers shared by the character files. */
+/* Affine helpers shared by the character files (transform.c). */
 affine affine_identity(void);
 affine affine_mul(affine a, affine b);
 affine affine_from_trs(const joint_trs* x);

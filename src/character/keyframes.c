@@ -16,17 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEG 0.017453292519943295
-
-void character_euler_quat(const double deg[3], double q[4])
-{
-	double qx[4] = {cos(0.5 * deg[0] * DEG), sin(0.5 * deg[0] * DEG), 0.0, 0.0};
-	double qy[4] = {cos(0.5 * deg[1] * DEG), 0.0, sin(0.5 * deg[1] * DEG), 0.0};
-	double qz[4] = {cos(0.5 * deg[2] * DEG), 0.0, 0.0, sin(0.5 * deg[2] * DEG)};
-	double zy[4];
-	quat_mul(qz, qy, zy);
-	quat_mul(zy, qx, q);
-}
 
 /* The unit quaternion of a rotation matrix (row-major 3x3), by the largest of its four candidates. */
 static void matrix_quat(const double* r, double q[4])
