@@ -37,6 +37,7 @@ extern const test_case fidelity_tests[];
 extern const test_case errors_tests[];
 extern const test_case step_judge_tests[];
 extern const test_case layers_tests[];
+extern const test_case svg_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -62,6 +63,7 @@ static const suite suites[] = {
 	{"stability", stability_tests},
 	{"mannequin", mannequin_tests},
 	{"garment", garment_tests},
+	{"svg", svg_tests},
 	{"rest", rest_tests},
 	{"threads", threads_tests},
 	{"fidelity", fidelity_tests},
