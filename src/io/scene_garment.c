@@ -325,9 +325,11 @@ static bool load_pattern(const json_ctx* c, const jnode* n, const loader* L, gar
 		const cJSON* ol = json_get(&pn, "outline");
 		if (!ol) return json_fail(c, &pn, "missing required key 'outline'");
 		jnode on = json_node(&pn, ol);
-		if (!(cJSON_IsObject(ol) ? scene_load_svg_outline(c, &on, p, &(*points)[i]) : load_outline(c, &on, p, &(*points)[i])))
-			return false;
 		p->grain[0] = 1.0, p->grain[1] = 0.0;
+		const bool dxf = cJSON_IsObject(ol) && json_get(&on, "dxf");
+		if (!(dxf ? scene_load_dxf_outline(c, &on, p, &(*points)[i])
+			  : cJSON_IsObject(ol) ? scene_load_svg_outline(c, &on, p, &(*points)[i]) : load_outline(c, &on, p, &(*points)[i])))
+			return false;
 		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, L, p)) return false;
 		if (!(hypot(p->grain[0], p->grain[1]) > 0.0))
 			return json_fail(c, &pn, "panel '%s': the grain line has zero length", p->name);

@@ -1,7 +1,8 @@
 /* A panel's outline from an SVG file (docs/garments.md, "Patterns from SVG"; docs/scene-format.md):
  * `"outline": {"svg": "pattern.svg", "id": "front"}`. libxml2 reads the XML and finds the <path>
  * by its id; its `d` is read by garment/svg_path.c, in metres through the document's size and
- * viewBox (y up). */
+ * viewBox (y up). The two helpers shared with scene_dxf.c read an outline reference and check the
+ * outline read is simple. */
 #include "scene_internal.h"
 
 #include "garment/svg_path.h"
@@ -182,18 +183,34 @@ static bool read_outline(const json_ctx* c, const jnode* n, const char* file, co
 	return ok;
 }
 
-bool scene_load_svg_outline(const json_ctx* c, const jnode* n, pattern_panel* p, pattern_point** points)
+bool scene_outline_ref(const json_ctx* c, const jnode* n, const char* const* names, const char* v[2])
 {
-	static const char* const keys[] = {"svg", "id", NULL};
-	if (!json_check_object(c, n, keys)) return false;
-	const char* names[2] = {"svg", "id"};
-	const char* v[2];
 	for (int k = 0; k < 2; ++k) {
 		const cJSON* item = json_get(n, names[k]);
 		if (!item) return json_fail(c, n, "missing required key '%s'", names[k]);
 		jnode in = json_node(n, item);
 		if (!json_string(c, &in, &v[k])) return false;
 	}
+	return true;
+}
+
+bool scene_outline_simple(const json_ctx* c, const jnode* n, const pattern_panel* p, const char* file, const char* what)
+{
+	double* xy;
+	int32_t* starts;
+	int32_t m;
+	char msg[512];
+	if (!pattern_flatten(p, &xy, &m, &starts, msg, sizeof msg)) return json_fail(c, n, "%s: %s: %s", file, what, msg);
+	free(xy);
+	free(starts);
+	return true;
+}
+
+bool scene_load_svg_outline(const json_ctx* c, const jnode* n, pattern_panel* p, pattern_point** points)
+{
+	static const char* const keys[] = {"svg", "id", NULL};
+	const char* v[2];
+	if (!json_check_object(c, n, keys) || !scene_outline_ref(c, n, keys, v)) return false;
 	char* path = scene_file_path(c->file, v[0]);
 	if (!path) return scene_out_of_memory(c);
 	int32_t count = 0;
@@ -203,12 +220,7 @@ bool scene_load_svg_outline(const json_ctx* c, const jnode* n, pattern_panel* p,
 	p->points = *points;
 	p->point_count = count;
 	/* Checked here, so that a crossing names the SVG file and the path's corners. */
-	double* xy;
-	int32_t* starts;
-	int32_t m;
-	char msg[512];
-	if (!pattern_flatten(p, &xy, &m, &starts, msg, sizeof msg)) return json_fail(c, n, "%s: path '%s': %s", v[0], v[1], msg);
-	free(xy);
-	free(starts);
-	return true;
+	char what[300];
+	snprintf(what, sizeof what, "path '%.256s'", v[1]);
+	return scene_outline_simple(c, n, p, v[0], what);
 }
