@@ -1,7 +1,8 @@
 """DXF-AAMA test files for drape_tests dxf (tests/test_dxf.c), written by an independent writer,
 Debian's python3-ezdxf: one BLOCK per piece, the boundary on layer 1, the grain line on layer 7,
 notches on layer 4, millimetres by $INSUNITS (docs/garments.md, "Patterns from DXF-AAMA").
-usage: /usr/bin/python3 tests/aama_dxf.py DIR"""
+usage: /usr/bin/python3 tests/aama_dxf.py DIR
+       /usr/bin/python3 tests/aama_dxf.py --sleeve FILE   (scenes/patterns/sleeve.dxf)"""
 import os
 import sys
 
@@ -46,6 +47,20 @@ def open_boundary(b):
     b.add_lwpolyline([(0, 0), (300, 0), (300, 400), (0, 400)], close=False, dxfattribs={"layer": "1"})
 
 
+def sleeve_piece(notch_x):
+    # scenes/patterns/sleeve.svg's panels as DXF-AAMA pieces: 360 x 480 mm, the top an arc of 30 mm
+    # sagitta (bulge 2 * 30 / 360), a notch halfway up one side, the grain line along the sleeve
+    def add(b):
+        b.add_lwpolyline([(0, 0, 0, 0, 0), (360, 0, 0, 0, 0), (360, 480, 0, 0, 1 / 6), (0, 480, 0, 0, 0)],
+                         format="xyseb", close=True, dxfattribs={"layer": "1"})
+        b.add_line((180, 40), (180, 440), dxfattribs={"layer": "7"})
+        b.add_point((notch_x, 240), dxfattribs={"layer": "4"})
+    return add
+
+
+if sys.argv[1] == "--sleeve":
+    pattern(sys.argv[2], {"FRONT": sleeve_piece(360), "BACK": sleeve_piece(0)})
+    sys.exit(0)
 out = sys.argv[1]
 pattern(os.path.join(out, "aama.dxf"), {"FRONT": front, "BACK": back})
 pattern(os.path.join(out, "bad.dxf"), {"BOW": bow, "STRAY": stray_notch, "OPEN": open_boundary})
