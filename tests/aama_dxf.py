@@ -25,7 +25,7 @@ def front(b):
                      format="xyseb", close=True, dxfattribs={"layer": "1"})
     b.add_line((150, 50), (150, 350), dxfattribs={"layer": "7"})
     b.add_point((120, 0), dxfattribs={"layer": "4"})  # n0, on the bottom edge
-    b.add_line((300, 250), (290, 250), dxfattribs={"layer": "4"})  # n1, a slit notch on the right edge
+    b.add_line((290, 250), (300, 250), dxfattribs={"layer": "4"})  # n1, a slit notch ending on the right edge
     b.add_text("Piece Name: FRONT", dxfattribs={"layer": "1"})
 
 

@@ -56,12 +56,12 @@ struct reader : DL_CreationAdapter {
 			grain[0] = d.x2 - d.x1, grain[1] = d.y2 - d.y1;
 			has_grain = true;
 		} else if (layer() == "4") {
-			notches.insert(notches.end(), {d.x1, d.y1});
+			notches.insert(notches.end(), {d.x1, d.y1, d.x2, d.y2});
 		}
 	}
 	void addPoint(const DL_PointData& d) override
 	{
-		if (in_piece && layer() == "4") notches.insert(notches.end(), {d.x, d.y});
+		if (in_piece && layer() == "4") notches.insert(notches.end(), {d.x, d.y, d.x, d.y});
 	}
 	void setVariableInt(const std::string& key, int value, int) override
 	{
@@ -122,7 +122,7 @@ bool read(const char* path, const char* piece, double unit, dxf_piece* out, char
 		if (i % 3 != 2) r.xyb[i] *= unit;
 	for (double& v : r.notches) v *= unit;
 	out->count = (int32_t)n;
-	out->notch_count = (int32_t)(r.notches.size() / 2);
+	out->notch_count = (int32_t)(r.notches.size() / 4);
 	out->xyb = (double*)malloc((r.xyb.size() + 1) * sizeof(double));
 	out->notches = (double*)malloc((r.notches.size() + 1) * sizeof(double));
 	if (!out->xyb || !out->notches) {

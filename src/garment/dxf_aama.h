@@ -1,7 +1,7 @@
 /* DXF-AAMA pattern pieces (ASTM D6673; docs/garments.md, "Patterns from DXF-AAMA") read through
  * Debian's dxflib (C++, dxf_aama.cpp) behind a C interface: a piece is a BLOCK, its boundary the
- * polyline on layer 1, its grain line the LINE on layer 7, its notches the POINTs or LINEs (their
- * first point) on layer 4. */
+ * polyline on layer 1, its grain line the LINE on layer 7, its notches the POINTs or LINEs (slits,
+ * by their end on the boundary) on layer 4. */
 #ifndef DRAPE_GARMENT_DXF_AAMA_H
 #define DRAPE_GARMENT_DXF_AAMA_H
 
@@ -16,7 +16,7 @@ extern "C" {
 typedef struct dxf_piece {
 	double* xyb; /* 3 per boundary vertex: x, y in metres and the bulge to the next vertex */
 	int32_t count;
-	double* notches; /* 2 per notch, metres, in file order */
+	double* notches; /* 4 per notch, metres, in file order: a slit's two ends (a point twice) */
 	int32_t notch_count;
 	double grain[2];
 	bool has_grain;

@@ -68,11 +68,15 @@ static bool build_points(const dxf_piece* d, pattern_point** out, int32_t* count
 		p->corner = name;
 	}
 	int32_t n = d->count;
-	for (int32_t k = 0; k < d->notch_count; ++k)
-		if (!insert_notch(pts, &n, k, &d->notches[2 * k], names, why, size)) {
+	for (int32_t k = 0; k < d->notch_count; ++k) {
+		/* a slit's end on the boundary: its first point, else its second */
+		const double* q = &d->notches[4 * k];
+		if (!insert_notch(pts, &n, k, q, names, why, size) &&
+		    !(strstr(why, "is not on the boundary") && insert_notch(pts, &n, k, q + 2, names, why, size))) {
 			free(pts);
 			return false;
 		}
+	}
 	*out = pts;
 	*count = n;
 	return true;
