@@ -26,6 +26,7 @@ def front(b):
     b.add_line((150, 50), (150, 350), dxfattribs={"layer": "7"})
     b.add_point((120, 0), dxfattribs={"layer": "4"})  # n0, on the bottom edge
     b.add_line((290, 250), (300, 250), dxfattribs={"layer": "4"})  # n1, a slit notch ending on the right edge
+    b.add_point((0, 400), dxfattribs={"layer": "4"})  # n2, on the vertex p3: it takes the name
     b.add_text("Piece Name: FRONT", dxfattribs={"layer": "1"})
 
 

@@ -1,7 +1,8 @@
 /* A panel's outline from a DXF-AAMA file (docs/garments.md, "Patterns from DXF-AAMA";
  * docs/scene-format.md): `"outline": {"dxf": "pattern.dxf", "piece": "FRONT"}`. garment/dxf_aama.cpp
  * reads the piece through dxflib; here its boundary becomes outline points named p0, p1, ... and
- * each notch splits the straight piece it sits on at a point named n0, n1, ... */
+ * each notch splits the straight piece it sits on at a point named n0, n1, ... (or renames the
+ * vertex it sits on). */
 #include "scene_internal.h"
 
 #include "garment/dxf_aama.h"
@@ -21,10 +22,12 @@ static bool insert_notch(pattern_point* pts, int32_t* count, int32_t k, const do
 	for (int32_t i = 0; i < *count; ++i) {
 		const double* a = pts[i].at;
 		const double* b = pts[(i + 1) % *count].at;
+		char* name = names + (size_t)k * NAME_SIZE;
 		if (hypot(q[0] - a[0], q[1] - a[1]) <= NOTCH_TOLERANCE) {
-			snprintf(why, size, "notch n%d at (%.6g, %.6g) m is the boundary's corner %s; name that in seams", (int)k, q[0],
-				 q[1], pts[i].corner ? pts[i].corner : "(unnamed)");
-			return false;
+			/* AAMA writers often put the notch on a boundary vertex: the vertex takes the notch's name */
+			snprintf(name, NAME_SIZE, "n%d", (int)k);
+			pts[i].corner = name;
+			return true;
 		}
 		const double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
 		const double t = len2 > 0.0 ? ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / len2 : -1.0;
@@ -38,7 +41,6 @@ static bool insert_notch(pattern_point* pts, int32_t* count, int32_t k, const do
 		pattern_point* p = &pts[i + 1];
 		memset(p, 0, sizeof *p);
 		p->at[0] = a[0] + t * dx, p->at[1] = a[1] + t * dy;
-		char* name = names + (size_t)k * NAME_SIZE;
 		snprintf(name, NAME_SIZE, "n%d", (int)k);
 		p->corner = name;
 		(*count)++;
