@@ -7,7 +7,7 @@ CMAKE_OPTIONS = -DCMAKE_BUILD_TYPE=Release $(if $(filter 1,$(WERROR)),-DDRAPE_WE
 
 PREFIX ?= /usr/local
 
-.PHONY: install install-lib deps build demo test check asan-build test-asan test-blender bench bench-garments bench-integrators stability gallery validate fuzz clean
+.PHONY: install install-lib deps build demo test check asan-build test-asan test-blender test-slurm bench bench-garments bench-integrators stability gallery validate fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -41,6 +41,12 @@ test-asan: asan-build
 # with the OBJ frames; a minute or two, so not part of `make test` (docs/caches.md).
 test-blender: build
 	bash tests/blender_roundtrip.sh ./$(BUILD)/drape $(CURDIR)
+
+# docs/batch.md's Slurm job array submitted to a real scheduler: a private single-node Slurm on
+# localhost (Debian's slurm-wlm and munge, installed if missing; needs root), sbatch --array, the
+# runs checked and gathered; about 20 s, so not part of `make test` (it starts daemons).
+test-slurm: build
+	bash tests/slurm_test.sh ./$(BUILD)/drape $(CURDIR)
 
 # Re-makes docs/validation.md: every physical check with drape's number, the reference and the
 # tolerance (a few minutes).
@@ -80,11 +86,11 @@ install-lib:
 	cmake --install $(BUILD)-lib --prefix $(PREFIX)
 
 # libFuzzer campaign (docs/reliability.md, "Fuzzing"): the targets in fuzz/ built with clang into
-# build-fuzz, run one after another for FUZZ_SECONDS each (FUZZ_TARGETS: scene obj set sim), on
-# corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
+# build-fuzz, run one after another for FUZZ_SECONDS each (FUZZ_TARGETS: scene obj set sim
+# character keys), on corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= scene obj set sim
+FUZZ_TARGETS ?= scene obj set sim character keys
 fuzz: deps
 	JOBS=$(JOBS) bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh BUILD SECONDS [NAME...]  campaign: each target SECONDS on BUILD/corpus/NAME
 #   scripts/fuzz.sh --smoke BUILD [NAME...]  the regression inputs, the seeds and a few thousand
 #                                            mutations each in a throw-away corpus (seconds)
-# NAME: scene, obj, set, sim, svg_path (default all). Findings land in BUILD/findings/NAME/; exits 1 if
+# NAME: scene, obj, set, sim, character, keys, svg_path (default all). Findings land in BUILD/findings/NAME/; exits 1 if
 # any target crashed, hung or failed a check.
 set -euo pipefail
 smoke=0
@@ -15,7 +15,7 @@ seconds=0
 if ((!smoke)); then seconds=${1:?usage: fuzz.sh BUILD SECONDS [NAME...]}; shift; fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 names=("$@")
-((${#names[@]})) || names=(scene obj set sim svg_path)
+((${#names[@]})) || names=(scene obj set sim character keys svg_path)
 
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -33,6 +33,8 @@ cmake --build "$build" -j "${JOBS:-2}" --target "${names[@]/#/fuzz_}" >"$build/b
 # The steps run on one thread (fuzz_sim sets it too); passive waiting on a shared machine.
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
 export UBSAN_OPTIONS=print_stacktrace=1
+# assimp's own leaks on files it refuses are not findings (fuzz/lsan_assimp.supp).
+export LSAN_OPTIONS="suppressions=$src/fuzz/lsan_assimp.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # Seed files, comma-separated for -seed_inputs: the scenes, and for `--set` the overrides that
 # the docs and tests use, one file each. A scene with a character solid is seeded without it
@@ -87,6 +89,44 @@ seeds() {
 		awk 1 "$build"/seeds/set/[0-9]* >"$build/seeds/set/all"
 		echo "$build/seeds/set/all"
 		;;
+	character)
+		# assimp-testmodels' small glTF files (external buffers put inline as data: URIs, since the
+		# input is read from a temporary folder), and tests/alloc/skeleton.bvh
+		# (01_01.bvh cut to 2 frames) whole, without its motion and cut inside a frame.
+		mkdir -p "$build/seeds/character"
+		python3 - "$build/seeds/character" "$src/tests/alloc/skeleton.bvh" "${ASSIMP_MODELS:-/usr/share/assimp/models}" <<-'PY'
+			import base64, json, os, sys
+			out, bvh, models = sys.argv[1:4]
+			text = open(bvh).read()
+			cut = {"skeleton.bvh": text, "skeleton_no_motion.bvh": text[:text.index("MOTION")],
+			       "skeleton_cut_in_frame.bvh": text[:len(text) - 200]}
+			for name, t in cut.items():
+			    open(os.path.join(out, name), "w").write(t)
+			    print(os.path.join(out, name))
+			for rel in ["glTF2/simple_skin/simple_skin.gltf", "glTF2/RecursiveNodes/RecursiveNodes.gltf",
+			            "glTF2/TestNoRootNode/SceneWithoutNodes.gltf",
+			            "glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_00.gltf",
+			            "glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_13.gltf",
+			            "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf",
+			            "glTF2/IndexOutOfRange/IndexOutOfRange.gltf", "glTF2/BoxTextured-glTF/BoxTextured.gltf"]:
+			    path = os.path.join(models, rel)
+			    if not os.path.exists(path):
+			        continue
+			    g = json.load(open(path))
+			    try:
+			        for b in g.get("buffers", []):
+			            uri = b.get("uri", "")
+			            if uri and not uri.startswith("data:"):
+			                data = open(os.path.join(os.path.dirname(path), uri), "rb").read()
+			                b["uri"] = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
+			    except OSError:
+			        continue
+			    name = os.path.join(out, os.path.basename(path))
+			    json.dump(g, open(name, "w"), indent=1)
+			    print(name)
+		PY
+		;;
+	keys) ls "$src"/fuzz/seeds/keys/*.json ;;
 	esac | paste -sd, -
 }
 
@@ -94,12 +134,13 @@ seeds() {
 # under the sanitizers.
 smoke_sim_seeds='/(render_tent|sewn_panels|mass_spring_sheet|tilted_plane|garment_skirt)\.json$'
 
-# Parsers must answer in well under a second; a step of a small world in a few.
-# FUZZ_TIMEOUT overrides both: libFuzzer's timeout is wall time, and a campaign niced under other
-# work can see a quick input take seconds.
+# Parsers must answer in well under a second; a step of a small world in a few; a character
+# whose skeleton gets a generated mannequin body takes about a second under the sanitizers.
+# FUZZ_TIMEOUT overrides them all: libFuzzer's timeout is wall time, and a campaign niced under
+# other work can see a quick input take seconds.
 timeout_of() {
 	if [ -n "${FUZZ_TIMEOUT:-}" ]; then echo "$FUZZ_TIMEOUT"; return; fi
-	case $1 in sim) echo 20 ;; *) echo 5 ;; esac
+	case $1 in sim | character | keys) echo 20 ;; *) echo 5 ;; esac
 }
 
 status=0
@@ -124,6 +165,8 @@ for name in "${names[@]}"; do
 		# The seeds, then mutations up to the run count (or the time limit, for the slow step).
 		runs=4000
 		[ "$name" = sim ] && runs=1000
+		# A loaded BVH builds a mannequin: tens of ms each under the sanitizers.
+		case $name in character | keys) runs=1500 ;; esac
 		if "$bin" "$corpus" "${flags[@]}" -seed=1 -runs=$runs -max_total_time=10 >"$build/smoke-$name.log" 2>&1; then
 			echo "fuzz_$name: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/smoke-$name.log" | grep -o '[0-9]*$') runs, no finding"
 		else

@@ -136,6 +136,87 @@ static void test_release_from_plate_falling_faster_than_gravity(void)
 	drape_world_destroy(w);
 }
 
+/* A default world without cloth/cloth contact and the solid sd with friction 0.3. */
+static drape_world* world_with_solid(drape_solid_def* sd)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	sd->friction = 0.3;
+	CHECK(drape_solid_add(w, sd).index == 0);
+	return w;
+}
+
+/* A res x res sheet of side 0.3 m lying at rest on a horizontal plane at the plane's
+ * thickness; from t = 0.2 s, pinned corners rise at `lift` m/s (0: no pins). Settles for 0.2 s,
+ * then steps `steps` whole max_dt steps and returns their stats. */
+static drape_stats sheet_on_plane(double lift, int steps)
+{
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_PLANE;
+	sd.thickness = 0.002;
+	drape_world* w = world_with_solid(&sd);
+	const drape_world_def wd = w->def;
+	const int res = 9;
+	drape_cloth_id c = add_sheet(w, res, 0.3, v3(0.0, 0.0, sd.thickness), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	const int32_t corners[4] = {0, res - 1, res * (res - 1), res * res - 1};
+	for (int k = 0; lift > 0.0 && k < 4; ++k) {
+		drape_constraint_def d = drape_default_constraint_def();
+		d.cloth = c;
+		d.vertex = corners[k];
+		d.motion = DRAPE_MOTION_VELOCITY;
+		d.velocity[2] = lift;
+		d.start_time = 0.2;
+		d.end_time = 1e9;
+		CHECK(drape_constraint_add(w, &d).index >= 0);
+	}
+	CHECK(drape_world_step(w, 0.2) == DRAPE_OK);
+	drape_world_reset_stats(w);
+	CHECK(drape_world_step(w, steps * wd.max_dt) == DRAPE_OK);
+	drape_stats s = drape_world_get_stats(w);
+	drape_world_destroy(w);
+	return s;
+}
+
+/* Release's noise floor (docs/collide.md, "Release's noise floor"): a sheet resting on a plane
+ * keeps every contact over 100 steps, and one whose corners are pinned and lifted at 0.5 m/s is
+ * pulled off: its contacts release. */
+static void test_resting_sheet_releases_no_contact(void)
+{
+	drape_stats rest = sheet_on_plane(0.0, 100);
+	CHECK(rest.steps >= 100);
+	CHECK(rest.contacts_released == 0 && rest.release_solves == 0);
+	CHECK(rest.solid_contacts == 81);
+	drape_stats lifted = sheet_on_plane(0.5, 30);
+	CHECK(lifted.contacts_released > 0);
+	CHECK(lifted.solid_contacts < 81);
+}
+
+/* A sheet draped over a sphere and come to rest keeps its contacts: none is released and caught
+ * again, and every step is solved once. Released on the layer's edge, a particle moving in by a
+ * rounding was caught again by the crossing test against the grown surface, 20 contacts every
+ * step (docs/collide.md, "Release's noise floor"). */
+static void test_sheet_at_rest_on_sphere_does_not_chatter(void)
+{
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_SPHERE;
+	sd.radius = 0.15;
+	sd.thickness = 0.004;
+	drape_world* w = world_with_solid(&sd);
+	const drape_world_def wd = w->def;
+	add_sheet(w, 17, 0.5, v3(0.0, 0.0, 0.16), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	CHECK(drape_world_step(w, 3.0) == DRAPE_OK);
+	CHECK(drape_world_kinetic_energy(w) < 1e-9);
+	drape_world_reset_stats(w);
+	CHECK(drape_world_step(w, 100 * wd.max_dt) == DRAPE_OK);
+	drape_stats s = drape_world_get_stats(w);
+	CHECK(s.steps == 100 && s.rejected == 0);
+	CHECK(s.solid_contacts > 50);
+	CHECK(s.contacts_released == 0);
+	CHECK(s.solves == 100);
+	drape_world_destroy(w);
+}
+
 /* A small sheet flying at 20 m/s at a 1 mm thick plate, one step per frame: it must not pass. */
 static void test_no_tunnelling_through_thin_plate(void)
 {
@@ -192,10 +273,13 @@ static void fast_sphere_hits_sheet(double strain_limit)
 		vec3 centre = v3(0.0, -0.5 + 10.0 * fmin(t, 0.2), 0.5);
 		for (int32_t i = 0; i < w->particle_count; ++i) {
 			CHECK(v3_len(v3_sub(w->x[i], centre)) > sd.radius - 1e-3);
-			/* nothing got behind the sphere: the particles near its path are ahead of it. With
-			 * strain limiting the sheet cannot stretch over the 1.5 m the sphere pushes it, and
-			 * slides off the (frictionless) sphere instead: there only the first check holds. */
-			if (strain_limit == 0.0 && fabs(w->x[i].x) < 0.03 && fabs(w->x[i].z - 0.5) < 0.03)
+			/* nothing got behind the sphere: the particles near its path are ahead of it. Not the
+			 * free bottom edge (particles 0-14), which starts 12 cm below the sphere's path,
+			 * swings under the sphere and can whip up behind it into the path (at frame 3 with
+			 * the stopping rule of issue 27). With strain limiting the sheet cannot stretch over
+			 * the 1.5 m the sphere pushes it, and slides off the (frictionless) sphere instead:
+			 * there only the first check holds. */
+			if (strain_limit == 0.0 && i >= 15 && fabs(w->x[i].x) < 0.03 && fabs(w->x[i].z - 0.5) < 0.03)
 				CHECK(w->x[i].y > centre.y);
 		}
 	}
@@ -661,6 +745,8 @@ const test_case contact_tests[] = {
 	{"friction_sticks_below_friction_angle", test_friction_sticks_below_friction_angle},
 	{"friction_slides_above_friction_angle", test_friction_slides_above_friction_angle},
 	{"release_from_plate_falling_faster_than_gravity", test_release_from_plate_falling_faster_than_gravity},
+	{"resting_sheet_releases_no_contact", test_resting_sheet_releases_no_contact},
+	{"sheet_at_rest_on_sphere_does_not_chatter", test_sheet_at_rest_on_sphere_does_not_chatter},
 	{"no_tunnelling_through_thin_plate", test_no_tunnelling_through_thin_plate},
 	{"fast_sphere_does_not_pass_through_sheet", test_fast_sphere_does_not_pass_through_sheet},
 	{"drape_over_mesh_cylinder", test_drape_over_mesh_cylinder},

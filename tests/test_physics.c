@@ -262,7 +262,9 @@ static void test_threads_bit_identical(void)
 /* Warm-starting the PCG from the last step's dv changes how the solve starts, not what it solves:
  * over a short horizon at a tight tolerance the figure 2 sheet moves the same either way (a
  * folding sheet is too chaotic to compare over long runs), and at the default tolerance a longer
- * run needs clearly fewer iterations. */
+ * run needs no more iterations (a guess worse than dv = z is dropped). Before the stopping rule
+ * stopped depending on the guess (issue 27), the warm run needed a fifth fewer: the guess's
+ * larger residual loosened its threshold (docs/solver.md, "Warm start"). */
 static void run_sheet(bool warm, double tolerance, int frames, int res, double* x, int64_t* iterations)
 {
 	drape_world_def wd = drape_default_world_def();
@@ -288,7 +290,7 @@ static void test_warm_start_same_motion_fewer_iterations(void)
 	CHECK(max_abs_diff(cold, warm, 3 * 441) < 1e-6);
 	run_sheet(false, 1e-3, 30, 31, NULL, &ic);
 	run_sheet(true, 1e-3, 30, 31, NULL, &iw);
-	CHECK(iw < 0.85 * ic);
+	CHECK(iw <= ic);
 }
 
 /* Strain limiting that holds a shape against the forces at every step (the wrinkle band: the

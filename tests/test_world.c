@@ -203,6 +203,35 @@ static void test_stats(void)
 	drape_world_destroy(w);
 }
 
+/* Whether x is base / 2^k for some k >= 0, exactly. */
+static bool on_grid(double x, double base)
+{
+	int e;
+	return x > 0.0 && x <= base && frexp(x / base, &e) == 0.5 && ldexp(0.5, e) * base == x;
+}
+
+/* Steps on the grid (step/step_grid.h, issue 27): frames of 1/24 s at max_dt 1/30 s are two
+ * steps of H = 1/48 s, not 1/30 s and a 1/120 s sliver; with rejections (forced) and the halved
+ * steps growing back, every step of every frame is H / 2^k, and every frame ends exactly. */
+static void test_steps_on_grid(void)
+{
+	drape_world_def wd = quiet_world();
+	wd.stretch_change_limit = 0.1;
+	drape_world* w = make_sheet(&wd, NULL, 9, 0.4, true, NULL);
+	for (int f = 1; f <= 12; ++f) {
+		const double t_end = f / 24.0, duration = t_end - drape_world_time(w);
+		if (f == 3 || f == 7) w->fail_next_steps = f == 3 ? 3 : 1;
+		drape_world_reset_stats(w);
+		CHECK(drape_world_step(w, duration) == DRAPE_OK);
+		drape_stats s = drape_world_get_stats(w);
+		CHECK(drape_world_time(w) == t_end);
+		CHECK(on_grid(s.min_dt, duration / 2.0) && on_grid(s.max_dt, duration / 2.0));
+		if (f == 3) CHECK(s.rejected == 3 && s.min_dt == duration / 16.0);
+		if (f == 1) CHECK(s.steps == 2 && s.min_dt == duration / 2.0);
+	}
+	drape_world_destroy(w);
+}
+
 /* sec. 7: rejected steps halve the step; two successes later it doubles again. */
 static void test_forced_rejections_recover(void)
 {
@@ -612,6 +641,7 @@ static void test_stiff_spring_beyond_reach(void)
 }
 
 const test_case world_tests[] = {
+	{"steps_on_grid", test_steps_on_grid},
 	{"stiff_spring_beyond_reach", test_stiff_spring_beyond_reach},
 	{"moving_pin_velocity", test_moving_pin_velocity},
 	{"keyframed_pin", test_keyframed_pin},

@@ -332,10 +332,10 @@ fi
 
 # --- a garment sews in the viewer as in a run: its seams merge, and the garment relaxes at the same
 # moment `drape run` reports (docs/garments.md)
-timeout 120 "$drape" view "$root/scenes/garment_tube.json" --threads 1 --size 400x300 --exit-after 9 \
+timeout 120 "$drape" view "$root/scenes/garment_tube.json" --threads 1 --size 400x300 --exit-after 15 \
 	--report "$tmp/sew.json" 2>"$tmp/sew.err"
 got=$?
-"$drape" run "$root/scenes/garment_tube.json" --frames 9 --threads 1 --quiet --out "$tmp/sew_run" 2>>"$tmp/sew.err"
+"$drape" run "$root/scenes/garment_tube.json" --frames 15 --threads 1 --quiet --out "$tmp/sew_run" 2>>"$tmp/sew.err"
 want=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['sewing']['motion_start'])" "$tmp/sew_run/summary.json" 2>/dev/null)
 seen=$(/usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['seams'], r['seams_open'], r['motion_start'])" "$tmp/sew.json" 2>/dev/null)
 if [ $got -ne 0 ]; then bad view_sews "viewer exit $got: $(cat "$tmp/sew.err")"

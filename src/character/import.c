@@ -8,6 +8,7 @@
 #include "character.h"
 
 #include "core.h"
+#include "gltf_check.h"
 #include "mannequin.h"
 
 #include <assimp/cimport.h>
@@ -364,6 +365,11 @@ static bool load_meshes(importer* im)
 	if (!character_normalise_skin(c, why, sizeof why) || !character_check_skin(c, why, sizeof why))
 		return fail(im, "%s", why);
 	if (!weld_vertices(c)) return fail(im, "%s", "out of memory");
+	/* Welding drops triangles whose corners coincide; a mesh of nothing else is no body (fuzzing:
+	 * a glTF whose positions all read as one point). */
+	if (c->triangle_count == 0)
+		return fail(im, "has no triangle with three distinct corners (its %d triangles collapse when equal vertices are "
+			    "welded)", (int)nt);
 	return true;
 }
 
@@ -485,10 +491,16 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 		return NULL;
 	}
 	fclose(f);
+	char why[256];
+	if (!character_gltf_importable(d->file, why, sizeof why)) {
+		core_fail(err, err_size, "%s: %s", d->file, why);
+		return NULL;
+	}
 	const struct aiScene* s = aiImportFile(d->file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
 								 aiProcess_LimitBoneWeights | aiProcess_SortByPType);
 	if (!s || !s->mRootNode) {
 		core_fail(err, err_size, "%s: assimp cannot read it: %s", d->file, aiGetErrorString());
+		if (s) aiReleaseImport(s); /* a scene without a root node is still assimp's to free */
 		return NULL;
 	}
 	importer im = {d, s, calloc(1, sizeof(drape_character)), NULL, err, err_size};

@@ -19,6 +19,12 @@
 #define SLIP_FLOOR 1e-3
 /* Fastest the position alteration moves a particle out of a solid (m/s). */
 #define PUSH_SPEED 1.0
+/* Release's noise floor (docs/collide.md, "Release's noise floor"): a contact whose constraint
+ * force pulls the particle onto the solid is released only when the pull exceeds RELEASE_FLOOR
+ * times the particle's weight at standard gravity (the world's may be off, as while a garment is
+ * sewn). */
+#define RELEASE_G 9.81
+#define RELEASE_FLOOR 0.1
 
 static void tangents(vec3 n, vec3* a, vec3* b)
 {
@@ -169,6 +175,14 @@ void contacts_constrain(drape_world* w, double h)
 		if (w->contacts[i].solid >= 0) constrain(w, i, h);
 }
 
+/* How hard particle i's contact pulls it onto the solid (> 0: attractive), read from the
+ * constraint impulse e of the last solve (sec. 5.4), in units of the particle's weight. */
+static double pull_in_weights(const drape_world* w, int32_t i, double h)
+{
+	const double weight = w->mass[i] * RELEASE_G;
+	return -v3_dot(w->e[i], w->contacts[i].normal) / (h * weight);
+}
+
 int32_t contacts_release_pulling(drape_world* w, double h)
 {
 	int32_t released = 0;
@@ -176,7 +190,7 @@ int32_t contacts_release_pulling(drape_world* w, double h)
 		contact* c = &w->contacts[i];
 		/* A particle caught crossing in this step keeps its contact for the rest of it, so the
 		 * passes cannot alternate between releasing and catching it. */
-		if (c->solid < 0 || c->caught || v3_dot(w->e[i], c->normal) / h >= 0.0) continue;
+		if (c->solid < 0 || c->caught || !(pull_in_weights(w, i, h) > RELEASE_FLOOR)) continue;
 		c->solid = -1;
 		released++;
 	}
@@ -202,18 +216,23 @@ int32_t contacts_catch_crossings(drape_world* w, double h)
 	return added;
 }
 
-void contacts_commit(drape_world* w, double h)
+int32_t contacts_commit(drape_world* w, double h)
 {
+	int32_t released = 0;
 	for (int32_t i = 0; i < w->particle_count; ++i) {
 		contact* c = &w->contacts[i];
 		if (c->solid < 0) continue;
 		vec3 f = v3_scale(w->e[i], 1.0 / h);
 		double fn = v3_dot(f, c->normal);
-		if (fn < 0.0) {
-			/* The constraint pulled the cloth onto the solid: release (sec. 5.4). */
+		if (pull_in_weights(w, i, h) > RELEASE_FLOOR) {
+			/* The constraint pulled the cloth onto the solid beyond the noise floor: release
+			 * (sec. 5.4). */
 			c->solid = -1;
+			released++;
 			continue;
 		}
+		/* A pull under the floor holds, and presses with no force (friction reads it). */
+		if (fn < 0.0) fn = 0.0;
 		const double mu = w->solids[c->solid].friction;
 		if (c->sticking) {
 			vec3 tangential = v3_sub(f, v3_scale(c->normal, fn));
@@ -236,6 +255,7 @@ void contacts_commit(drape_world* w, double h)
 		}
 		c->normal_force = fn;
 	}
+	return released;
 }
 
 bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* dfdv)

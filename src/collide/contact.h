@@ -52,7 +52,8 @@ bool contact_pinch(drape_world* w, int32_t i);
 void contacts_constrain(drape_world* w, double h);
 
 /* After a solve: releases contacts whose constraint force pulls the particle onto the solid
- * (sec. 5.4: release when the force turns attractive). Returns how many; the step must then be
+ * (sec. 5.4: release when the force turns attractive) by more than the noise floor (contact.c,
+ * RELEASE_FLOOR). Returns how many; the step must then be
  * solved again without them. */
 int32_t contacts_release_pulling(drape_world* w, double h);
 
@@ -61,9 +62,10 @@ int32_t contacts_release_pulling(drape_world* w, double h);
 int32_t contacts_catch_crossings(drape_world* w, double h);
 
 /* After an accepted step, from the constraint forces e / h: release contacts whose normal force
- * pulls, switch sticking ones whose tangential force exceeds mu times the normal force to sliding,
- * and let sliding ones that have (nearly) stopped stick again. */
-void contacts_commit(drape_world* w, double h);
+ * pulls beyond the noise floor, switch sticking ones whose tangential force exceeds mu times the
+ * normal force to sliding, and let sliding ones that have (nearly) stopped stick again. Returns
+ * how many were released. */
+int32_t contacts_commit(drape_world* w, double h);
 
 /* Sliding friction of particle i (sec. 5.4): a force of magnitude mu * normal force against the
  * slip, and its velocity derivative for the implicit system. Returns false if it has none. */

@@ -335,6 +335,15 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 		} else {
 			double t;
 			if (!shape_segment_first_hit(&s->shape, la, lb, s->thickness, &t, &nl)) return false;
+			/* A path that ends in the layer's outer half without touching the surface is the
+			 * proximity test's at the next step: a particle released on the layer's edge and
+			 * moving in by a rounding would otherwise be caught again at once (docs/collide.md,
+			 * "Release's noise floor"). */
+			double t0;
+			vec3 n0;
+			if (shape_signed_distance(&s->shape, lb, NULL, NULL) >= 0.5 * s->thickness &&
+			    !shape_segment_first_hit(&s->shape, la, lb, 0.0, &t0, &n0))
+				return false;
 			/* the surface point under the hit, carried with the solid to the step's end */
 			vec3 hit = v3_add(la, v3_scale(v3_sub(lb, la), t));
 			cl = v3_sub(hit, v3_scale(nl, s->thickness));

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECKPOINT_MAGIC "DRAPECK3" /* 3: drape_stats gained stage_ms; the run keeps its crossing records */
+#define CHECKPOINT_MAGIC "DRAPECK3" /* 3: drape_stats gained stage_ms and counts solves; the run keeps its crossing records */
 
 static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
 {

@@ -226,7 +226,8 @@ FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 		return NULL;
 	}
 	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms,"
-		   "solid_contacts,cloth_contacts,self_intersections,seam_gap,penetrating\n");
+		   "solid_contacts,cloth_contacts,self_intersections,seam_gap,penetrating,solves,release_solves,"
+		   "contacts_released\n");
 	fflush(f);
 	return f;
 }
@@ -285,10 +286,11 @@ FILE* output_reopen_stats(const char* dir, int last_frame, char* err, size_t err
 
 void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, double kinetic_energy, double wall_ms)
 {
-	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d,%.6g,%d\n", frame, time,
-		(long long)s->steps, (long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms, s->cs_ms,
-		s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts, s->self_intersections,
-		s->seam_gap, s->penetrating);
+	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d,%.6g,%d,%lld,%lld,%lld\n", frame,
+		time, (long long)s->steps, (long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms,
+		s->cs_ms, s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts,
+		s->self_intersections, s->seam_gap, s->penetrating, (long long)s->solves, (long long)s->release_solves,
+		(long long)s->contacts_released);
 	fflush(f);
 }
 
@@ -353,6 +355,14 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(tot, "ms_per_frame", frames ? 1e3 * t->wall_seconds / frames : 0.0);
 	cJSON_AddNumberToObject(tot, "steps_per_frame", frames ? (double)st->steps / frames : 0.0);
 	cJSON_AddNumberToObject(tot, "cg_iterations_per_step", st->steps ? (double)st->cg_iterations / (double)st->steps : 0.0);
+	/* per step attempt (accepted or rejected) and per linear solve (issue 27; docs/solver.md) */
+	const double attempts = (double)(st->steps + st->rejected);
+	cJSON_AddNumberToObject(tot, "solves", (double)st->solves);
+	cJSON_AddNumberToObject(tot, "release_solves", (double)st->release_solves);
+	cJSON_AddNumberToObject(tot, "contacts_released", (double)st->contacts_released);
+	cJSON_AddNumberToObject(tot, "attempts_per_frame", frames ? attempts / frames : 0.0);
+	cJSON_AddNumberToObject(tot, "solves_per_attempt", attempts > 0.0 ? (double)st->solves / attempts : 0.0);
+	cJSON_AddNumberToObject(tot, "cg_iterations_per_solve", st->solves ? (double)st->cg_iterations / (double)st->solves : 0.0);
 	cJSON_AddNumberToObject(tot, "final_kinetic_energy", drape_world_kinetic_energy(world));
 	cJSON_AddNumberToObject(tot, "seam_gap", st->seam_gap);
 	cJSON_AddNumberToObject(tot, "penetrating_max", st->penetrating);

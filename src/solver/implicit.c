@@ -524,6 +524,7 @@ pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, 
 	r->cg_ms += now_ms() - tb;
 	r->cg_iterations += res.iterations;
 	r->cg_converged = res.converged;
+	r->solves++;
 	return res;
 }
 

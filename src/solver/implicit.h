@@ -13,6 +13,7 @@ typedef struct solve_tally {
 	double cg_ms;
 	int cg_iterations;
 	bool cg_converged;
+	int solves; /* linear solves (contact passes, Newton iterations) */
 } solve_tally;
 
 /* Assembles eq. 18 for the state (w->x, w->v) at time t and step h into w->A and w->b, using the

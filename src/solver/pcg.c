@@ -61,6 +61,31 @@ static void apply_global(cholesky_precond* chol, two_level* tl, multigrid* mg, c
 	else cholesky_solve(chol, r, s);
 }
 
+/* r^T P^-1 r for r = filter(b - A z), the residual of the start dv = z, once pinv (block Jacobi,
+ * two-level) or the global preconditioner is ready; delta0 (the same for b) where z is zero.
+ * Uses q and s, which the iterations overwrite before reading. */
+static double start_delta(const bsr* A, const vec3* b, const vec3* z, const mat3* S, const uint8_t* constrained,
+			  cholesky_precond* chol, two_level* tl, multigrid* mg, int threads, pcg_workspace* w, double delta0)
+{
+	const int32_t n = A->n;
+	bool moving = false;
+	for (int32_t i = 0; i < n && !moving; ++i) moving = constrained[i] && (z[i].x != 0.0 || z[i].y != 0.0 || z[i].z != 0.0);
+	if (!moving) return delta0;
+	vec3 *q = w->q, *s = w->s;
+	const int32_t chunks = reduce_chunks(n);
+	bsr_mul(A, z, q, threads);
+	for (int32_t i = 0; i < n; ++i) s[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
+	const bool global = chol || tl || mg;
+	if (global) apply_global(chol, tl, mg, w->pinv, s, q);
+	for (int32_t k = 0; k < chunks; ++k) {
+		double d = 0.0;
+		for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i)
+			d += v3_dot(s[i], global ? filter1(S, constrained, i, q[i]) : filter1(S, constrained, i, precondition(w->pinv[i], s[i])));
+		w->partial[k] = d;
+	}
+	return reduce_sum(w->partial, chunks);
+}
+
 pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
 		     const uint8_t* constrained, double tolerance, int max_iterations, int threads, pcg_workspace* w,
 		     vec3* dv)
@@ -73,57 +98,65 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	const volatile int* cancel = w->cancel;
 	pcg_result res = {.iterations = 0};
 
-	/* Lines 2-6: dv = z (or the filtered guess plus z); delta0 = filter(b)^T P filter(b); r = filter(b - A dv);
-	 * c = filter(P r); delta_new = r^T c. */
-	for (int32_t i = 0; i < n; ++i) dv[i] = guess ? v3_add(filter1(S, constrained, i, guess[i]), z[i]) : z[i];
-	bsr_mul(A, dv, q, threads);
 	cholesky_precond* chol = cholesky_valid(w->cholesky) ? w->cholesky : NULL;
 	multigrid* mg = multigrid_valid(w->multigrid) ? w->multigrid : NULL;
 	two_level* tl = !mg && two_level_valid(w->two_level) ? w->two_level : NULL;
 	const bool global = chol || tl || mg;
-	if (global) {
-		/* The same quantities with P^-1 applied to whole vectors: s holds filter(b), c its image. */
-		for (int32_t i = 0; i < n; ++i) {
-			if (tl) pinv[i] = block_inverse(&A->blocks[A->diag[i]]);
-			s[i] = filter1(S, constrained, i, b[i]);
-			r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
-		}
-		apply_global(chol, tl, mg, pinv, s, c);
-		apply_global(chol, tl, mg, pinv, r, q);
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-		for (int32_t k = 0; k < chunks; ++k) {
-			double d0 = 0.0, dn = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
-				d0 += v3_dot(s[i], c[i]);
-				c[i] = filter1(S, constrained, i, q[i]);
-				dn += v3_dot(r[i], c[i]);
-			}
-			partial[k] = d0;
-			partial[chunks + k] = dn;
-		}
-	} else {
-#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
-		for (int32_t k = 0; k < chunks; ++k) {
-			double d0 = 0.0, dn = 0.0;
-			for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
-				const mat3* a = &A->blocks[A->diag[i]];
-				pinv[i] = block_inverse(a);
-				vec3 fb = filter1(S, constrained, i, b[i]);
-				d0 += v3_dot(fb, precondition(pinv[i], fb));
-				r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
-				c[i] = filter1(S, constrained, i, precondition(pinv[i], r[i]));
-				dn += v3_dot(r[i], c[i]);
-			}
-			partial[k] = d0;
-			partial[chunks + k] = dn;
-		}
-	}
-	double delta0 = reduce_sum(partial, chunks);
-	double delta_new = reduce_sum(partial + chunks, chunks);
 	/* With b filtered to zero but z != 0 (say, only a moving pin drives the system), the paper's
-	 * threshold eps^2 delta0 is zero and could never be met; the initial residual then sets the
-	 * scale, as it does for standard CG started away from zero. */
-	double scale = delta0 > delta_new ? delta0 : delta_new;
+	 * threshold eps^2 delta0 is zero and could never be met; the residual of the paper's own start
+	 * dv = z then sets the scale, as it does for standard CG started away from zero. Not the
+	 * guess's residual: a poor guess (a warm start rescaled many times over after a short step)
+	 * would loosen the threshold by as much and stop on a wrong answer (issue 27). A guess whose
+	 * residual is larger than that start's is dropped, and the solve starts from dv = z. */
+	double delta0, delta_new, zero_start;
+	for (const vec3* start = guess;; start = NULL) {
+		/* Lines 2-6: dv = z (or the filtered guess plus z); delta0 = filter(b)^T P filter(b);
+		 * r = filter(b - A dv); c = filter(P r); delta_new = r^T c. */
+		for (int32_t i = 0; i < n; ++i) dv[i] = start ? v3_add(filter1(S, constrained, i, start[i]), z[i]) : z[i];
+		bsr_mul(A, dv, q, threads);
+		if (global) {
+			/* The same quantities with P^-1 applied to whole vectors: s holds filter(b), c its image. */
+			for (int32_t i = 0; i < n; ++i) {
+				if (tl) pinv[i] = block_inverse(&A->blocks[A->diag[i]]);
+				s[i] = filter1(S, constrained, i, b[i]);
+				r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
+			}
+			apply_global(chol, tl, mg, pinv, s, c);
+			apply_global(chol, tl, mg, pinv, r, q);
+#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
+			for (int32_t k = 0; k < chunks; ++k) {
+				double d0 = 0.0, dn = 0.0;
+				for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
+					d0 += v3_dot(s[i], c[i]);
+					c[i] = filter1(S, constrained, i, q[i]);
+					dn += v3_dot(r[i], c[i]);
+				}
+				partial[k] = d0;
+				partial[chunks + k] = dn;
+			}
+		} else {
+#pragma omp parallel for num_threads(threads) schedule(static) if (chunks > 1)
+			for (int32_t k = 0; k < chunks; ++k) {
+				double d0 = 0.0, dn = 0.0;
+				for (int32_t i = k * REDUCE_CHUNK; i < reduce_chunk_end(k, n); ++i) {
+					const mat3* a = &A->blocks[A->diag[i]];
+					pinv[i] = block_inverse(a);
+					vec3 fb = filter1(S, constrained, i, b[i]);
+					d0 += v3_dot(fb, precondition(pinv[i], fb));
+					r[i] = filter1(S, constrained, i, v3_sub(b[i], q[i]));
+					c[i] = filter1(S, constrained, i, precondition(pinv[i], r[i]));
+					dn += v3_dot(r[i], c[i]);
+				}
+				partial[k] = d0;
+				partial[chunks + k] = dn;
+			}
+		}
+		delta0 = reduce_sum(partial, chunks);
+		delta_new = reduce_sum(partial + chunks, chunks);
+		zero_start = !start ? delta_new : start_delta(A, b, z, S, constrained, chol, tl, mg, threads, w, delta0);
+		if (!start || delta_new <= zero_start) break;
+	}
+	double scale = delta0 > zero_start ? delta0 : zero_start;
 	double threshold = tolerance * tolerance * scale;
 
 	/* The iterations in one parallel region: a fork per loop below (four per iteration) costs

@@ -47,6 +47,7 @@ void step_context_init(step_context* c, drape_world* w, double duration)
 	c->duration = duration;
 	c->t_end = w->time + duration;
 	c->budget = step_judge_budget(&c->policy, duration);
+	step_grid_begin(&c->grid, w->time, duration, w->def.max_dt);
 	c->topology_changed = w->dirty;
 	stage_start(c);
 }
@@ -95,12 +96,8 @@ drape_status step_begin(step_context* c)
 		step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
 		return world_fail_status(w, DRAPE_ERROR_DIVERGED, "%s", v.message);
 	}
-	c->proposed = w->control.dt;
-	double remaining = c->t_end - w->time;
-	/* Land exactly on t_end; a sliver left by rounding (or by a max_dt written as a short
-	 * decimal of one frame) is absorbed into this step rather than taken on its own. */
-	c->to_end = remaining <= c->proposed * (1.0 + 1e-4);
-	c->h = c->to_end ? remaining : c->proposed;
+	/* On the grid of H / 2^k, landing exactly on t_end (step_grid.h). */
+	c->h = step_grid_next(&c->grid, w->control.dt, &c->units, &c->full);
 	/* BDF2: backward Euler's step of size hs from the extrapolated state (solver/bdf2.c). */
 	c->hs = bdf2_begin(w, c->h);
 	c->t = w->time + (c->h - c->hs);
@@ -264,7 +261,9 @@ bool step_contacts_changed(step_context* c)
 			if (c->pinched > 0) cloth_contacts_alter_crossings(w, h);
 		}
 		r->cs_ms += now_ms() - te;
+		r->released += released;
 		again = !((f->crossings == 0 && released == 0 && c->cloth_crossings == 0) || c->pass == CONTACT_PASSES);
+		if (again && released > 0) r->release_solves++;
 	}
 	if (again) c->pass++;
 	stage_end(c, DRAPE_STAGE_CONTACTS);
@@ -290,6 +289,7 @@ step_verdict step_judge(step_context* c)
 	r->eval_ms += c->tally.eval_ms;
 	r->cg_ms += c->tally.cg_ms;
 	r->cg_iterations = c->tally.cg_iterations;
+	r->solves = c->tally.solves;
 	r->cg_converged = c->tally.cg_converged;
 	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
 	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
@@ -326,16 +326,25 @@ step_verdict step_judge(step_context* c)
 	return v;
 }
 
-drape_status step_commit(step_context* c)
+/* Table 1's timings and the solve counts of an attempt, accepted or rejected. */
+static void add_attempt_stats(drape_world* w, const step_report* r)
 {
-	drape_world* w = c->w;
-	const step_report* r = &c->report;
-	const double h = c->h, hs = c->hs;
 	w->stats.eval_ms += r->eval_ms;
 	w->stats.cg_ms += r->cg_ms;
 	w->stats.cs_ms += r->cs_ms;
 	w->stats.cc_ms += r->cc_ms;
 	w->stats.cg_iterations += r->cg_iterations;
+	w->stats.solves += r->solves;
+	w->stats.release_solves += r->release_solves;
+	w->stats.contacts_released += r->released;
+}
+
+drape_status step_commit(step_context* c)
+{
+	drape_world* w = c->w;
+	const step_report* r = &c->report;
+	const double h = c->h, hs = c->hs;
+	add_attempt_stats(w, r);
 	bdf2_accept(w, h);
 	vec3* t;
 	t = w->x, w->x = w->x1, w->x1 = t;
@@ -344,9 +353,9 @@ drape_status step_commit(step_context* c)
 	strain_change_accept_limit(w);
 	w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 	w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
-	w->time = c->to_end ? c->t_end : w->time + h;
+	w->time = step_grid_advance(&c->grid, c->units);
 	constraints_store_forces(w, hs);
-	contacts_commit(w, hs);
+	w->stats.contacts_released += contacts_commit(w, hs);
 	cloth_contacts_commit_pinches(w);
 	w->intersections = r->intersections;
 	w->stats.self_intersections = r->intersections;
@@ -357,7 +366,7 @@ drape_status step_commit(step_context* c)
 	w->stats.steps++;
 	if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
 	if (h > w->stats.max_dt) w->stats.max_dt = h;
-	if (!(c->to_end && h < c->proposed * (1.0 - 1e-4))) step_control_accept(&w->control);
+	if (c->full) step_control_accept(&w->control);
 	stage_end(c, DRAPE_STAGE_COMMIT);
 	return DRAPE_OK;
 }
@@ -366,11 +375,7 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 {
 	drape_world* w = c->w;
 	const step_report* r = &c->report;
-	w->stats.eval_ms += r->eval_ms;
-	w->stats.cg_ms += r->cg_ms;
-	w->stats.cs_ms += r->cs_ms;
-	w->stats.cc_ms += r->cc_ms;
-	w->stats.cg_iterations += r->cg_iterations;
+	add_attempt_stats(w, r);
 	bdf2_reject(w);
 	drape_status s = DRAPE_OK;
 	if (v->reason == STEP_CANCELLED) {

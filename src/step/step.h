@@ -9,6 +9,7 @@
 #include "../solver/implicit.h"
 #include "../solver/integrators.h"
 #include "../world_data.h"
+#include "step_grid.h"
 #include "step_judge.h"
 
 typedef struct step_context {
@@ -17,10 +18,13 @@ typedef struct step_context {
 	double duration, t_end;
 	bool topology_changed; /* the call began with a topology change (world_prepare) */
 	int64_t budget, attempts;
-	/* The attempt: the control's proposed size, the step h (shortened to land on t_end), and the
+	/* The steps' grid (step_grid.h). The attempt: the step h on it and its length in the grid's
+	 * units, whether it is the control's own size (full) or halved to fit what is left, and the
 	 * implicit step's start t and size hs (BDF2's is a backward Euler step of hs <= h). */
-	double proposed, h, t, hs;
-	bool to_end;
+	step_grid grid;
+	double h, t, hs;
+	int64_t units;
+	bool full;
 	step_report report;
 	step_facts facts;
 	solve_tally tally;

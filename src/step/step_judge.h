@@ -68,6 +68,9 @@ typedef struct step_report {
 	double limit_excess;  /* largest strain beyond strain_limit before limiting (solver/strain_limit.h) */
 	double limit_residual; /* the same after limiting (the last contact pass) */
 	int limit_newton;
+	int solves;         /* linear solves (contact passes, Newton iterations) */
+	int release_solves; /* passes solved again because contacts were released (sec. 5.4) */
+	int released;       /* contacts released within the step */
 } step_report;
 
 /* The facts of one step attempt beyond its report: where it was when the passes stopped. */

@@ -1,0 +1,14 @@
+/* A check of glTF files before assimp reads them (gltf_check.c): what assimp 5.2 crashes on. */
+#ifndef DRAPE_CHARACTER_GLTF_CHECK_H
+#define DRAPE_CHARACTER_GLTF_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* False, with the reason in why, for a .gltf or .glb file that assimp 5.2 would crash on: a skin
+ * without inverseBindMatrices (or when there was no memory to read it: "out of memory ..."). True
+ * for any other file, and for one that cannot be read or parsed here (assimp then says what is
+ * wrong with it). */
+bool character_gltf_importable(const char* path, char* why, size_t why_size);
+
+#endif
