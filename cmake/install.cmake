@@ -32,7 +32,7 @@ endforeach()
 # What libdrape.a needs besides cjson (a Requires): drape.pc's Libs.private, and drape-static.pc's
 # Libs after the archive itself. `-ldrape` finds libdrape.so when both are installed, so a static
 # link goes through drape-static.pc, which names the archive.
-set(DRAPE_PC_PRIVATE_LIBS "-fopenmp -lassimp -lgmp -lmpfr -lcholmod -lstdc++ -lm")
+set(DRAPE_PC_PRIVATE_LIBS "-fopenmp -lassimp -lxml2 -ldxflib -lgmp -lmpfr -lcholmod -lstdc++ -lm")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/drape.pc.in ${CMAKE_BINARY_DIR}/drape.pc @ONLY)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/drape-static.pc.in ${CMAKE_BINARY_DIR}/drape-static.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/drape.pc ${CMAKE_BINARY_DIR}/drape-static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh BUILD SECONDS [NAME...]  campaign: each target SECONDS on BUILD/corpus/NAME
 #   scripts/fuzz.sh --smoke BUILD [NAME...]  the regression inputs, the seeds and a few thousand
 #                                            mutations each in a throw-away corpus (seconds)
-# NAME: scene, obj, set, sim, character, keys (default all). Findings land in BUILD/findings/NAME/; exits 1 if
+# NAME: scene, obj, set, sim, character, keys, svg_path (default all). Findings land in BUILD/findings/NAME/; exits 1 if
 # any target crashed, hung or failed a check.
 set -euo pipefail
 smoke=0
@@ -15,7 +15,7 @@ seconds=0
 if ((!smoke)); then seconds=${1:?usage: fuzz.sh BUILD SECONDS [NAME...]}; shift; fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 names=("$@")
-((${#names[@]})) || names=(scene obj set sim character keys)
+((${#names[@]})) || names=(scene obj set sim character keys svg_path)
 
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -62,6 +62,20 @@ seeds() {
 		PY
 		;;
 	obj) ls "$src"/scenes/*.obj ;;
+	svg_path)
+		# the path data of the shipped SVG patterns, one file each
+		mkdir -p "$build/seeds/svg_path"
+		python3 - "$build/seeds/svg_path" "$src"/scenes/patterns/*.svg <<-'PY'
+			import os, re, sys
+			i = 0
+			for path in sys.argv[2:]:
+			    for d in re.findall(r'\sd="([^"]*)"', open(path).read()):
+			        i += 1
+			        out = os.path.join(sys.argv[1], str(i))
+			        open(out, "w").write(d)
+			        print(out)
+		PY
+		;;
 	set)
 		mkdir -p "$build/seeds/set"
 		local i=0

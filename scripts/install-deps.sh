@@ -16,6 +16,8 @@ missing=()
 packages+=(python3) # tests/cli_test.sh parses `drape run --json` with python3's json module
 packages+=(libassimp-dev assimp-testmodels) # characters: assimp, and the CMU motion and glTF skin the scenes and tests use (docs/characters.md)
 packages+=(clang libclang-rt-dev libomp-dev) # make fuzz, ctest fuzz_smoke: libFuzzer and clang's OpenMP (docs/reliability.md)
+packages+=(libxml2-dev) # garment panels from SVG files: libxml2 finds the path (docs/garments.md)
+packages+=(libdxflib-dev python3-ezdxf) # panels from DXF-AAMA files (dxflib); tests/aama_dxf.py writes the test files (ezdxf)
 packages+=(libsuitesparse-dev) # CHOLMOD: the two_level and cholesky preconditioners (docs/solver.md)
 for p in "${packages[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -405,6 +405,13 @@ expect_fail garment_missing_corner 2 "seam 's'.*corner named 'z'" -- run "$(scen
 expect_fail garment_beyond_ease 2 "seam 's'.*more than its ease" -- run "$(scene gease "$(garment "$(rect front), $(rect back back)" '{"name": "s", "a": {"panel": "front", "from": "a", "to": "b"}, "b": {"panel": "back", "from": "b", "to": "c"}}')")"
 expect_fail garment_too_small 2 "panel 'front' is too small" -- run "$(scene gsmall "$(garment "$(rect front)" '' 0.2)")"
 expect_fail garment_seam_open 3 "seam 's' did not close within sewing.time_limit" -- run "$(scene gopen "$(garment "$(rect front front 0.5), $(rect back back 0.5)" '{"name": "s", "a": {"panel": "front", "from": "b", "to": "c"}, "b": {"panel": "back", "from": "a", "to": "d", "direction": "backward"}}' 0.02 1e-6)")"
+# a panel from an SVG file (docs/garments.md, "Patterns from SVG"): bad path data names the SVG, its line and offset
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="1000mm" height="1000mm" viewBox="0 0 1000 1000">\n<path id="front" d="M0 0 H300 V x Z"/>\n</svg>\n' >"$tmp/bad.svg"
+expect_fail garment_svg_bad_path 2 "outline: bad.svg:2: path 'front' d: offset 12: expected a number, got 'x'" -- run "$(scene gsvg "$(garment '{"name": "front", "outline": {"svg": "bad.svg", "id": "front"}, "around": {"axis": [[0, 0, 0], [0, 0, 1]], "radius": 0.2}}' '')")"
+expect_fail garment_svg_no_id 2 "bad.svg: no element with id 'back'" -- run "$(scene gsvgid "$(garment '{"name": "front", "outline": {"svg": "bad.svg", "id": "back"}, "around": {"axis": [[0, 0, 0], [0, 0, 1]], "radius": 0.2}}' '')")"
+# a DXF-AAMA file without pieces (no BLOCK): the file and the reason, exit 2
+printf '0\nSECTION\n2\nENTITIES\n0\nLINE\n8\n1\n10\n0\n20\n0\n11\n1\n21\n1\n0\nENDSEC\n0\nEOF\n' >"$tmp/nopieces.dxf"
+expect_fail garment_dxf_no_pieces 2 "outline: nopieces.dxf: no pieces" -- run "$(scene gdxf "$(garment '{"name": "front", "outline": {"dxf": "nopieces.dxf", "piece": "FRONT"}, "around": {"axis": [[0, 0, 0], [0, 0, 1]], "radius": 0.2}}' '')")"
 # a garment's caches start once it is sewn (docs/caches.md, "Garments"; frames compared in tests/python)
 if "$drape" run "$root/scenes/garment_tube.json" --frames 3 --format pc2,glb,usda --out "$tmp/gcache" --quiet --threads 1 &&
 	[ -s "$tmp/gcache/cache_sleeve.pc2" ] && [ -s "$tmp/gcache/animation.glb" ] && [ -s "$tmp/gcache/animation.usda" ] &&

@@ -69,7 +69,7 @@ fi
 
 # --- the shipped garments sew at a coarse triangle size (all their seams merge); under the
 # sanitizers the shirt only (the same code paths; the suite has to stay short)
-garments="shirt pants blouse"
+garments="shirt pants blouse svg dxf" # svg, dxf: the sleeve from scenes/patterns/sleeve.svg and .dxf
 [ "$sanitized" = ON ] && garments=shirt
 for g in $garments; do
 	s="$root/scenes/garment_$g.json"

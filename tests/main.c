@@ -37,6 +37,8 @@ extern const test_case fidelity_tests[];
 extern const test_case errors_tests[];
 extern const test_case step_judge_tests[];
 extern const test_case layers_tests[];
+extern const test_case svg_tests[];
+extern const test_case dxf_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -62,6 +64,8 @@ static const suite suites[] = {
 	{"stability", stability_tests},
 	{"mannequin", mannequin_tests},
 	{"garment", garment_tests},
+	{"svg", svg_tests},
+	{"dxf", dxf_tests},
 	{"rest", rest_tests},
 	{"threads", threads_tests},
 	{"fidelity", fidelity_tests},

@@ -66,6 +66,16 @@ static int32_t edge_of(const int32_t* edge_start, int32_t edges, int32_t segment
 	return e;
 }
 
+/* "from point 2 to 3", with the points' corner names where they have them: "from point 2 (p2) to 3". */
+static void edge_label(const pattern_panel* p, int32_t e, char* out, size_t size)
+{
+	const int32_t f = (e + 1) % p->point_count;
+	const char* a = p->points[e].corner;
+	const char* b = p->points[f].corner;
+	snprintf(out, size, "from point %d%s%.32s%s to %d%s%.32s%s", (int)e, a ? " (" : "", a ? a : "", a ? ")" : "", (int)f,
+		 b ? " (" : "", b ? b : "", b ? ")" : "");
+}
+
 bool pattern_flatten(const pattern_panel* p, double** xy, int32_t* count, int32_t** edge_start, char* err, size_t err_size)
 {
 	*xy = NULL;
@@ -120,10 +130,12 @@ bool pattern_flatten(const pattern_panel* p, double** xy, int32_t* count, int32_
 			const double* d = &pts[2 * ((j + 1) % total)];
 			if (segments_meet(a, b, c, d)) {
 				int32_t ei = edge_of(starts, n, i), ej = edge_of(starts, n, j);
+				char e0[96], e1[96];
+				edge_label(p, ei, e0, sizeof e0);
+				edge_label(p, ej, e1, sizeof e1);
 				snprintf(err, err_size,
-					 "panel '%s': the outline crosses itself (its edge from point %d to %d meets the edge "
-					 "from point %d to %d near (%.4g, %.4g))",
-					 p->name, (int)ei, (int)((ei + 1) % n), (int)ej, (int)((ej + 1) % n), c[0], c[1]);
+					 "panel '%s': the outline crosses itself (its edge %s meets the edge %s near (%.4g, %.4g))",
+					 p->name, e0, e1, c[0], c[1]);
 				free(pts);
 				free(starts);
 				return false;

@@ -278,6 +278,24 @@ static bool load_side(const json_ctx* c, const jnode* sn, const char* key, patte
 	return true;
 }
 
+/* An outline given as JSON points into *points (malloc'd) and p's points. */
+static bool load_outline(const json_ctx* c, const jnode* on, pattern_panel* p, pattern_point** points)
+{
+	int pc;
+	if (!json_array(c, on, &pc)) return false;
+	if (pc < 2) return json_fail(c, on, "panel '%s': an outline needs at least 3 points (2 with a curve), got %d", p->name, pc);
+	*points = calloc((size_t)pc, sizeof(pattern_point));
+	if (!*points) return scene_out_of_memory(c);
+	int k = 0;
+	for (const cJSON* q = on->item->child; q; q = q->next, ++k) {
+		jnode qn = json_node(on, q);
+		if (!load_point(c, &qn, &(*points)[k])) return false;
+	}
+	p->points = *points;
+	p->point_count = pc;
+	return true;
+}
+
 /* Panels and seams from `n` (the garment object or a pattern file's root) into def's arrays. */
 static bool load_pattern(const json_ctx* c, const jnode* n, const loader* L, garment_def* def, pattern_panel** panels, pattern_point*** points,
 			 stretch_region*** regions, pattern_seam** seams)
@@ -307,19 +325,11 @@ static bool load_pattern(const json_ctx* c, const jnode* n, const loader* L, gar
 		const cJSON* ol = json_get(&pn, "outline");
 		if (!ol) return json_fail(c, &pn, "missing required key 'outline'");
 		jnode on = json_node(&pn, ol);
-		int pc;
-		if (!json_array(c, &on, &pc)) return false;
-		if (pc < 2) return json_fail(c, &on, "panel '%s': an outline needs at least 3 points (2 with a curve), got %d", p->name, pc);
-		(*points)[i] = calloc((size_t)pc, sizeof(pattern_point));
-		if (!(*points)[i]) return scene_out_of_memory(c);
-		int k = 0;
-		for (const cJSON* q = ol->child; q; q = q->next, ++k) {
-			jnode qn = json_node(&on, q);
-			if (!load_point(c, &qn, &(*points)[i][k])) return false;
-		}
-		p->points = (*points)[i];
-		p->point_count = pc;
 		p->grain[0] = 1.0, p->grain[1] = 0.0;
+		const bool dxf = cJSON_IsObject(ol) && json_get(&on, "dxf");
+		if (!(dxf ? scene_load_dxf_outline(c, &on, p, &(*points)[i])
+			  : cJSON_IsObject(ol) ? scene_load_svg_outline(c, &on, p, &(*points)[i]) : load_outline(c, &on, p, &(*points)[i])))
+			return false;
 		if (!json_opt_vector(c, &pn, "grain", 2, p->grain) || !load_around(c, &pn, L, p)) return false;
 		if (!(hypot(p->grain[0], p->grain[1]) > 0.0))
 			return json_fail(c, &pn, "panel '%s': the grain line has zero length", p->name);

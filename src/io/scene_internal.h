@@ -40,6 +40,19 @@ void scene_solid_free(scene_solid* solid);
 /* Loads a character solid's `character` object (scene_character.c): the animated, skinned body. */
 bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so);
 
+/* A panel's `"outline": {"svg": FILE, "id": ID}` (scene_svg.c): reads the SVG path into *points (one
+ * malloc'd block, freed by the caller) and p's points, and checks the outline is simple. */
+struct pattern_panel;
+struct pattern_point;
+bool scene_load_svg_outline(const json_ctx* c, const jnode* n, struct pattern_panel* p, struct pattern_point** points);
+/* An outline file reference's two required strings, keys[0] and keys[1] (the file, the element). */
+bool scene_outline_ref(const json_ctx* c, const jnode* n, const char* const* keys, const char* v[2]);
+/* Checks an outline read from a file is simple (pattern_flatten), naming the file and `what` in it. */
+bool scene_outline_simple(const json_ctx* c, const jnode* n, const struct pattern_panel* p, const char* file, const char* what);
+/* `"outline": {"dxf": FILE, "piece": NAME, "units": U}` (scene_dxf.c): the same for a DXF-AAMA piece,
+ * whose grain line (if it has one) becomes p's grain unless the panel gives `grain`. */
+bool scene_load_dxf_outline(const json_ctx* c, const jnode* n, struct pattern_panel* p, struct pattern_point** points);
+
 /* Loads cloths[index].garment (scene_garment.c): the cloth's mesh, b_u/b_v and its seams. */
 bool scene_load_garment(loader* L, const jnode* n, int32_t index);
 

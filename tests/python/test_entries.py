@@ -96,6 +96,17 @@ class SameAsTheSceneFile(unittest.TestCase):
         self.assertGreater(b.seam_count, 0)
         self.assertEqual(b.seams_open, a.seams_open)
 
+    def test_garment_from_svg_and_dxf_patterns(self):
+        # the sleeve with its panels from patterns/sleeve.svg and patterns/sleeve.dxf (docs/garments.md,
+        # "Patterns from SVG", "Patterns from DXF-AAMA"), the files found in base_dir: the same world
+        # as the scene file's; a wrong base_dir names the missing file
+        for name in ("garment_svg.json", "garment_dxf.json"):
+            a = drape.load_scene(os.path.join(SRC, "scenes", name), threads=1)
+            b = build(scene_json(name), empty_world_like(a))
+            self.assert_same(a, b)
+            with self.assertRaisesRegex(drape.DrapeError, "outline: patterns/sleeve"):
+                empty_world_like(a).add_garment(base_dir=tempfile.gettempdir(), **scene_json(name)["cloths"][0])
+
     def test_garment_sews_in_a_world(self):
         # garment_tube's sleeve, added with the scene's keys, closes its two seams as the world
         # steps and close_seams() merges them: the vertex count drops by the merged pairs
