@@ -75,17 +75,26 @@ class SameAsTheSceneFile(unittest.TestCase):
 
     @unittest.skipUnless(os.path.exists(BVH), "needs Debian's assimp-testmodels (the skirt scene's body)")
     def test_garment_from_a_pattern_file(self):
-        # the skirt: panels from patterns/skirt.json, seams; placed around the LowerBack bone of
-        # the world's body (around.bone), added first. Particles, triangles, uv and seams equal the
-        # file's.
+        # the skirt: panels from patterns/skirt.json, seams, the world's body added first.
+        # Particles, triangles, uv and seams equal the file's. Its panels placed around the
+        # LowerBack bone (around.bone) need that body: without it the garment is refused.
         a = drape.load_scene(os.path.join(SRC, "scenes", "garment_skirt.json"), threads=1,
                              overrides={"cloths.0.garment.triangle_size": 0.05})
         scene = scene_json("garment_skirt.json")
         cloth = scene["cloths"][0]
         cloth["garment"]["triangle_size"] = 0.05
         b = empty_world_like(a)
-        with self.assertRaisesRegex(drape.DrapeError, "no character solid"):
-            b.add_garment(base_dir=drape.scene_path(), **cloth)
+        with open(os.path.join(SRC, "scenes", "patterns", "skirt.json")) as f:
+            pattern = json.load(f)
+        for panel in pattern["panels"]:
+            panel["around"] = {"bone": "LowerBack", "side": panel["around"]["side"], "offset": -0.205}
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "skirt_bone.json"), "w") as f:
+                json.dump(pattern, f)
+            on_bone = json.loads(json.dumps(cloth))
+            on_bone["garment"]["pattern"] = "skirt_bone.json"
+            with self.assertRaisesRegex(drape.DrapeError, "no character solid"):
+                b.add_garment(base_dir=tmp, **on_bone)
         body = dict(scene["solids"][0])
         del body["shape"]
         self.assertEqual(b.add_character(**body), 0)
