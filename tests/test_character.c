@@ -510,13 +510,65 @@ static void test_strip_on_swinging_arm(void)
 	run_frames(w, 45, &touched, &penetrating);
 	CHECK(touched > 20); /* the strip lies on the arm and rides its swing */
 	CHECK(penetrating == 0);
-	/* The count itself: a particle put inside the arm is counted. */
-	w->x[0] = v3(0.3, 0.0, 0.0);
+	/* The count itself: a particle put inside the arm (at its posed box's centre) is counted. */
+	double box[24];
+	character_pose(arm, drape_world_time(w), box);
+	vec3 centre = v3(0.0, 0.0, 0.0);
+	for (int k = 0; k < 8; ++k) centre = v3_add(centre, v3_scale(v3(box[3 * k], box[3 * k + 1], box[3 * k + 2]), 1.0 / 8.0));
+	w->x[0] = centre;
 	CHECK(solid_inside_end(w, 0, w->x[0], 0.005));
 	w->x[0] = v3(0.3, 0.0, 0.3);
 	CHECK(!solid_inside_end(w, 0, w->x[0], 0.005));
 	drape_character_destroy(arm);
 	drape_world_destroy(w);
+}
+
+/* A looped clip that does not end as it begins (the box arm swings about y from +15 to -15 degrees
+ * and stops) crossfades its last LOOP_FADE into its start (pose.c): the arm's tip moves
+ * continuously through every wrap, never faster than the fade's few m/s (a wrap without the fade
+ * jumps 0.31 m in one sample), and a repeat returns to `start`, not to 0: from start 0.5 s the arm
+ * stays within the swing of clip times 0.5 ... 1 (one axis, so a fade between two of its poses does
+ * too), never reaching the poses before 0.5 s. */
+static double tip_z(const drape_character* arm, double t, double tip[3])
+{
+	double p[24];
+	character_pose(arm, t, p);
+	memcpy(tip, &p[3 * 7], 3 * sizeof(double)); /* the corner at x = 0.6, y = z = +0.05 */
+	return tip[2];
+}
+
+static void test_loop_fades_across_the_wrap(void)
+{
+	drape_character* arm = box_arm();
+	double tip[3], prev[3], largest_step = 0.0;
+	for (int k = 0; k <= 5000; ++k) {
+		tip_z(arm, 1e-3 * k, tip);
+		if (k > 0) largest_step = fmax(largest_step, sqrt((tip[0] - prev[0]) * (tip[0] - prev[0]) + (tip[1] - prev[1]) * (tip[1] - prev[1]) +
+								  (tip[2] - prev[2]) * (tip[2] - prev[2])));
+		memcpy(prev, tip, sizeof prev);
+	}
+	CHECK(largest_step > 1e-4); /* it moves */
+	CHECK(largest_step < 3e-3); /* under 3 m/s at every ms, across five wraps */
+	/* the swing of clip times 0.5 ... 1 played once, then looped from start 0.5 */
+	arm->start = 0.5;
+	arm->loop = false;
+	double lo = INFINITY, hi = -INFINITY;
+	for (int k = 0; k <= 500; ++k) {
+		const double z = tip_z(arm, 1e-3 * k, tip);
+		lo = fmin(lo, z), hi = fmax(hi, z);
+	}
+	arm->start = 0.0;
+	const double z0 = tip_z(arm, 0.0, tip); /* the pose at clip time 0, +15 degrees */
+	CHECK(z0 < lo - 0.05 || z0 > hi + 0.05);
+	arm->start = 0.5;
+	arm->loop = true;
+	double looped_lo = INFINITY, looped_hi = -INFINITY;
+	for (int k = 0; k <= 5000; ++k) {
+		const double z = tip_z(arm, 1e-3 * k, tip);
+		looped_lo = fmin(looped_lo, z), looped_hi = fmax(looped_hi, z);
+	}
+	CHECK(looped_lo > lo - 1e-9 && looped_hi < hi + 1e-9);
+	drape_character_destroy(arm);
 }
 
 /* ---- bad input ---- */
@@ -588,6 +640,7 @@ const test_case character_tests[] = {
 	{"bvh_joint_positions", test_bvh_joint_positions},
 	{"collider_motion_per_step", test_collider_motion_per_step},
 	{"strip_on_swinging_arm", test_strip_on_swinging_arm},
+	{"loop_fades_across_the_wrap", test_loop_fades_across_the_wrap},
 	{"bad_input", test_bad_input},
 	{"weights_normalised", test_character_weights_normalised},
 	{"fbx_rig", test_character_fbx_rig},

@@ -1,7 +1,7 @@
 /* Posing a character at any time (docs/characters.md): the clip sampled with rotations interpolated
  * on the sphere (slerp) and translations and scales linearly, the lead-in (dressing pose held, then
- * blended into the clip), keyframed rotations on top, forward kinematics down the hierarchy, and
- * linear blend skinning. */
+ * blended into the clip), a looped clip's crossfade from its end into its start, keyframed
+ * rotations on top, forward kinematics down the hierarchy, and linear blend skinning. */
 #include "character.h"
 
 #include <math.h>
@@ -30,9 +30,32 @@ static joint_trs clip_local(const character_joint* j, double tc)
 	return x;
 }
 
-/* Clip time and the weight of the clip against the dressing pose at simulation time t. */
-static double clip_time(const drape_character* c, double t, double* alpha)
+/* Clip seconds over which a looped clip's end fades into its start (a quarter of the looped span
+ * when that is shorter). */
+#define LOOP_FADE 0.5
+
+/* a's transform moved towards b's by s in [0, 1]: rotations on the sphere, the rest linearly. */
+static joint_trs trs_blend(const joint_trs* a, const joint_trs* b, double s)
 {
+	joint_trs x;
+	quat_slerp(a->q, b->q, s, x.q);
+	for (int k = 0; k < 3; ++k) {
+		x.t[k] = a->t[k] + s * (b->t[k] - a->t[k]);
+		x.s[k] = a->s[k] + s * (b->s[k] - a->s[k]);
+	}
+	return x;
+}
+
+/* Clip time and the weight of the clip against the dressing pose at simulation time t. A looped
+ * clip plays from `start` to its end once, then repeats the span start ... end - W, W = LOOP_FADE:
+ * each repeat's first W seconds are the clip's last W (clip time *tc) faded by *fade (smoothstep,
+ * 0 -> 1) into its first W after start (*tc2). The pose is thus continuous at the wrap, where a
+ * clip that does not end as it begins (a walk, a dance) would jump from its last pose to its first,
+ * and the wrap returns to `start`, not to 0 (CMU clips open with a calibration pose). */
+static double clip_time(const drape_character* c, double t, double* alpha, double* tc2, double* fade)
+{
+	*fade = 0.0;
+	*tc2 = 0.0;
 	if (t < c->hold) {
 		*alpha = 0.0;
 		return c->start;
@@ -44,8 +67,17 @@ static double clip_time(const drape_character* c, double t, double* alpha)
 	}
 	*alpha = 1.0;
 	double tc = c->start + (t - c->hold - c->blend) * c->time_scale;
-	if (c->duration > 0.0 && c->loop) tc = fmod(tc, c->duration);
-	return tc;
+	if (!(c->duration > 0.0 && c->loop)) return tc;
+	const double span = c->duration - c->start;
+	if (!(span > 0.0)) return fmod(tc, c->duration);
+	const double w = fmin(LOOP_FADE, 0.25 * span);
+	if (tc <= c->duration - w) return tc;
+	const double u = fmod(tc - (c->duration - w), span - w);
+	if (u >= w) return c->start + u;
+	const double s = u / w;
+	*fade = s * s * (3.0 - 2.0 * s);
+	*tc2 = c->start + u;
+	return c->duration - w + u;
 }
 
 /* The root's horizontal travel removed (docs/characters.md, root motion): the translation keeps
@@ -62,11 +94,15 @@ static void pin_root(const drape_character* c, const character_joint* j, double 
 
 void character_globals(const drape_character* c, double t, affine* g)
 {
-	double alpha;
-	double tc = clip_time(c, t, &alpha);
+	double alpha, tc2, fade;
+	double tc = clip_time(c, t, &alpha, &tc2, &fade);
 	for (int32_t i = 0; i < c->joint_count; ++i) {
 		const character_joint* j = &c->joints[i];
 		joint_trs x = clip_local(j, tc);
+		if (fade > 0.0) {
+			const joint_trs y = clip_local(j, tc2);
+			x = trs_blend(&x, &y, fade);
+		}
 		if (i == c->root && !c->keep_root_motion && j->channel.pos_count > 0) pin_root(c, j, x.t);
 		if (alpha < 1.0) {
 			/* The dressing pose keeps the clip's root placement (where the motion begins) and the
@@ -77,13 +113,7 @@ void character_globals(const drape_character* c, double t, affine* g)
 				memcpy(d.t, x.t, sizeof d.t);
 				memcpy(d.q, x.q, sizeof d.q);
 			}
-			double q[4];
-			quat_slerp(d.q, x.q, alpha, q);
-			memcpy(x.q, q, sizeof q);
-			for (int k = 0; k < 3; ++k) {
-				x.t[k] = d.t[k] + alpha * (x.t[k] - d.t[k]);
-				x.s[k] = d.s[k] + alpha * (x.s[k] - d.s[k]);
-			}
+			x = trs_blend(&d, &x, alpha);
 		}
 		if (j->keys.count > 0) {
 			/* Keyframes turn the joint in its own frame, after the clip's (or the lead-in's)
