@@ -190,12 +190,8 @@ void character_bind_rest(drape_character* c)
 {
 	affine* globals = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *globals);
 	if (!globals) return;
-	for (int32_t i = 0; i < c->joint_count; ++i) {
-		affine local = affine_from_trs(&c->joints[i].rest);
-		int32_t p = c->joints[i].parent;
-		globals[i] = p >= 0 ? affine_mul(globals[p], local) : local;
-		c->joints[i].inverse_bind = affine_inverse(globals[i]);
-	}
+	character_rest_globals(c, globals);
+	for (int32_t i = 0; i < c->joint_count; ++i) c->joints[i].inverse_bind = affine_inverse(globals[i]);
 	free(globals);
 }
 
@@ -210,12 +206,8 @@ bool character_set_dress_pose(drape_character* c, double angle)
 {
 	affine* g = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *g);
 	if (!g) return false;
-	for (int32_t i = 0; i < c->joint_count; ++i) {
-		character_joint* j = &c->joints[i];
-		affine local = affine_from_trs(&j->rest);
-		g[i] = j->parent >= 0 ? affine_mul(g[j->parent], local) : local;
-		memcpy(j->dress_q, j->rest.q, sizeof j->dress_q);
-	}
+	character_rest_globals(c, g);
+	for (int32_t i = 0; i < c->joint_count; ++i) memcpy(c->joints[i].dress_q, c->joints[i].rest.q, sizeof c->joints[i].dress_q);
 	for (int32_t i = 0; i < c->joint_count; ++i) {
 		character_joint* j = &c->joints[i];
 		if (!is_upper_arm(j->name)) continue;

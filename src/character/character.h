@@ -145,6 +145,10 @@ void character_bind_rest(drape_character* c);
  * *Arm but not *ForeArm) rotated down by angle (radians) towards the file's up axis' opposite. False when out of memory. */
 bool character_set_dress_pose(drape_character* c, double angle);
 
+/* Each joint's global transform (file space) in the rest pose, parents before children: g holds
+ * joint_count (transform.c). */
+void character_rest_globals(const drape_character* c, affine* g);
+
 /* Affine helpers shared by the character files (transform.c). */
 affine affine_identity(void);
 affine affine_mul(affine a, affine b);

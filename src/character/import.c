@@ -373,15 +373,6 @@ static bool load_meshes(importer* im)
 	return true;
 }
 
-static void rest_globals(const drape_character* c, affine* g)
-{
-	for (int32_t i = 0; i < c->joint_count; ++i) {
-		affine local = affine_from_trs(&c->joints[i].rest);
-		int32_t p = c->joints[i].parent;
-		g[i] = p >= 0 ? affine_mul(g[p], local) : local;
-	}
-}
-
 /* File -> drape: scale, the up axis turned to +z (y up: (x, y, z) -> (x, -z, y), a proper rotation
  * that keeps handedness), then the placement. */
 static void set_to_world(drape_character* c, const drape_character_def* d, double scale)
@@ -408,7 +399,7 @@ static bool build_mannequin(importer* im)
 		free(mj);
 		return fail(im, "%s", "out of memory");
 	}
-	rest_globals(c, g);
+	character_rest_globals(c, g);
 	double scale = d->scale;
 	if (scale == 0.0) {
 		double lo = INFINITY, hi = -INFINITY;

@@ -38,15 +38,14 @@ static void matrix_quat(const double* r, double q[4])
 	for (int k = 0; k < 4; ++k) q[k] /= n;
 }
 
-/* Each joint's rest orientation in drape's world (the file-to-world map included, scale removed). */
-static void rest_world_orientations(const drape_character* c, double* q)
+/* Each joint's rest orientation in drape's world (the file-to-world map included, scale removed).
+ * False when out of memory. */
+static bool rest_world_orientations(const drape_character* c, double* q)
 {
 	affine* g = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *g);
-	if (!g) return;
+	if (!g) return false;
+	character_rest_globals(c, g);
 	for (int32_t i = 0; i < c->joint_count; ++i) {
-		affine local = affine_from_trs(&c->joints[i].rest);
-		int32_t p = c->joints[i].parent;
-		g[i] = p >= 0 ? affine_mul(g[p], local) : local;
 		affine w = affine_mul(c->to_world, g[i]);
 		double r[9];
 		for (int col = 0; col < 3; ++col) {
@@ -56,6 +55,7 @@ static void rest_world_orientations(const drape_character* c, double* q)
 		matrix_quat(r, &q[4 * i]);
 	}
 	free(g);
+	return true;
 }
 
 static bool key_fail(character_error_at* at, character_input what, int32_t index, char* err, size_t err_size,
@@ -117,7 +117,7 @@ bool character_set_keyframes(drape_character* c, const drape_joint_key* keys, in
 		return core_fail(err, err_size, "out of memory");
 	}
 	bool ok = check_keys(c, keys, count, joint, at, err, err_size);
-	if (ok) rest_world_orientations(c, rest_q);
+	if (ok && !rest_world_orientations(c, rest_q)) ok = core_fail(err, err_size, "out of memory");
 	for (int32_t i = 0; ok && i < c->joint_count; ++i) {
 		int32_t n = 0;
 		for (int32_t k = 0; k < count; ++k) n += joint[k] == i;

@@ -120,3 +120,12 @@ void character_euler_quat(const double deg[3], double q[4])
 	quat_mul(qz, qy, zy);
 	quat_mul(zy, qx, q);
 }
+
+void character_rest_globals(const drape_character* c, affine* g)
+{
+	for (int32_t i = 0; i < c->joint_count; ++i) {
+		affine local = affine_from_trs(&c->joints[i].rest);
+		int32_t p = c->joints[i].parent;
+		g[i] = p >= 0 ? affine_mul(g[p], local) : local;
+	}
+}
