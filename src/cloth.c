@@ -10,7 +10,7 @@
 #include "cloth.h"
 #include "cloth_bend.h"
 #include "cloth_springs.h"
-#include "solver/integrators.h"
+#include "integrator.h"
 #include "world_error.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* Particle constraints and user springs as API objects (sec. 2.4, 4.4): validation and storage.
- * What they do inside a step is in solver/constraints.c and solver/implicit.c. */
+ * What they do inside a step is in step/constraints.c and step/implicit.c. */
 #include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"

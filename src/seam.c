@@ -11,7 +11,6 @@
 #include "cloth_bend.h"
 #include "forces/bend_tensor.h"
 #include "seam.h"
-#include "solver/integrators.h"
 #include "world_error.h"
 
 #include <math.h>
@@ -123,13 +122,8 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 	return (drape_seam_id){w->seam_count++};
 }
 
-void seams_cap_speed(drape_world* w)
+void seams_cap_speed(drape_world* w, bool implicit)
 {
-	step_scheme scheme;
-	integrator_scheme(w, &scheme);
-	/* The cap is a damping k |d| / max_speed along the pair: explicit, at the steps it is for, it
-	 * would overshoot (an explicit integrator keeps the plain spring). */
-	const bool implicit = scheme.pass[0].role[FAMILY_OTHER] == ROLE_IMPLICIT;
 	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
 		ms_spring* s = &w->ms_springs[k];
 		if (!(s->free_gap > 0.0)) continue; /* not a seam's */

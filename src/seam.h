@@ -7,8 +7,10 @@
 
 /* Before a step: the springs of the open seams whose pairs are, or have been, farther apart than
  * their free gap are damped so that their pull k |d| (1 - closing speed / max_speed) cannot close
- * them faster than max_speed (docs/garments.md, "Sewing at a bounded speed"). */
-void seams_cap_speed(drape_world* w);
+ * them faster than max_speed (docs/garments.md, "Sewing at a bounded speed"). The cap is a damping
+ * k |d| / max_speed along the pair: explicit, at the steps it is for, it would overshoot, so only
+ * an integrator whose step treats the "other" family implicitly (the caller's scheme) gets it. */
+void seams_cap_speed(drape_world* w, bool implicit);
 /* Frees the seams. */
 void seams_free(drape_world* w);
 /* Whether some seam is still open (sewing is under way). */

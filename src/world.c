@@ -6,10 +6,12 @@
 #include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
+#include "integrator.h"
 #include "collide/solid.h"
-#include "solver/bend_tensor_assemble.h"
-#include "solver/integrators.h"
-#include "solver/line_solve.h"
+#include "step/bend_tensor_assemble.h"
+#include "step/integrators.h"
+#include "step/line_solve.h"
+#include "step/strain_limit.h"
 #include "solver/reduce.h"
 #include "step/step.h"
 
@@ -93,6 +95,7 @@ static void free_solver(drape_world* w)
 	w->reuse_used = w->reuse_dirty = NULL;
 	w->reuse_valid = false;
 	bend_tensor_free(w);
+	limit_set_free(&w->limit);
 	free(w->x_prev);
 	free(w->v_prev);
 	free(w->x_keep);
@@ -106,7 +109,6 @@ static void free_solver(drape_world* w)
 	w->h_prev = 0.0;
 	bsr_free(&w->A);
 	pcg_workspace_free(&w->pcg);
-	limit_set_free(&w->limit);
 	free(w->limit_from);
 	free(w->limit_to);
 	free(w->limit_pending);
@@ -191,14 +193,15 @@ drape_status world_prepare(drape_world* w)
 		  bsr_builder_add_elements(&bb, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring)) &&
 		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) &&
 		  bsr_builder_add_elements(&bb, w->btens, btens_blocks ? w->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
-		  bsr_builder_finish(&bb, &w->A) && bend_tensor_build(w) &&
-		  pcg_workspace_init(&w->pcg, n) && limit_set_init(&w->limit, n);
+		  bsr_builder_finish(&bb, &w->A) && pcg_workspace_init(&w->pcg, n) && bend_tensor_build(w) &&
+		  limit_set_init(&w->limit, n);
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
-	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && integrator_supports_cloth_contact(w->def.integrator))
+	const bool general = integrator_supports_cloth_contact(w->def.integrator);
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && general)
 		ok = (w->cholesky = cholesky_create(&w->A)) != NULL;
-	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && integrator_supports_cloth_contact(w->def.integrator))
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && general)
 		ok = (w->two_level = two_level_create(&w->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
-	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && integrator_supports_cloth_contact(w->def.integrator))
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
 		ok = (w->multigrid = multigrid_create(&w->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
 	if (ok) {
 		w->b = malloc(m * sizeof(vec3));

@@ -16,8 +16,6 @@
 #include "mesh/colouring.h"
 #include "solver/bsr.h"
 #include "solver/pcg.h"
-#include "solver/step_control.h"
-#include "solver/strain_limit_set.h"
 
 /* A triangle: stretch, shear and drag act on it (sec. 4.2-4.4). Coefficients are per element,
  * derived from the SI material (docs/model.md). v must stay the first member (bsr builder). */
@@ -103,6 +101,51 @@ typedef struct ms_bend {
 	double k, kd, s;
 	int32_t slot[9];
 } ms_bend;
+
+/* The adaptive step control's state (sec. 7; step/step_control.c). */
+#define STEP_CONTROL_FIRST_WAIT 2
+#define STEP_CONTROL_MAX_WAIT 40
+
+typedef struct step_control {
+	double dt;        /* the step to propose next */
+	double max_dt;
+	double min_dt;
+	int successes;    /* accepted steps since the last change of dt */
+	int wait;         /* successes required before the next attempt to grow */
+	bool just_grew;   /* the current dt is an attempt to grow */
+	double rejected_dt; /* the size of the last rejected step */
+	int rejected_runs;  /* rejections at rejected_dt with none at another size between */
+	/* The strain limiter's residual (the judge's rule, step/step_judge.c): the last step halved for
+	 * it (its start, size and residual growth per second; probe_h 0: none waiting for its retry),
+	 * and whether a halving has shown that smaller steps do not shrink that growth. */
+	double probe_t, probe_h, probe_rate;
+	bool limit_futile;
+} step_control;
+
+/* The scratch of strain limiting's projection (step/strain_limit.c): its rows and a particle
+ * numbering local to them. Kept with the world's other step buffers, so that a step allocates
+ * nothing once the rows have grown to their largest count. */
+/* One limited direction: a triangle's w_u or w_v, or a mass-spring stretch spring. */
+typedef struct limit_row {
+	int32_t p[3]; /* local particle indices */
+	double c[3];  /* w = sum c[m] x_m */
+	int count;
+	vec3 n;      /* w / |w| */
+	double C;    /* |w| - bound, in length units of w */
+	double diag; /* sum c[m]^2 n^T W_m n */
+	double side; /* +1: held from stretching further (lambda >= 0); -1: from shrinking (lambda <= 0) */
+} limit_row;
+
+typedef struct limit_set {
+	limit_row* rows;
+	double* lambda; /* one per row */
+	double* cg;     /* three per row: the CG's residual, direction and product */
+	int32_t count, capacity;
+	int32_t* local;  /* particle -> local index + 1 (0: none; all 0 between projections) */
+	int32_t* global; /* local -> particle */
+	int32_t particles;
+	vec3* dx; /* per local particle */
+} limit_set;
 
 typedef struct solid_data solid_data; /* collide/solid.h */
 typedef struct seam_data seam_data;   /* seam.c */
@@ -205,7 +248,7 @@ struct drape_world {
 	/* Built from the topology by world_prepare; valid while !dirty. */
 	bool dirty;
 	colouring triangle_colours, hinge_colours, ms_spring_colours, ms_bend_colours;
-	/* Line solves (solver/line_solve.c): per particle, the slots of blocks (p, p-1), (p, p+1),
+	/* Line solves (step/line_solve.c): per particle, the slots of blocks (p, p-1), (p, p+1),
 	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; and per-line scratch. */
 	int32_t* line_slots;
 	int32_t line_capacity;
@@ -213,7 +256,7 @@ struct drape_world {
 	vec3* line_v;  /* 3 * line_capacity: rhs, solution, scratch */
 	vec3* w_mid;   /* split's intermediate w */
 	vec3* e_mid;   /* split's first-sweep residual */
-	/* Re-solve passes of one step reuse the element part of the system (solver/implicit.c). */
+	/* Re-solve passes of one step reuse the element part of the system (step/implicit.c). */
 	mat3* reuse_A;        /* A.nnz: A after the mass and element terms of the step's first pass */
 	vec3* reuse_r;        /* each element's right-hand-side terms, per vertex: triangles (3 each),
 			       * hinges (4), ms springs (2), ms bends (3) */
@@ -229,10 +272,10 @@ struct drape_world {
 	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
 	bsr A;
 	pcg_workspace pcg;
-	limit_set limit; /* strain limiting's projection (solver/strain_limit.c) */
+	limit_set limit; /* strain limiting's projection (step/strain_limit.c) */
 	/* The last proposal before and after that projection (when it moved anything): the step control
 	 * measures the next proposal's strain change from the former while the cloth is where the
-	 * latter put it (solver/strain_change.c, strain_change_judged; docs/solver.md, "Strain limiting"). */
+	 * latter put it (step/strain_change.c, strain_change_judged; docs/solver.md, "Strain limiting"). */
 	vec3* limit_from;
 	vec3* limit_to;
 	vec3* limit_pending; /* this step's proposal before the projection, until the step is accepted */
@@ -261,7 +304,7 @@ struct drape_world {
 	/* Test hook: reject this many upcoming steps as if they had blown up. */
 	int32_t fail_next_steps;
 
-	/* Tensor bending (solver/bend_tensor_assemble.c): the elements, and their summed constant
+	/* Tensor bending (step/bend_tensor_assemble.c): the elements, and their summed constant
 	 * stiffness and damping as a scalar CSR matrix (E = 1/2 sum q_ij x_i.x_j) with each entry's
 	 * slot in A; built by world_prepare. */
 	bend_tensor_elem* btens;
@@ -271,14 +314,14 @@ struct drape_world {
 	int32_t* bq_slot;
 	double* bq_k;
 	double* bq_d;
-	/* BDF2 (solver/bdf2.c): the state one accepted step back and that step's size (0: none). */
+	/* BDF2 (step/bdf2.c): the state one accepted step back and that step's size (0: none). */
 	vec3* x_prev;
 	vec3* v_prev;
 	double h_prev;
 	vec3* x_keep; /* during a BDF2 step: x_n and v_n while x, v hold the extrapolated state */
 	vec3* v_keep;
 	bool bdf2_active;
-	/* Newton iterations (def.newton_iterations > 1; solver/implicit.c): the iterate's state, its
+	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its
 	 * y (-h v_k) and a zero z; NULL otherwise. */
 	vec3* newton_x;
 	vec3* newton_v;

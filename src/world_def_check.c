@@ -4,7 +4,7 @@
 #include "api_assert.h"
 #include "core.h"
 #include "drape_limits.h"
-#include "solver/integrators.h"
+#include "integrator.h"
 
 #include <math.h>
 #include <stdarg.h>

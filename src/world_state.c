@@ -26,7 +26,7 @@ bool world_state_supported(const drape_world* w, char* why, size_t why_size)
 
 void world_state_frame_start(drape_world* w)
 {
-	/* Not a step size: the next solve refactors (solver/implicit.c). */
+	/* Not a step size: the next solve refactors (step/implicit.c). */
 	w->cholesky_h = 0.0;
 }
 
@@ -147,7 +147,7 @@ bool world_state_write(drape_world* w, FILE* f)
 		     put(f, w->x_prev, sizeof *w->x_prev, n) && put(f, w->v_prev, sizeof *w->v_prev, n) &&
 		     put(f, &w->h_prev, sizeof w->h_prev, 1) && put(f, w->contacts, sizeof *w->contacts, n) &&
 		     put(f, &w->intersections, sizeof w->intersections, 1) &&
-		     /* the step control's second start for the strain change (solver/strain_change.c, strain_change_judged) */
+		     /* the step control's second start for the strain change (step/strain_change.c, strain_change_judged) */
 		     put(f, &w->limit_moved, sizeof w->limit_moved, 1) &&
 		     (!w->limit_moved || (put(f, w->limit_from, sizeof *w->limit_from, n) && put(f, w->limit_to, sizeof *w->limit_to, n)));
 	return ok;

@@ -8,7 +8,7 @@
 #include "test.h"
 
 #include "collide/solid.h"
-#include "solver/implicit.h"
+#include "step/implicit.h"
 #include "step/step.h"
 #include "world.h"
 
@@ -672,7 +672,7 @@ static void test_cloth_contact_matrix_symmetric(void)
 }
 
 /* Re-solve passes (new contacts within a step) reuse the first pass's element terms
- * (solver/implicit.c): a sheet draping over a sphere, folding onto itself, moves bit-identically
+ * (step/implicit.c): a sheet draping over a sphere, folding onto itself, moves bit-identically
  * with and without that reuse, on one thread and two. */
 static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tolerance, double strain_limit, int frames,
 				 double* out, int64_t* reused)

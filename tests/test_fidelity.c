@@ -4,7 +4,7 @@
 #include "fidelity_lib.h"
 #include "io/scene.h"
 #include "math/scalar.h"
-#include "solver/implicit.h"
+#include "step/implicit.h"
 #include "test.h"
 #include "world.h"
 

@@ -9,10 +9,10 @@
 #include "io/scene.h"
 
 #include "forces/forces.h"
-#include "solver/constraints.h"
-#include "solver/implicit.h"
-#include "solver/integrators.h"
-#include "solver/line_solve.h"
+#include "step/constraints.h"
+#include "step/implicit.h"
+#include "step/integrators.h"
+#include "step/line_solve.h"
 #include "world.h"
 
 #include <math.h>

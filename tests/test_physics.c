@@ -7,9 +7,9 @@
 #include "test.h"
 
 #include "io/scene.h"
-#include "solver/constraints.h"
-#include "solver/implicit.h"
-#include "solver/strain_limit.h"
+#include "step/constraints.h"
+#include "step/implicit.h"
+#include "step/strain_limit.h"
 #include "world.h"
 
 #include <math.h>

@@ -84,7 +84,7 @@ static void test_cloth_contact(void)
 }
 
 /* The strain limiter holding the wrinkle band's cloth at every step: the step control measures
- * the strain change also from the last proposal before its projection (solver/implicit.c,
+ * the strain change also from the last proposal before its projection (step/implicit.c,
  * strain_change_judged), so that proposal is part of the state. */
 static void test_limiter_reference(void)
 {

@@ -6,12 +6,12 @@
 
 #include "solver/block_tridiag.h"
 #include "solver/bsr.h"
-#include "solver/constraints.h"
-#include "solver/implicit.h"
+#include "step/constraints.h"
+#include "step/implicit.h"
 #include "solver/pcg.h"
 #include "step/step_grid.h"
-#include "solver/step_control.h"
-#include "solver/strain_limit.h"
+#include "step/step_control.h"
+#include "step/strain_limit.h"
 #include "world.h"
 
 #include <math.h>
@@ -575,7 +575,7 @@ static void test_block_tridiag_singular_pivot(void)
 	CHECK(block_tridiag_solve(3, lo, di, up, rhs, x, sm, sv));
 }
 
-/* Strain limiting's projection (solver/strain_limit.c): a sheet whose proposal is stretched 6 % in
+/* Strain limiting's projection (step/strain_limit.c): a sheet whose proposal is stretched 6 % in
  * u and squeezed 3 % in v, with noise, comes back within the limit (to the projection's
  * tolerance); the pinned corners do not move; the projection keeps linear momentum when nothing is
  * pinned; velocities move with positions (dv = dx / h). */

@@ -5,7 +5,7 @@
  * integrator is stable at half its measured limit and blows up at three times it. */
 #include "test.h"
 
-#include "solver/wave1d.h"
+#include "stability/wave1d.h"
 #include "stability/stability.h"
 
 #include <math.h>

@@ -4,7 +4,7 @@
  * 1D stability limits of sec. 4-5 (alpha mu < 1, unconditional, < 2/3, unconditional). */
 #include "test.h"
 
-#include "solver/wave1d.h"
+#include "stability/wave1d.h"
 
 #include <math.h>
 #include <stdlib.h>

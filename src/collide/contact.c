@@ -7,7 +7,7 @@
  * friction follow sec. 5.4, read from the constraint force e / h. docs/collide.md. */
 #include "contact.h"
 
-#include "../solver/constraints.h"
+#include "../step/constraints.h"
 #include "../world_data.h"
 #include "solid.h"
 

@@ -7,7 +7,7 @@
 #include "core.h"
 #include "drape_limits.h"
 #include "math/scalar.h"
-#include "solver/integrators.h"
+#include "integrator.h"
 #include "scene_internal.h"
 
 #include <errno.h>

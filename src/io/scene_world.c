@@ -6,7 +6,7 @@
 #include "scene_internal.h"
 
 #include "drape_limits.h"
-#include "solver/integrators.h"
+#include "integrator.h"
 
 #include <stddef.h>
 #include <string.h>

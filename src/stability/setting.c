@@ -5,7 +5,7 @@
  * no shear or bend stiffness, fixed steps. */
 #include "stability/stability.h"
 
-#include "solver/wave1d.h"
+#include "stability/wave1d.h"
 
 #include <math.h>
 #include <stdio.h>

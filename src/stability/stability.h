@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 typedef enum stab_setting {
-	STAB_WAVE1D = 0,  /* the rod as the finite-difference PDE (solver/wave1d.h) */
+	STAB_WAVE1D = 0,  /* the rod as the finite-difference PDE (stability/wave1d.h) */
 	STAB_ROD1D = 1,   /* the rod as a mass-spring chain (sec. 6.3) */
 	STAB_SHEET2D = 2, /* a sheet, left edge pinned, forces in its plane (sec. 6.4) */
 	STAB_SHEET3D = 3, /* the same sheet with gravity and the force out of its plane (sec. 6.5) */

@@ -2,15 +2,15 @@
  * backward Euler's step (sec. 3) with constraints and contacts (sec. 5, 6). docs/architecture.md. */
 #include "step.h"
 
+#include "bdf2.h"
+#include "constraints.h"
+#include "strain_change.h"
+#include "strain_limit.h"
 #include "../collide/cloth_contact.h"
 #include "../collide/cloth_untangle.h"
 #include "../collide/contact.h"
 #include "../collide/solid.h"
 #include "../seam.h"
-#include "../solver/bdf2.h"
-#include "../solver/constraints.h"
-#include "../solver/strain_change.h"
-#include "../solver/strain_limit.h"
 #include "../solver/thread_policy.h"
 #include "../world_error.h"
 
@@ -98,7 +98,7 @@ drape_status step_begin(step_context* c)
 	}
 	/* On the grid of H / 2^k, landing exactly on t_end (step_grid.h). */
 	c->h = step_grid_next(&c->grid, w->control.dt, &c->units, &c->full);
-	/* BDF2: backward Euler's step of size hs from the extrapolated state (solver/bdf2.c). */
+	/* BDF2: backward Euler's step of size hs from the extrapolated state (step/bdf2.c). */
 	c->hs = bdf2_begin(w, c->h);
 	c->t = w->time + (c->h - c->hs);
 	attempt_init(c);
@@ -125,7 +125,10 @@ bool step_detect_contacts(step_context* c)
 	const int32_t n = w->particle_count;
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
-	seams_cap_speed(w); /* seam pairs far apart close at a bounded speed (docs/garments.md) */
+	step_scheme scheme;
+	integrator_scheme(w, &scheme);
+	/* seam pairs far apart close at a bounded speed (docs/garments.md) */
+	seams_cap_speed(w, scheme.pass[0].role[FAMILY_OTHER] == ROLE_IMPLICIT);
 	double t1 = now_ms();
 	contacts_prepare(w, h);
 	double t2 = now_ms();

@@ -6,8 +6,8 @@
 #ifndef DRAPE_STEP_H
 #define DRAPE_STEP_H
 
-#include "../solver/implicit.h"
-#include "../solver/integrators.h"
+#include "implicit.h"
+#include "integrators.h"
 #include "../world_data.h"
 #include "step_grid.h"
 #include "step_judge.h"

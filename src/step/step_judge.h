@@ -4,7 +4,7 @@
 #ifndef DRAPE_STEP_JUDGE_H
 #define DRAPE_STEP_JUDGE_H
 
-#include "../solver/step_control.h"
+#include "step_control.h"
 
 #include "drape.h"
 
@@ -65,7 +65,7 @@ typedef struct step_report {
 	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
 	int32_t worst_triangle;
 	int32_t worst_spring; /* a mass-spring stretch spring whose strain changed most, or -1 */
-	double limit_excess;  /* largest strain beyond strain_limit before limiting (solver/strain_limit.h) */
+	double limit_excess;  /* largest strain beyond strain_limit before limiting (step/strain_limit.h) */
 	double limit_residual; /* the same after limiting (the last contact pass) */
 	int limit_newton;
 	int solves;         /* linear solves (contact passes, Newton iterations) */

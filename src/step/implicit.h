@@ -19,7 +19,7 @@ typedef struct solve_tally {
 /* Assembles eq. 18 for the state (w->x, w->v) at time t and step h into w->A and w->b, using the
  * constraint data (w->y) already prepared. Exposed for tests (symmetry, free fall). */
 void implicit_assemble(drape_world* w, double t, double h);
-/* One assembly pass of an integrator (solver/integrators.h): A and, if plan->rhs, b. */
+/* One assembly pass of an integrator (step/integrators.h): A and, if plan->rhs, b. */
 void assemble_pass(drape_world* w, double t, double h, const assembly_plan* plan);
 
 /* The step's system as the integrator's first pass assembles it. With inertia_v0 (a Newton

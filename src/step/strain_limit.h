@@ -27,4 +27,9 @@ strain_limit_report strain_limit_apply(drape_world* w, double h);
  * (0 if none, or if strain limiting is off). */
 double strain_limit_violation(const drape_world* w, const vec3* x);
 
+/* The projection's scratch (limit_set, world_data.h) for n particles; false on no memory (what
+ * was allocated is freed by limit_set_free). */
+bool limit_set_init(limit_set* set, int32_t n);
+void limit_set_free(limit_set* set);
+
 #endif

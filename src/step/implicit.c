@@ -9,11 +9,11 @@
 #include "../collide/cloth_contact.h"
 #include "../collide/contact.h"
 #include "../math/scalar.h"
-#include "../solver/bend_tensor_assemble.h"
-#include "../solver/integrators.h"
-#include "../solver/line_solve.h"
+#include "bend_tensor_assemble.h"
+#include "integrators.h"
+#include "line_solve.h"
 #include "../solver/reduce.h"
-#include "../solver/strain_limit.h"
+#include "strain_limit.h"
 
 #include <math.h>
 #include <string.h>

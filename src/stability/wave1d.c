@@ -8,7 +8,7 @@
  * term 2k^2 F / (rho h) is kept as a source, outside the operator D+D-: in the On-Off scheme the
  * force then acts in both the off and the on step, as an external force does on the chain, rather
  * than being switched off and scaled by c1 with the springs (docs/stability.md). */
-#include "solver/wave1d.h"
+#include "stability/wave1d.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,16 +21,6 @@ typedef struct step_scheme {
 	bool old_velocity_positions; /* forward Euler: x1 = x0 + h v0 in free directions */
 } step_scheme;
 
-/* Whether scenes turn strain limiting on by default (docs/solver.md, "Strain limiting"): integrators
- * whose stretch is implicit at every step. Where stretch has explicit parts, the limiter would hold
- * a diverging scheme together and hide the instability that ADI Cloth's study measures. */
-bool integrator_limits_strain_by_default(drape_integrator i);
-
-/* Whether the integrator needs a grid (the ADI and split line schemes) and whether it can
- * handle cloth/cloth contact. */
-bool integrator_needs_grid(drape_integrator integrator);
-bool integrator_supports_cloth_contact(drape_integrator integrator);
-
 /* The scheme of the world's integrator for its next step (ADI alternates with w->adi_phase). */
 void integrator_scheme(const drape_world* w, step_scheme* out);
 

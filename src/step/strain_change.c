@@ -5,7 +5,7 @@
 #include "strain_change.h"
 
 #include "../forces/forces.h"
-#include "reduce.h"
+#include "../solver/reduce.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * scratch and give the same result for any thread count. */
 #include "line_solve.h"
 
-#include "block_tridiag.h"
+#include "../solver/block_tridiag.h"
 
 #include <omp.h>
 
