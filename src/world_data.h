@@ -243,12 +243,6 @@ struct drape_world {
 	bool multigrid_step_built;  /* its hierarchy was built by this step's first solve */
 	double cholesky_h;          /* the step size its factor was made for */
 	int cholesky_last_iterations; /* of the last solve with it */
-	/* The two-level preconditioner's coarse factor is kept across contact passes and steps
-	 * (solver/implicit.c, coarse_refactor): the step size it was made for (0: refactor at the next
-	 * solve), the CG iterations of the first solve with it, and of the last. */
-	double two_level_h;
-	int two_level_fresh_iterations; /* -1 until the first solve with a new factor */
-	int two_level_last_iterations;
 	vec3* b;
 	vec3* dv;
 	vec3* dv_last; /* the last accepted step's dv: the PCG's warm start */

@@ -28,7 +28,6 @@ void world_state_frame_start(drape_world* w)
 {
 	/* Not a step size: the next solve refactors (solver/implicit.c). */
 	w->cholesky_h = 0.0;
-	w->two_level_h = 0.0;
 }
 
 /* A world with seams changes its topology as they merge (seam.c): fewer particles, renumbered

@@ -452,23 +452,6 @@ void implicit_assemble_step(drape_world* w, const step_scheme* sc, double t, dou
 	r->eval_ms += now_ms() - ta;
 }
 
-/* Whether the two-level preconditioner's coarse matrix is rebuilt and refactored for this solve
- * (docs/solver.md, "Reusing the coarse factor"). Any fixed SPD coarse operator keeps the
- * preconditioner SPD, so an old factor changes only the iteration count, never the answer's
- * tolerance. It is kept across the contact passes of a step (A differs by a few contacts) and
- * across steps while it works: refactored when the step size changed (A's h and h^2 terms scale
- * the operator at once), when the last solve with it took more than COARSE_REUSE_GROWTH times
- * the iterations of the first solve with it, and at every output frame's start
- * (world_state_frame_start), so that a resumed run repeats an uninterrupted one. The criterion
- * reads iteration counts only, which are the same for any thread count. */
-#define COARSE_REUSE_GROWTH 1.25
-static bool coarse_refactor(const drape_world* w, double h)
-{
-	if (!two_level_valid(w->two_level) || h != w->two_level_h) return true;
-	if (w->two_level_fresh_iterations < 0) return false;
-	return w->two_level_last_iterations > COARSE_REUSE_GROWTH * w->two_level_fresh_iterations + 2.0;
-}
-
 pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess, solve_tally* r)
 {
 	const int threads = w->threads;
@@ -490,12 +473,9 @@ pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, 
 			w->pcg.cholesky = w->cholesky;
 		}
 		if (w->two_level) {
-			if (coarse_refactor(w, h)) {
-				two_level_setup(w->two_level, &w->A, w->S, w->constrained);
-				w->two_level_h = h;
-				w->two_level_fresh_iterations = -1;
-				w->stats.factorizations++;
-			}
+			/* The coarse matrix is one pass over A and a small factorisation: every solve. */
+			two_level_setup(w->two_level, &w->A, w->S, w->constrained);
+			w->stats.factorizations++;
 			w->pcg.two_level = w->two_level;
 		}
 		if (w->multigrid) {
@@ -515,8 +495,6 @@ pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, 
 		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
 				threads, &w->pcg, w->dv);
 		w->cholesky_last_iterations = res.iterations;
-		w->two_level_last_iterations = res.iterations;
-		if (w->two_level_fresh_iterations < 0) w->two_level_fresh_iterations = res.iterations;
 		pcg_net_force_correction(&w->A, w->b, w->constrained, threads, w->e, w->dv);
 		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
 		break;
