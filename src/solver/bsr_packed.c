@@ -14,7 +14,7 @@ typedef double lanes __attribute__((vector_size(32)));
 bool bsr_packed_reserve(bsr_packed* p, const bsr* A)
 {
 	if (A->nnz <= p->capacity) return true;
-	double* c = aligned_alloc(32, 12 * sizeof(double) * (size_t)A->nnz);
+	double* c = malloc(12 * sizeof(double) * (size_t)A->nnz);
 	if (!c) return false;
 	free(p->cols);
 	p->cols = c;
