@@ -43,6 +43,7 @@ void pcg_workspace_free(pcg_workspace* w)
 	free(w->s);
 	free(w->pinv);
 	free(w->partial);
+	bsr_packed_free(&w->packed);
 	memset(w, 0, sizeof *w);
 }
 
@@ -167,11 +168,18 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 	const int32_t limit = threads > 1 && chunks > 1 ? threads : 1;
 	double* pcq = partial;
 	double* prs = partial + chunks;
+	/* Line 8's product on packed blocks (bsr_packed.h: the same bits, faster), unless there is
+	 * no memory for the copy. */
+	const bool packed = bsr_packed_reserve(&w->packed, A);
 #pragma omp parallel num_threads(limit)
 	{
 		double dn = delta_new;
 		int iterations = 0;
 		bool converged = false, breakdown = false, cancelled = false;
+		if (packed) {
+#pragma omp for schedule(static)
+			for (int32_t k = 0; k < chunks; ++k) bsr_packed_fill(&w->packed, A, k * REDUCE_CHUNK, reduce_chunk_end(k, n));
+		}
 		for (;;) {
 			if (!(dn > threshold && dn > 1e-300)) {
 				converged = true;
@@ -190,8 +198,13 @@ pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* gue
 				}
 			}
 			/* Line 8: q = filter(A c), fused with c^T q. */
+			if (packed) {
 #pragma omp for schedule(static)
-			for (int32_t i = 0; i < n; ++i) q[i] = bsr_row_mul(A, c, i);
+				for (int32_t k = 0; k < chunks; ++k) bsr_packed_rows(&w->packed, A, c, q, k * REDUCE_CHUNK, reduce_chunk_end(k, n));
+			} else {
+#pragma omp for schedule(static)
+				for (int32_t i = 0; i < n; ++i) q[i] = bsr_row_mul(A, c, i);
+			}
 #pragma omp single
 			bsr_mul_extras(A, c, q);
 #pragma omp for schedule(static)

@@ -5,6 +5,7 @@
 #define DRAPE_PCG_H
 
 #include "bsr.h"
+#include "bsr_packed.h"
 #include "cholesky.h"
 #include "multigrid.h"
 #include "two_level.h"
@@ -25,6 +26,8 @@ typedef struct pcg_workspace {
 	/* When set and non-zero, the solve stops early with cancelled set (an interrupt mid-step,
 	 * drape_world_set_cancel). Owned by the caller. */
 	const volatile int* cancel;
+	/* A's blocks packed for the iterations' product (bsr_packed.h), refilled by every solve. */
+	bsr_packed packed;
 } pcg_workspace;
 
 bool pcg_workspace_init(pcg_workspace* w, int32_t n);
