@@ -5,8 +5,8 @@
 # pair intersects at any frame, by drape's count (--strict would stop the run) and by an
 # independent brute-force test (selfx.py's method), and no particle is inside the body. While the
 # blouse's side seam closes, the skirt's side seam bulges out through its gap and is caught
-# outside; the layers' pulls (collide/cloth_layers.c) put it back: without them 47-63 pairs stay
-# crossed at every frame to the end.
+# outside; the layers' pulls (collide/cloth_layers.c) put it back: without them 57-63 pairs stay
+# crossed at every frame from 25 to 50.
 # usage: outfit_test.sh path/to/drape repo_root [ON when built with sanitizers: shorter run]
 set -u
 drape=$1
