@@ -607,7 +607,7 @@ bench_fail bench_integrators_bad_runs "--runs needs a whole number from 1 to 15,
 bench_fail bench_integrators_bad_threads "--threads needs a whole number from 1 to 1024, got '0'" --integrators -j 0
 bench_fail bench_character_bad_frames "--frames needs a whole number from 1 to 100000, got '0'" --character --frames 0
 bench_fail bench_character_two_modes "bench --character: unknown option or missing value: '--garments'" --character --garments
-bench_fail bench_garments_bad_only "--only needs garment_shirt, .* got 'nope'" --garments --only=nope
+bench_fail bench_garments_bad_only "--only needs figure3_twist, .* got 'nope'" --garments --only=nope
 # the main mode, both forms: 1 frame of the four sheet sizes, 1 run, the same rows and CSV columns;
 # then the modes: their flag anywhere among their options, values in either form
 bench_forms() {
