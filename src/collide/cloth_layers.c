@@ -9,9 +9,8 @@
 #include "cloth_layers.h"
 
 #include "../world_data.h"
-#include "cloth_pairs_query.h"
-
 #include "cloth_pairs.h"
+#include "cloth_pairs_query.h"
 #include "geometry.h"
 
 #include <stdlib.h>
@@ -101,8 +100,8 @@ void cloth_layers_orient_ee(const cloth_layers* l, const int32_t e0[2], const in
 	*normal = l0 > l1 ? r : v3_neg(r);
 }
 
-/* Particle p, of triangle `from`, pulled across triangle t when it lies on t's wrong side: the
- * outer side of t for an inner p (outward < 0), the inner side for an outer p. */
+/* Particle p, a corner of a triangle intersecting t, pulled across t when it lies on t's wrong
+ * side: the outer side of t for an inner p (outward < 0), the inner side for an outer p (> 0). */
 static void pull(cloth_layers* l, const drape_world* w, const vec3* x, int32_t p, int32_t t, double outward)
 {
 	if (l->pulled[p]) return;
