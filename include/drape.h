@@ -510,6 +510,12 @@ int32_t drape_cloth_count(const drape_world* world);
 int32_t drape_cloth_vertex_count(const drape_world* world, drape_cloth_id cloth);
 int32_t drape_cloth_triangle_count(const drape_world* world, drape_cloth_id cloth);
 const char* drape_cloth_name(const drape_world* world, drape_cloth_id cloth);
+/* The cloth's part in the contacts after the last accepted step (drape_stats' solid_contacts and
+ * cloth_contacts, per cloth): its particles in contact with a solid, and the cloth/cloth repulsion
+ * pairs with a node on it (a pair between two cloths counts for each). `drape bench --garments`
+ * shares an outfit's collision time by them (docs/benchmarks.md). Either pointer may be NULL. */
+void drape_cloth_contact_counts(const drape_world* world, drape_cloth_id cloth, int32_t* solid_contacts,
+				int32_t* cloth_pairs);
 /* Copies out / in 3 * vertex_count doubles. */
 void drape_cloth_get_positions(const drape_world* world, drape_cloth_id cloth, double* out);
 void drape_cloth_get_velocities(const drape_world* world, drape_cloth_id cloth, double* out);

@@ -401,6 +401,25 @@ int32_t drape_cloth_vertex_count(const drape_world* w, drape_cloth_id id)
 	return c ? c->mesh.vertex_count : 0;
 }
 
+void drape_cloth_contact_counts(const drape_world* w, drape_cloth_id id, int32_t* solid_contacts, int32_t* cloth_pairs)
+{
+	if (solid_contacts) *solid_contacts = 0;
+	if (cloth_pairs) *cloth_pairs = 0;
+	if (!cloth_get(w, id)) return;
+	/* each cloth's particles are one range from its first_vertex, in cloth order (seam.c) */
+	const int32_t begin = w->cloths[id.index].first_vertex;
+	const int32_t end = id.index + 1 < w->cloth_count ? w->cloths[id.index + 1].first_vertex : w->particle_count;
+	int32_t solid = 0, pairs = 0;
+	for (int32_t i = begin; w->solid_count > 0 && i < end; ++i) solid += w->contacts[i].solid >= 0;
+	for (int32_t e = 0; e < w->repulsion_count; ++e) {
+		bool mine = false;
+		for (int a = 0; a < 4; ++a) mine = mine || (w->repulsions[e].node[a] >= begin && w->repulsions[e].node[a] < end);
+		pairs += mine;
+	}
+	if (solid_contacts) *solid_contacts = solid;
+	if (cloth_pairs) *cloth_pairs = pairs;
+}
+
 int32_t drape_cloth_triangle_count(const drape_world* w, drape_cloth_id id)
 {
 	const cloth_data* c = cloth_get(w, id);

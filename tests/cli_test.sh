@@ -607,7 +607,7 @@ bench_fail bench_integrators_bad_runs "--runs needs a whole number from 1 to 15,
 bench_fail bench_integrators_bad_threads "--threads needs a whole number from 1 to 1024, got '0'" --integrators -j 0
 bench_fail bench_character_bad_frames "--frames needs a whole number from 1 to 100000, got '0'" --character --frames 0
 bench_fail bench_character_two_modes "bench --character: unknown option or missing value: '--garments'" --character --garments
-bench_fail bench_garments_bad_only "--only needs garment_shirt, .* got 'nope'" --garments --only=nope
+bench_fail bench_garments_bad_only "--only needs figure3_twist, .* got 'nope'" --garments --only=nope
 # the main mode, both forms: 1 frame of the four sheet sizes, 1 run, the same rows and CSV columns;
 # then the modes: their flag anywhere among their options, values in either form
 bench_forms() {
@@ -626,8 +626,8 @@ bench_forms() {
 	"$drape" bench --frames=1 --character >"$tmp/character.out" && grep -q '^character.json, 1 frames' "$tmp/character.out" &&
 		"$drape" bench --character -n 2 >"$tmp/character.out" && grep -q '^character.json, 2 frames' "$tmp/character.out" &&
 		ok bench_character_gnu_options || bad bench_character_gnu_options "$(cat "$tmp/character.out")"
-	"$drape" bench --garments --only=garment_skirt -n 1 >"$tmp/garments.out" &&
-		grep -q '^| garment_skirt | .* | 1/[0-9]* |' "$tmp/garments.out" && [ "$(grep -c '^| garment' "$tmp/garments.out")" -eq 1 ] &&
+	"$drape" bench --garments --only=figure3_twist -n 1 >"$tmp/garments.out" &&
+		grep -q '^| figure3_twist | .* | 1/[0-9]* |' "$tmp/garments.out" && [ "$(grep -c '^| [a-z]' "$tmp/garments.out")" -eq 2 ] &&
 		ok bench_garments_gnu_options || bad bench_garments_gnu_options "$(cat "$tmp/garments.out")"
 }
 if [ "$sanitized" = ON ]; then

@@ -53,5 +53,21 @@ expect inner_above 2 "cloths\[1\]\.layer: cloth 'outer' \(layer 2\) starts 10\.0
 expect in_order 0 "" "{\"output\": {\"frames\": 5}, \"cloths\": [$inner, $(outer 1 0.01)]}"
 expect one_layer 0 "" "{\"output\": {\"frames\": 1}, \"cloths\": [$inner, $(outer 0 -0.01)]}"
 
+# tucked_into: the garment named must exist, be of a higher layer and lie over the hem
+tuck() { echo "{\"name\": \"inner\", \"tucked_into\": $1, \"grid\": {\"size\": [0.5, 0.5], \"resolution\": [6, 6]}, \"pins\": [{\"corner\": \"top_left\"}]}"; }
+expect tucked 0 "" "{\"output\": {\"frames\": 2}, \"cloths\": [$(tuck '"outer"'), $(outer 1 0.01)]}"
+expect tucked_misspelt 2 "tucked_misspelt.json:2: cloths\[0\]\.tucked_into: no cloth named 'outr' to tuck cloth 'inner' into \(did you mean 'outer'\?\)" \
+	"{\"output\": {\"frames\": 1},
+ \"cloths\": [$(tuck '"outr"'), $(outer 1 0.01)]}"
+expect tucked_not_string 2 "cloths\[0\]\.tucked_into: .*string" "{\"output\": {\"frames\": 1}, \"cloths\": [$(tuck 1), $(outer 1 0.01)]}"
+expect tucked_itself 2 "cloths\[0\]\.tucked_into: cloth 'inner' cannot be tucked into itself" \
+	"{\"output\": {\"frames\": 1}, \"cloths\": [$(tuck '"inner"'), $(outer 1 0.01)]}"
+expect tucked_same_layer 2 "cloths\[0\]\.tucked_into: cloth 'inner' is tucked into cloth 'outer', so it is worn under it: give it a lower layer than 'outer' \(layers 0 and 0 now" \
+	"{\"output\": {\"frames\": 1}, \"cloths\": [$(tuck '"outer"'), $(outer 0 0.01)]}"
+# a tucked hem without a garment over it: the outer sheet lies beside the inner one, not over it
+expect tucked_nothing_over 2 "tucked_nothing_over.json:2: cloths\[0\]\.tucked_into: cloth 'inner' is tucked into cloth 'outer', but no part of 'outer' lies over its hem" \
+	"{\"output\": {\"frames\": 1},
+ \"cloths\": [$(tuck '"outer"'), {\"name\": \"outer\", \"layer\": 1, \"grid\": {\"size\": [0.3, 0.3], \"resolution\": [5, 5], \"center\": [2, 0, 0.01]}}]}"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

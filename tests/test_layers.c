@@ -140,6 +140,33 @@ static void test_two_tubes_keep_order_on_moving_rod(void)
 	drape_world_destroy(w);
 }
 
+/* drape_cloth_contact_counts splits the step's contacts by cloth: the solid contacts add up to
+ * the world's, and every cloth/cloth pair has a node on one tube or the other, a pair between the
+ * tubes on both (the outer tube, lying on the inner one over the rod, touches the rod only
+ * through it). */
+static void test_contact_counts_per_cloth(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	add_rod(w);
+	drape_cloth_id inner = add_tube(w, ROD_RADIUS + 0.006, 0);
+	drape_cloth_id outer = add_tube(w, ROD_RADIUS + 0.016, 1);
+	for (int f = 0; f < 10; ++f) CHECK(drape_world_step(w, 1.0 / 30.0) == DRAPE_OK);
+	const drape_stats st = drape_world_get_stats(w);
+	int32_t si, ci, so, co;
+	drape_cloth_contact_counts(w, inner, &si, &ci);
+	drape_cloth_contact_counts(w, outer, &so, &co);
+	printf("solid contacts %d + %d of %d; cloth/cloth pairs %d and %d of %d\n", (int)si, (int)so, (int)st.solid_contacts,
+	       (int)ci, (int)co, (int)st.cloth_contacts);
+	CHECK(si + so == st.solid_contacts);
+	CHECK(si > 0 && so == 0);
+	CHECK(st.cloth_contacts > 0);
+	CHECK(ci <= st.cloth_contacts && co <= st.cloth_contacts && ci + co >= st.cloth_contacts);
+	/* the outer tube's pairs are all with the inner one (a tube does not touch itself here) */
+	CHECK(co > 0 && co <= ci);
+	drape_world_destroy(w);
+}
+
 /* The tubes start crossed: a patch of the outer tube's top (5 x 3 particles) pressed 1 cm in,
  * through the inner tube. Between layers the repulsion pushes the patch back out; with both
  * tubes in one layer it would hold the crossing where it found it. */
@@ -219,5 +246,6 @@ const test_case layers_tests[] = {
 	{"negative_layer_refused", test_negative_layer_refused},
 	{"two_tubes_keep_order_on_moving_rod", test_two_tubes_keep_order_on_moving_rod},
 	{"crossed_tubes_untangled_by_layers", test_crossed_tubes_untangled_by_layers},
+	{"contact_counts_per_cloth", test_contact_counts_per_cloth},
 	{NULL, NULL},
 };

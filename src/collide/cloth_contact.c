@@ -100,6 +100,11 @@ bool cloth_contacts_prepare(drape_world* w)
 		cloth_layers_orient_ee(l, c->e0, c->e1, c->s, c->u, &n);
 		push_ee(w, c->e0, c->e1, c->s, c->u, n);
 	}
+	/* Between layers, intersections already there are pulled back into order: particles on the
+	 * wrong side of an intersecting triangle farther than the thickness have no proximity pair. */
+	const int32_t pulls = cloth_layers_pulls(l, w, d, w->x);
+	if (pulls < 0 && (d->overloaded || (w->cancel && *w->cancel))) return false;
+	for (int32_t k = 0; k < pulls; ++k) push_vf(w, l->pulls[k].p, l->pulls[k].t, l->pulls[k].bary, l->pulls[k].normal);
 	w->proximity_count = w->repulsion_count;
 	return true;
 }

@@ -9,14 +9,20 @@
 #include "cloth_layers.h"
 
 #include "../world_data.h"
+#include "cloth_pairs.h"
 #include "cloth_pairs_query.h"
+#include "geometry.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void cloth_layers_free(cloth_layers* l)
 {
 	free(l->layer);
 	free(l->normal);
+	free(l->pairs);
+	free(l->pulls);
+	free(l->pulled);
 	*l = (cloth_layers){0};
 }
 
@@ -27,12 +33,23 @@ bool cloth_layers_setup(cloth_layers* l, const drape_world* w)
 		if (w->cloths[c].layer != w->cloths[0].layer) l->active = true;
 	if (!l->active) return true;
 	const int32_t n = w->particle_count;
+	if (!l->pairs) l->pairs = malloc(2 * LAYER_PULL_PAIRS * sizeof *l->pairs);
+	if (!l->pulls) l->pulls = malloc(6 * LAYER_PULL_PAIRS * sizeof *l->pulls);
+	if (!l->pairs || !l->pulls) {
+		l->active = false;
+		return false;
+	}
 	if (n > l->capacity) {
 		int32_t* layer = realloc(l->layer, (size_t)n * sizeof *layer);
 		if (layer) l->layer = layer;
 		vec3* normal = realloc(l->normal, (size_t)n * sizeof *normal);
 		if (normal) l->normal = normal;
-		if (!layer || !normal) {
+		uint8_t* pulled = realloc(l->pulled, (size_t)n * sizeof *pulled);
+		if (pulled) {
+			l->pulled = pulled;
+			memset(pulled, 0, (size_t)n * sizeof *pulled);
+		}
+		if (!layer || !normal || !pulled) {
 			l->active = false;
 			return false;
 		}
@@ -81,4 +98,47 @@ void cloth_layers_orient_ee(const cloth_layers* l, const int32_t e0[2], const in
 	vec3 r = v3_normalize(v3_lerp(l->normal[inner[0]], l->normal[inner[1]], t));
 	if (v3_len2(r) == 0.0) return;
 	*normal = l0 > l1 ? r : v3_neg(r);
+}
+
+/* Particle p, a corner of a triangle intersecting t, pulled across t when it lies on t's wrong
+ * side: the outer side of t for an inner p (outward < 0), the inner side for an outer p (> 0). */
+static void pull(cloth_layers* l, const drape_world* w, const vec3* x, int32_t p, int32_t t, double outward)
+{
+	if (l->pulled[p]) return;
+	const int32_t* v = w->triangles[t].v;
+	vec3 n;
+	if (!face_normal(x[v[0]], x[v[1]], x[v[2]], &n)) return;
+	n = v3_scale(n, outward);
+	/* on the right side already (n . (x_p - x_t) > 0 is the layers' order) */
+	if (v3_dot(n, v3_sub(x[p], x[v[0]])) > 0.0) return;
+	layer_pull* r = &l->pulls[l->pull_count++];
+	r->p = p;
+	r->t = t;
+	point_triangle_closest(x[p], x[v[0]], x[v[1]], x[v[2]], r->bary);
+	r->normal = n;
+	l->pulled[p] = 1;
+}
+
+int32_t cloth_layers_pulls(cloth_layers* l, const drape_world* w, cloth_pairs* d, const vec3* x)
+{
+	l->pull_count = 0;
+	if (!l->active || w->intersections <= 0) return 0;
+	const int32_t count = cloth_pairs_intersections(d, x, l->pairs, LAYER_PULL_PAIRS);
+	if (count < 0) return -1;
+	const int32_t listed = count < LAYER_PULL_PAIRS ? count : LAYER_PULL_PAIRS;
+	for (int32_t k = 0; k < listed; ++k) {
+		int32_t a = l->pairs[2 * k], b = l->pairs[2 * k + 1];
+		const int32_t la = l->layer[w->triangles[a].v[0]], lb = l->layer[w->triangles[b].v[0]];
+		if (la == lb) continue;
+		if (la > lb) {
+			int32_t tmp = a;
+			a = b;
+			b = tmp;
+		}
+		/* a is the inner triangle, b the outer: a's corners belong inside b, b's outside a */
+		for (int c = 0; c < 3; ++c) pull(l, w, x, w->triangles[a].v[c], b, -1.0);
+		for (int c = 0; c < 3; ++c) pull(l, w, x, w->triangles[b].v[c], a, 1.0);
+	}
+	for (int32_t k = 0; k < l->pull_count; ++k) l->pulled[l->pulls[k].p] = 0;
+	return l->pull_count;
 }

@@ -11,6 +11,18 @@
 #include "../math/vec3.h"
 
 typedef struct drape_world drape_world;
+typedef struct cloth_pairs cloth_pairs;
+
+/* The most intersecting triangle pairs between layers looked at per step (cloth_layers_pulls). */
+#define LAYER_PULL_PAIRS 512
+
+/* A particle found on the wrong side of a triangle of another layer, to be pulled back across:
+ * a vertex/triangle repulsion element (p, t at barycentric bary) with the layers' normal. */
+typedef struct layer_pull {
+	int32_t p, t;
+	double bary[3];
+	vec3 normal;
+} layer_pull;
 
 /* Per-particle layers and outward vertex normals, kept by the world between steps. */
 typedef struct cloth_layers {
@@ -18,6 +30,10 @@ typedef struct cloth_layers {
 	int32_t* layer;      /* particle_count: its cloth's layer */
 	vec3* normal;        /* particle_count: area-weighted winding normal at the step's start */
 	int32_t capacity;
+	int32_t* pairs;      /* 2 LAYER_PULL_PAIRS: intersecting triangle pairs (scratch) */
+	layer_pull* pulls;   /* 6 LAYER_PULL_PAIRS: this step's pulls */
+	int32_t pull_count;
+	uint8_t* pulled;     /* particle_count: taken by a pull this step (scratch, all zero between calls) */
 } cloth_layers;
 
 void cloth_layers_free(cloth_layers* l);
@@ -40,5 +56,14 @@ void cloth_layers_orient_vf(const cloth_layers* l, const drape_world* w, int32_t
  * normals), negated when e0 is the inner edge. Left as it is otherwise. */
 void cloth_layers_orient_ee(const cloth_layers* l, const int32_t e0[2], const int32_t e1[2], double s, double u,
 			    vec3* normal);
+
+/* Where cloths of different layers intersect at x (the step's start), the particles on the wrong
+ * side of the other cloth's intersecting triangle, each pulled back across it (Baraff, Witkin and
+ * Kass 2003 decide which side of an intersection is wrong by a global analysis; between layers
+ * the layers decide). Sec. 6's proximity pairs reach only particles within the thickness, so a
+ * fold of an inner garment caught outside an outer one (a seam closing over it) would otherwise
+ * stay there. Fills l->pulls and returns their count, or -1 when the count failed (allocation,
+ * budget, interrupted). Nothing when l is inactive or w has no intersection. */
+int32_t cloth_layers_pulls(cloth_layers* l, const drape_world* w, cloth_pairs* d, const vec3* x);
 
 #endif

@@ -247,7 +247,7 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index)
 	scene* s = L->s;
 	static const char* const keys[] = {"name", "grid", "mesh", "material", "velocity", "stretch_regions",
 					   "pins", "model", "nonlinear_bend", "bend_kappa1", "garment", "bend_model", "fold_guard_degrees",
-					   "layer", NULL};
+					   "layer", "tucked_into", NULL};
 	if (!json_check_object(c, n, keys)) return false;
 	scene_cloth* cloth = &s->cloths[index];
 
@@ -450,6 +450,7 @@ static bool load_root(loader* L, const cJSON* root)
 		jnode one = json_node(&cn, item);
 		if (!scene_load_cloth(L, &one, i)) return false;
 	}
+	if (!scene_check_tucks(L, &cn)) return false;
 	/* On the garment mesher's irregular triangles the projection's corrections jolt the small
 	 * triangles beside the corrected ones, and a sewn garment never came to rest to start moving. */
 	if (s->seam_count > 0 && !limit_given) s->world.strain_limit = 0.0;

@@ -58,6 +58,12 @@ static bool load_entry(const drape_world* world, const char* json, const char* b
 		ok = (s->cloths = calloc(1, sizeof *s->cloths)) != NULL;
 		s->cloth_count = ok ? 1 : 0;
 		ok = ok ? scene_load_cloth(&L, &rn, 0) : scene_out_of_memory(&L.c);
+		/* checked against the other cloths once a whole file is loaded (scene_check_tucks) */
+		const cJSON* tuck = json_get(&rn, "tucked_into");
+		jnode tn = json_node(&rn, tuck);
+		if (ok && tuck)
+			ok = json_fail(&L.c, &tn, "'tucked_into' names another cloth of a scene file; a cloth added alone "
+						  "takes its order from 'layer'");
 	}
 	const bool named = json_get(&rn, "name") != NULL;
 	cJSON_Delete(root);

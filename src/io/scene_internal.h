@@ -21,6 +21,9 @@ bool scene_load_cloth(loader* L, const jnode* n, int32_t index);
 /* Refuses cloth `index` (its scene node n) when it starts on the wrong side of an earlier cloth of
  * another layer (scene_layers.c). */
 bool scene_check_layer_order(loader* L, const jnode* n, int32_t index);
+/* Checks every cloth's "tucked_into" once all cloths are loaded (cloths: the "cloths" array):
+ * the garment it names exists, is of a higher layer, and lies over the cloth's hem (scene_layers.c). */
+bool scene_check_tucks(loader* L, const jnode* cloths);
 /* Loads one element of "solids" into s->solids[index]. */
 bool scene_load_solid(loader* L, const jnode* n, int32_t index);
 /* What a scene has before its file is read: the world's defaults with gravity along -Z, and the

@@ -5,8 +5,11 @@
  * of a panel placed wholly on the wrong side. */
 #include "scene_internal.h"
 
+#include "core.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The closest point to p on triangle abc when it lies inside the triangle (not on an edge), and
  * its squared distance; false when the closest point is on the boundary. */
@@ -34,13 +37,14 @@ static bool project_inside(const double* p, const double* a, const double* b, co
 }
 
 /* The outer cloth's particle that lies deepest below the inner cloth's outer side, among those
- * whose nearest point of the inner cloth is inside one of its triangles: its signed distance (the
+ * no higher than zmax whose nearest point of the inner cloth is inside one of its triangles: its signed distance (the
  * winding normal's side positive) in *least and its index in *at; false when there is none. */
-static bool deepest(const drape_mesh* inner, const drape_mesh* outer, double* least, int32_t* at)
+static bool deepest(const drape_mesh* inner, const drape_mesh* outer, double zmax, double* least, int32_t* at)
 {
 	bool found = false;
 	for (int32_t p = 0; p < outer->vertex_count; ++p) {
 		const double* x = &outer->positions[3 * (size_t)p];
+		if (x[2] > zmax) continue;
 		double best = INFINITY, best_sd = 0.0;
 		bool inside = false;
 		for (int32_t t = 0; t < inner->triangle_count; ++t) {
@@ -92,7 +96,7 @@ bool scene_check_layer_order(loader* L, const jnode* n, int32_t index)
 		const scene_cloth* outer = other->layer < me->layer ? me : other;
 		double least = 0.0;
 		int32_t at = -1;
-		if (!deepest(&inner->mesh, &outer->mesh, &least, &at) || least >= thickness) continue;
+		if (!deepest(&inner->mesh, &outer->mesh, INFINITY, &least, &at) || least >= thickness) continue;
 		const cJSON* layer = json_get(n, "layer");
 		jnode ln = json_node(n, layer);
 		return json_fail(&L->c, layer ? &ln : n,
@@ -101,6 +105,56 @@ bool scene_check_layer_order(loader* L, const jnode* n, int32_t index)
 				 "at least the cloth thickness (%.1f mm)",
 				 outer->name, (int)outer->layer, least < 0.0 ? "" : "only ", 1e3 * fabs(least), least < 0.0 ? "inside" : "outside",
 				 inner->name, (int)inner->layer, (int)at, 1e3 * thickness);
+	}
+	return true;
+}
+
+/* The band above a cloth's lowest particle that is its hem (m): the hem ring of a placed panel is
+ * at one height, and a band of a centimetre keeps a hem that the placement tilted. */
+#define HEM_BAND 0.01
+
+bool scene_check_tucks(loader* L, const jnode* cloths)
+{
+	const scene* s = L->s;
+	int32_t i = 0;
+	for (const cJSON* item = cloths->item->child; item; item = item->next, ++i) {
+		jnode n = json_node(cloths, item);
+		const cJSON* tuck = json_get(&n, "tucked_into");
+		if (!tuck) continue;
+		jnode tn = json_node(&n, tuck);
+		const char* name;
+		if (!json_string(&L->c, &tn, &name)) return false;
+		const scene_cloth* me = &s->cloths[i];
+		const scene_cloth* over = NULL;
+		const char* names[64];
+		int32_t name_count = 0;
+		for (int32_t k = 0; k < s->cloth_count; ++k) {
+			if (k == i) continue;
+			if (strcmp(s->cloths[k].name, name) == 0) over = &s->cloths[k];
+			if (name_count < 64) names[name_count++] = s->cloths[k].name;
+		}
+		if (strcmp(name, me->name) == 0)
+			return json_fail(&L->c, &tn, "cloth '%s' cannot be tucked into itself: name the garment its hem goes into", name);
+		if (!over) {
+			const char* near = core_closest_name(name, names, name_count);
+			return json_fail(&L->c, &tn, "no cloth named '%s' to tuck cloth '%s' into%s%s%s", name, me->name,
+					 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		}
+		if (over->layer <= me->layer)
+			return json_fail(&L->c, &tn,
+					 "cloth '%s' is tucked into cloth '%s', so it is worn under it: give it a lower layer "
+					 "than '%s' (layers %d and %d now; docs/garments.md, \"Tucked and untucked\")",
+					 me->name, over->name, over->name, (int)me->layer, (int)over->layer);
+		double zmin = INFINITY;
+		for (int32_t p = 0; p < me->mesh.vertex_count; ++p) zmin = fmin(zmin, me->mesh.positions[3 * (size_t)p + 2]);
+		double least = 0.0;
+		int32_t at = -1;
+		if (!deepest(&over->mesh, &me->mesh, zmin + HEM_BAND, &least, &at) || least >= 0.0)
+			return json_fail(&L->c, &tn,
+					 "cloth '%s' is tucked into cloth '%s', but no part of '%s' lies over its hem (its "
+					 "particles up to %.1f cm above its lowest, z = %.3f m): a tucked hem needs a garment "
+					 "over it; place '%s' over the hem, or wear '%s' untucked (no 'tucked_into')",
+					 me->name, over->name, over->name, 1e2 * HEM_BAND, zmin, over->name, me->name);
 	}
 	return true;
 }
