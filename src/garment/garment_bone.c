@@ -42,24 +42,36 @@ bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const cha
 	double head[3], tail[3];
 	drape_character_joint(c, bone, 0.0, head, tail);
 	double a[3] = {tail[0] - head[0], tail[1] - head[1], tail[2] - head[2]};
-	const double length = sqrt(dot3(a, a));
-	if (!(length > 1e-6)) {
-		int32_t child = -1;
-		for (int32_t k = j + 1; k < c->joint_count && child < 0; ++k)
-			if (c->joints[k].parent == j) child = k;
-		snprintf(err, err_size,
-			 "panel '%s': bone '%s' has no length in the dressing pose (%s%s%s); name a bone whose first child "
-			 "joint lies away from it",
-			 p->name, bone, child < 0 ? "it has no child joint" : "its first child '",
-			 child < 0 ? "" : c->joints[child].name, child < 0 ? "" : "' is at its head");
-		return false;
-	}
-	/* Pattern y runs up the axis, as patterns are drawn (waist above hem, sleeve cap above cuff). */
-	const bool flip = a[2] < 0.0;
-	for (int k = 0; k < 3; ++k) {
-		p->axis[0][k] = flip ? tail[k] : head[k];
-		p->axis[1][k] = flip ? head[k] : tail[k];
-		a[k] = (p->axis[1][k] - p->axis[0][k]) / length;
+	double length = sqrt(dot3(a, a));
+	if (fit->vertical) {
+		/* The vertical through the bone's joint: a skirt or a yoke hangs straight from the hips
+		 * whatever the lumbar bone's lean (10.9 deg for the CMU body in its dressing pose, which
+		 * puts a skirt's hem 9 cm further back), and every skeleton has a Hips joint, where CMU's
+		 * LowerBack and Biovision's Ab differ. The axis' midpoint is the joint, so `offset` is
+		 * measured from it; its length does not matter (garment_wrap). */
+		for (int k = 0; k < 3; ++k) p->axis[0][k] = p->axis[1][k] = head[k], a[k] = 0.0;
+		p->axis[0][2] -= 0.5, p->axis[1][2] += 0.5;
+		a[2] = 1.0;
+	} else {
+		if (!(length > 1e-6)) {
+			int32_t child = -1;
+			for (int32_t k = j + 1; k < c->joint_count && child < 0; ++k)
+				if (c->joints[k].parent == j) child = k;
+			snprintf(err, err_size,
+				 "panel '%s': bone '%s' has no length in the dressing pose (%s%s%s); name a bone whose first "
+				 "child joint lies away from it, or give 'vertical': true for the vertical through its joint",
+				 p->name, bone, child < 0 ? "it has no child joint" : "its first child '",
+				 child < 0 ? "" : c->joints[child].name, child < 0 ? "" : "' is at its head");
+			return false;
+		}
+		/* By default pattern y runs up the axis, as patterns are drawn (waist above hem, sleeve
+		 * cap above cuff); `direction` names the bone's own sense for patterns drawn otherwise. */
+		const bool flip = fit->direction == BONE_UP ? a[2] < 0.0 : fit->direction == BONE_TAIL_TO_HEAD;
+		for (int k = 0; k < 3; ++k) {
+			p->axis[0][k] = flip ? tail[k] : head[k];
+			p->axis[1][k] = flip ? head[k] : tail[k];
+			a[k] = (p->axis[1][k] - p->axis[0][k]) / length;
+		}
 	}
 	if (!fit->front_given) {
 		/* The body's front: its left (right hip to left hip) turned a quarter about the vertical. */
@@ -74,6 +86,16 @@ bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const cha
 		}
 		const double w = hypot(l[0] - r[0], l[1] - r[1]);
 		p->front[0] = (l[1] - r[1]) / w, p->front[1] = -(l[0] - r[0]) / w, p->front[2] = 0.0;
+	}
+	if (fit->forward != 0.0) {
+		/* Moved towards the body's front (the front square to the axis, as garment_wrap takes it):
+		 * the shipped skirt's axis is 1.5 cm in front of the hips joint. A front along the axis is
+		 * reported by garment_check_placement. */
+		double f[3], fa = dot3(p->front, a);
+		for (int k = 0; k < 3; ++k) f[k] = p->front[k] - fa * a[k];
+		const double fl = sqrt(dot3(f, f));
+		if (fl > 1e-12)
+			for (int k = 0; k < 3; ++k) p->axis[0][k] += fit->forward * f[k] / fl, p->axis[1][k] += fit->forward * f[k] / fl;
 	}
 	double* xy = NULL;
 	int32_t count = 0;

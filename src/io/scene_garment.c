@@ -164,9 +164,27 @@ static bool load_bone(const json_ctx* c, const jnode* n, const loader* L, patter
 		free(names);
 		return r;
 	}
-	bone_fit fit = {BONE_CLEARANCE, -1.0, json_get(n, "front") != NULL};
-	if (!json_opt_nonnegative(c, n, "clearance", &fit.clearance) || !json_opt_nonnegative(c, n, "top_clearance", &fit.top_clearance))
+	bone_fit fit = {BONE_CLEARANCE, -1.0, json_get(n, "front") != NULL, false, BONE_UP, 0.0};
+	if (!json_opt_nonnegative(c, n, "clearance", &fit.clearance) ||
+	    !json_opt_nonnegative(c, n, "top_clearance", &fit.top_clearance) || !json_opt_number(c, n, "forward", &fit.forward))
 		return false;
+	const cJSON* vertical = json_get(n, "vertical");
+	jnode vn = json_node(n, vertical);
+	if (vertical && !json_bool(c, &vn, &fit.vertical)) return false;
+	const cJSON* direction = json_get(n, "direction");
+	if (direction) {
+		static const char* const directions[] = {"up", "head_to_tail", "tail_to_head", NULL};
+		jnode dn = json_node(n, direction);
+		const char* str;
+		if (!json_string(c, &dn, &str)) return false;
+		int which = -1;
+		for (int i = 0; directions[i]; ++i)
+			if (strcmp(directions[i], str) == 0) which = i;
+		if (which < 0) return json_fail(c, &dn, "unknown direction '%s' (up, head_to_tail, tail_to_head)", str);
+		fit.direction = (bone_direction)which;
+		if (fit.vertical && fit.direction != BONE_UP)
+			return json_fail(c, &dn, "a 'vertical' axis points up; 'direction' turns a bone's own axis");
+	}
 	if (fit.top_clearance < 0.0) fit.top_clearance = fit.clearance;
 	char msg[512];
 	if (!garment_place_on_bone(p, ch, bone, &fit, msg, sizeof msg)) {
@@ -189,12 +207,14 @@ static bool load_around(const json_ctx* c, const jnode* pn, const loader* L, pat
 		return json_fail(c, pn, "missing required key 'around' or 'flat' (where the panel goes: an axis and radius, "
 					"a bone, or a plane)");
 	jnode n = json_node(pn, item);
-	static const char* const keys[] = {"axis",  "bone",   "radius", "top_radius", "side",          "angle",
-					   "offset", "front", "character", "clearance", "top_clearance", NULL};
+	static const char* const keys[] = {"axis",	    "bone",	     "radius",	  "top_radius", "side",
+					   "angle",	    "offset",	     "front",	  "character",	"clearance",
+					   "top_clearance", "vertical", "direction", "forward", NULL};
 	if (!json_check_object(c, &n, keys)) return false;
 	const cJSON* bone = json_get(&n, "bone");
 	if (!bone) {
-		static const char* const bone_only[] = {"character", "clearance", "top_clearance", NULL};
+		static const char* const bone_only[] = {"character", "clearance", "top_clearance", "vertical", "direction",
+							"forward",   NULL};
 		for (int k = 0; bone_only[k]; ++k)
 			if (json_get(&n, bone_only[k]))
 				return json_fail(c, &n, "'%s' belongs to a placement on a 'bone'", bone_only[k]);
