@@ -4,8 +4,9 @@
 the garment scenes pose it (CMU 01_01, "position": [-0.59, -1.0, 0]): joints from the skeleton, and
 the body's extents from its skinned mesh at frame 0 (solid_body_0000.obj). The panels are placed on
 the body's bones (around.bone, docs/garments.md "Placing on a bone"): the legs around LeftLeg and
-RightLeg, the yoke around the vertical through Hips, the sleeves along LeftArm and RightArm, with
-offsets and clearances that put them where the measured axes and radii had them.
+RightLeg, the yoke around the vertical through Hips, the sleeves along LeftArm and RightArm, the
+shirt's and blouse's torso panels flat in front of and behind Hips, with offsets and clearances that
+put them where the measured axes, radii and planes had them.
 usage: scripts/garment_patterns.py [OUT_DIR]   (default scenes/patterns)"""
 import json
 import math
@@ -25,6 +26,7 @@ ARM_ROOT_Z = {+1: (1.139, 1.313), -1: (1.148, 1.284)}
 # root lies along the upper arm from the bone's midpoint (the drop edge's middle height: the CMU
 # pose's shoulders are 9 cm apart in reach, so the two sides differ)
 ARM_BONE = {+1: "LeftArm", -1: "RightArm"}
+HIPS_Z = 0.9624  # the Hips joint's height
 SLEEVE_ROOT_OFFSET = {+1: -0.0881, -1: 0.0009}
 
 
@@ -118,7 +120,10 @@ def pants():
 # sleeves folded in around their middles while closing (docs/garments.md, "Limitations").
 def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, cuff_clearance, torso_regions=None,
                sleeve_regions=None):
-    S, drop, neck_z, y_front, y_back = 0.28, 0.27, 1.50, -0.12, 0.42
+    S, drop, neck_z = 0.28, 0.27, 1.50
+    # the torso panels on the hips joint's vertical (around.bone's flat form): 3 cm in front of the
+    # body (0.12 m in front of the mid-plane) and 15.5 cm behind it (0.42 m behind)
+    clear_front, clear_back = 0.03, 0.155
     edge = {}
     for sg in (1, -1):
         lo, hi = ARM_ROOT_Z[sg]
@@ -135,11 +140,11 @@ def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, c
             if {nm, pts[(i + 1) % len(pts)][0]} == {"neck_r", "neck_l"}:
                 e["quad"] = [0.0, neck_ctrl]  # the neckline
             out.append(e)
-        xs, zs = [e["at"][0] for e in out], [e["at"][1] for e in out]
-        cx, cz = (min(xs) + max(xs)) / 2, (min(zs) + max(zs)) / 2
+        zs = [e["at"][1] for e in out]
+        cz = (min(zs) + max(zs)) / 2
         p = {"name": name, "grain": [0, 1], "outline": out,
-             "flat": {"center": [round(cx if front else -cx, 4), y_front if front else y_back, round(cz, 4)],
-                      "normal": [0, -1 if front else 1, 0]}}
+             "flat": {"bone": "Hips", "side": "front" if front else "back", "offset": round(cz - HIPS_Z, 4),
+                      "clearance": clear_front if front else clear_back}}
         if torso_regions:
             p["stretch_regions"] = torso_regions
         return p

@@ -7,11 +7,14 @@ maps (CMU, Biovision, Mixamo: each with its own hierarchy, Biovision without CMU
 hip joints, Mixamo with three spine joints) and at 0.85 and 1.15 times the size, lets drape build
 the mannequin for each, and checks at frame 0, against joint positions computed here from the
 offsets (and the dressing pose's 45 degree arm turn written out by Rodrigues' formula):
-- every panel is wrapped around the hand-computed axis: its vertices' distance from that line is
-  a linear function of the height along it (a cone), to 1e-6 m, and its centre is `offset` from
-  the right point (the Hips joint for a vertical axis, the bone's midpoint otherwise);
+- every wrapped panel is wrapped around the hand-computed axis: its vertices' distance from that
+  line is a linear function of the height along it (a cone), to 1e-6 m, and its centre is
+  `offset` from the right point (the Hips joint for a vertical axis, the bone's midpoint
+  otherwise); every flat panel lies in the vertical plane facing the body's front (or back, from
+  the hip joints), centred on the joint's vertical `offset` above it;
 - no vertex of the body within a panel's span lies between the panel and the panel minus its
-  smaller clearance (it starts outside the body with the clearance);
+  smaller clearance (it starts outside the body with the clearance; a flat panel exactly its
+  clearance in front of the body's foremost vertex behind it, the arms aside);
 and that the coarse skirt sews closed (every seam merged, nothing penetrating) on every body.
 usage: bone_fit_test.py path/to/drape repo_root"""
 import csv
@@ -253,6 +256,29 @@ def check_placement(label, d, pat, J, n, parents):
     bone_of = nearest_bone(body, J, parents)
     worst_fit, worst_centre, worst_gap, where = 0.0, 0.0, 1.0, ""
     for k, p in enumerate(pat["panels"]):
+        flat = p.get("flat")
+        if flat and "bone" in flat:
+            # a flat panel: in the vertical plane facing the side, centred on the joint's vertical
+            # `offset` above it, `clearance` beyond the body (all but the arms) within its footprint
+            w = J[n["LeftUpLeg"]] - J[n["RightUpLeg"]]
+            front = np.array([w[1], -w[0], 0.0]) / math.hypot(w[0], w[1])
+            normal = front if flat["side"] == "front" else -front
+            right = np.cross([0, 0, 1.0], normal)
+            h = J[n[flat["bone"]]]
+            v = x[piece == k] - h
+            worst_fit = max(worst_fit, np.abs(v @ normal - (v @ normal).mean()).max())
+            lo, hi = v.min(0), v.max(0)
+            centre = np.array([(v @ right).min() + (v @ right).max(), 0, lo[2] + hi[2]]) / 2
+            worst_centre = max(worst_centre, abs(centre[0]), abs(centre[2] - flat["offset"]))
+            b = body - h
+            foot = (np.abs(b @ right - centre[0]) <= ((v @ right).max() - (v @ right).min()) / 2) & \
+                   (b[:, 2] >= lo[2]) & (b[:, 2] <= hi[2])
+            arms = np.isin(nearest_bone(body, J, parents), limb_of("LeftArm", n) + limb_of("RightArm", n))
+            ahead = (v @ normal).mean() - (b[foot & ~arms] @ normal).max()
+            if ahead / flat["clearance"] < worst_gap:
+                worst_gap = ahead / flat["clearance"]
+                where = f" (panel {p['name']})"
+            continue
         place = p.get("around")
         if not place or "bone" not in place:
             continue

@@ -864,6 +864,28 @@ static void test_bone_placement(void)
 	}
 	fit.vertical = false;
 	fit.forward = 0.0;
+	/* flat on a bone: the plane facing front (or back) a clearance beyond the body's foremost vertex
+	 * within the panel's footprint (the 0.4 m x 0.3 m panel centred on the vertical through Hips,
+	 * 0.05 m above the joint; the hand, an arm, does not count), found here by brute force */
+	for (int side = 0; side < 2; ++side) {
+		const double nx = (side ? -1.0 : 1.0) * ly / ln, ny = (side ? -1.0 : 1.0) * -lx / ln;
+		double ext = -1e300;
+		for (int v = 0; v < N; ++v) {
+			const double d[3] = {x[3 * v] - k[hips].pos[0], x[3 * v + 1] - k[hips].pos[1], x[3 * v + 2] - k[hips].pos[2]};
+			if (j[4 * v] == hand || fabs(d[2] - 0.05) > 0.15 || fabs(-ny * d[0] + nx * d[1]) > 0.2) continue;
+			ext = fmax(ext, nx * d[0] + ny * d[1]);
+		}
+		p = rect_panel("torso", pts, 0.4, 0.3);
+		p.offset = 0.05;
+		CHECK(garment_place_flat_on_bone(&p, c, "Hips", &fit, side ? DRAPE_PI : 0.0, err, sizeof err));
+		CHECK(p.flat && ext > 0.1);
+		CHECK_NEAR(p.plane_center[0], k[hips].pos[0] + (ext + 0.03) * nx, 1e-12);
+		CHECK_NEAR(p.plane_center[1], k[hips].pos[1] + (ext + 0.03) * ny, 1e-12);
+		CHECK_NEAR(p.plane_center[2], k[hips].pos[2] + 0.05, 1e-12);
+		CHECK_NEAR(p.plane_normal[0], nx, 1e-12);
+		CHECK_NEAR(p.plane_normal[1], ny, 1e-12);
+		CHECK_NEAR(p.plane_up[2], 1.0, 0.0);
+	}
 	/* bad bones: unknown, of no length (Hips' first child LHipJoint is at its head), no body */
 	p = rect_panel("x", pts, 0.3, 0.2);
 	CHECK(!garment_place_on_bone(&p, c, "LowerBak", &fit, err, sizeof err) && strstr(err, "no bone 'LowerBak'"));

@@ -130,6 +130,14 @@ typedef struct bone_fit {
 bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit, char* err,
 			   size_t err_size);
 
+/* Sets p flat (docs/garments.md "Placing on a bone"): in the vertical plane facing the body's front
+ * turned by `angle` about the vertical, `fit->clearance` beyond the body's extent that way within
+ * the panel's footprint (its bounding box centred on the vertical through the bone's joint, p's
+ * offset above the joint; counting the body as garment_place_on_bone does). False with a message
+ * naming the panel: an unknown bone, no hip joints for the front, no body behind the panel. */
+bool garment_place_flat_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit,
+				double angle, char* err, size_t err_size);
+
 /* A garment from a mesh whose uv is its pattern (what pattern tools export: several uv per seam
  * vertex, garment_obj.c). Its uv charts (triangles connected through shared uv) are the panels,
  * placed by panels[k] in chart order (outline and regions unused); every vertex that several
