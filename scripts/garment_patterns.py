@@ -87,10 +87,10 @@ def pants():
                 "around": {"bone": bones[side][0], "offset": bones[side][1], "clearance": 0.04, "top_clearance": 0.045,
                            "side": half}}
     wb, wt, h, band = 0.80, 0.42, 0.30, 0.85  # yoke: bottom 2 x 0.8 m, waist 2 x 0.42 m (the body's waist is 0.77 m round)
-    # around the vertical through the hips joint moved 1 cm to the front, the yoke's centre 3.2 cm
-    # below the joint (0.78 m to 1.08 m), 7.5 cm clear of the body at its bottom (0.28 m) and 0.5 cm
-    # at the waist (0.176 m)
-    yoke = {"bone": "Hips", "vertical": True, "forward": 0.01, "offset": -0.032, "clearance": 0.075, "top_clearance": 0.005}
+    # around the vertical through the hips joint moved 1.5 cm to the front (as the skirt), the
+    # yoke's centre 3.2 cm below the joint (0.78 m to 1.08 m), 7.5 cm clear of the body at its
+    # bottom (0.28 m) and 0.5 cm at the waist (0.176 m)
+    yoke = {"bone": "Hips", "vertical": True, "forward": 0.015, "offset": -0.032, "clearance": 0.075, "top_clearance": 0.005}
     for half in ("front", "back"):
         panels[f"yoke_{half}"] = {
             "name": f"yoke_{half}", "grain": [0, 1],
