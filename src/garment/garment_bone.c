@@ -1,7 +1,7 @@
-/* Panels placed around a character's bone (docs/garments.md, "Placing on a bone"; issue 29): the
- * axis, front and radii of an `around` placement computed from the body in the pose it has at time
- * 0 (the dressing pose of sec. 8's sewing), so that garment_wrap does the wrapping as for a panel
- * placed by hand. */
+/* Panels placed on a character's bone (docs/garments.md, "Placing on a bone"; issue 29): the axis,
+ * front and radii of an `around` placement, or the plane of a `flat` one, computed from the
+ * skeleton and the body in the pose it has at time 0 (the dressing pose of sec. 8's sewing), so
+ * that garment_wrap places the panel as one placed by hand. */
 #include "garment.h"
 
 #include "../character/character.h"
@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The arms and legs: a joint belongs to the nearest of these at or above it, or to the trunk (-1). */
 /* Slices of a panel's span along the axis whose body cross-sections are measured. */
 #define BONE_SLICES 20
 
+/* The arms and legs: a joint belongs to the nearest of these at or above it, or to the trunk (-1). */
 static const char* const limb_roots[] = {"LeftArm", "RightArm", "LeftUpLeg", "RightUpLeg"};
 
 static int limb_of(const drape_character* c, const int32_t roots[4], int32_t j)
