@@ -121,12 +121,12 @@ typedef struct bone_fit {
 	double forward; /* m the axis is moved towards the body's front */
 } bone_fit;
 
-/* Sets p's axis (bone's head to tail in the pose at time 0, or the vertical through its midpoint,
- * pointing as `direction` says), front and radii (the
- * largest distance from the axis of the body's vertices within the panel's span, counting the
- * bone's own arm or leg, or for a trunk bone all but the arms, plus the clearances). p's outline and
- * offset must be set. False with a message naming the panel: an unknown or zero-length bone, no
- * hip joints for the front, no body along the span. */
+/* Sets p's axis (bone's head to tail in the pose at time 0, or the vertical through its joint,
+ * pointing as `direction` says, moved `forward`), front and radii (the largest distance from the
+ * axis of the body's vertices within the panel's span, counting the bone's own arm or leg, or for
+ * a trunk bone all but the arms, plus the clearances). p's outline and offset must be set. False
+ * with a message naming the panel: an unknown bone, one of no length without `vertical`, no hip
+ * joints for the front, no body along the span. */
 bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit, char* err,
 			   size_t err_size);
 
