@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 """Writes the sewing patterns of the shipped garments, scenes/patterns/{pants,shirt,blouse}.json
-(docs/garments.md). Every placement number is measured off the generated mannequin in its
-dressing pose as the garment scenes pose it (CMU 01_01, "position": [-0.59, -1.0, 0]): joints from
-the skeleton, and the body's extents from its skinned mesh at frame 0 (solid_body_0000.obj).
+(docs/garments.md). The outlines are measured off the generated mannequin in its dressing pose as
+the garment scenes pose it (CMU 01_01, "position": [-0.59, -1.0, 0]): joints from the skeleton, and
+the body's extents from its skinned mesh at frame 0 (solid_body_0000.obj). The panels are placed on
+the body's bones (around.bone, docs/garments.md "Placing on a bone"): the legs around LeftLeg and
+RightLeg, the yoke around the vertical through Hips, the sleeves along LeftArm and RightArm, the
+shirt's and blouse's torso panels flat in front of and behind Hips, with offsets and clearances that
+put them where the measured axes, radii and planes had them.
 usage: scripts/garment_patterns.py [OUT_DIR]   (default scenes/patterns)"""
 import json
 import math
@@ -18,6 +22,12 @@ KNEE_R, ANKLE_R = (-0.274, 0.257, 0.444), (-0.401, 0.365, 0.0)
 # torso: the arm's extent in z at x = +-0.26..0.30
 ARM = {+1: ((0.451, 0.153, 1.040), (0.636, 0.167, -0.753)), -1: ((-0.463, 0.198, 1.063), (-0.743, 0.209, -0.635))}
 ARM_ROOT_Z = {+1: (1.139, 1.313), -1: (1.148, 1.284)}
+# around.bone: the bone under each side (the body's left is +x, facing -y), and where the sleeve's
+# root lies along the upper arm from the bone's midpoint (the drop edge's middle height: the CMU
+# pose's shoulders are 9 cm apart in reach, so the two sides differ)
+ARM_BONE = {+1: "LeftArm", -1: "RightArm"}
+HIPS_Z = 0.9624  # the Hips joint's height
+SLEEVE_ROOT_OFFSET = {+1: -0.0881, -1: 0.0009}
 
 
 def unit(v):
@@ -62,6 +72,10 @@ def pants():
 
     rb, rt = 0.085, 0.4 / math.pi  # leg radius at the hem and at the top (half circumferences 0.267 and 0.4 m)
     panels = {}
+    # each leg panel's centre along its shin bone (knee to ankle) from the bone's midpoint, so that
+    # the hem is 6 cm above the floor; 4.5 cm clear of the thigh at the top, 4 cm of the ankle at
+    # the hem (the knee's bulge raises both, to 0.097 m and 0.138 m)
+    bones = {"left": ("LeftLeg", 0.1885), "right": ("RightLeg", 0.1649)}
     for side, axis in (("left", leg_axis(KNEE_L, ANKLE_L, 0.06, 0.70)), ("right", leg_axis(KNEE_R, ANKLE_R, 0.06, 0.70))):
         h, wb, wt = math.dist(*axis), math.pi * rb, math.pi * rt
         for half in ("front", "back"):
@@ -70,16 +84,20 @@ def pants():
                 "name": f"{side}_{half}", "grain": [0, 1],
                 "outline": [{"at": [x0, 0], "corner": "hem_left"}, {"at": [x0 + wb, 0], "corner": "hem_right"},
                             {"at": [wt, h], "corner": "top_right"}, {"at": [0, h], "corner": "top_left"}],
-                "around": {"axis": axis, "radius": rb + 0.01, "top_radius": rt + 0.01, "side": half}}
+                "around": {"bone": bones[side][0], "offset": bones[side][1], "clearance": 0.04, "top_clearance": 0.045,
+                           "side": half}}
     wb, wt, h, band = 0.80, 0.42, 0.30, 0.85  # yoke: bottom 2 x 0.8 m, waist 2 x 0.42 m (the body's waist is 0.77 m round)
-    yaxis = [[0.0, 0.16, 0.78], [0.0, 0.16 - 0.02 * h / 0.33, 0.78 + h * 0.33 / 0.3302]]
+    # around the vertical through the hips joint moved 1.5 cm to the front (as the skirt), the
+    # yoke's centre 3.2 cm below the joint (0.78 m to 1.08 m), 7.5 cm clear of the body at its
+    # bottom (0.28 m) and 0.5 cm at the waist (0.176 m)
+    yoke = {"bone": "Hips", "vertical": True, "forward": 0.015, "offset": -0.032, "clearance": 0.075, "top_clearance": 0.005}
     for half in ("front", "back"):
         panels[f"yoke_{half}"] = {
             "name": f"yoke_{half}", "grain": [0, 1],
             "outline": [{"at": [0, 0], "corner": "hem_left"}, {"at": [wb / 2, 0], "corner": "hem_mid"},
                         {"at": [wb, 0], "corner": "hem_right"}, {"at": [(wb + wt) / 2, h], "corner": "waist_right"},
                         {"at": [(wb - wt) / 2, h], "corner": "waist_left"}],
-            "around": {"axis": yaxis, "radius": 0.28, "top_radius": 0.175, "side": half},
+            "around": dict(yoke, side=half),
             "stretch_regions": [{"uv_min": [h - 0.05, -1.0], "uv_max": [h + 0.01, 0.0], "bv": band}]}
     S = lambda *a: seam(a[0], panels, a[1], a[2])  # noqa: E731
     seams = [S("left_inseam", ("left_front", "hem_left", "top_left"), ("left_back", "hem_right", "top_right")),
@@ -100,8 +118,12 @@ def pants():
 # the arm; each sleeve two half cones wrapped around its arm, whose root edges are sewn to those
 # vertical edges (half the sleeve's root circumference = the drop edge's length, no ease). Flat
 # sleeves folded in around their middles while closing (docs/garments.md, "Limitations").
-def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, torso_regions=None, sleeve_regions=None):
-    S, drop, neck_z, y_front, y_back = 0.28, 0.27, 1.50, -0.12, 0.42
+def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, cuff_clearance, torso_regions=None,
+               sleeve_regions=None):
+    S, drop, neck_z = 0.28, 0.27, 1.50
+    # the torso panels on the hips joint's vertical (around.bone's flat form): 3 cm in front of the
+    # body (0.12 m in front of the mid-plane) and 15.5 cm behind it (0.42 m behind)
+    clear_front, clear_back = 0.03, 0.155
     edge = {}
     for sg in (1, -1):
         lo, hi = ARM_ROOT_Z[sg]
@@ -118,11 +140,11 @@ def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, t
             if {nm, pts[(i + 1) % len(pts)][0]} == {"neck_r", "neck_l"}:
                 e["quad"] = [0.0, neck_ctrl]  # the neckline
             out.append(e)
-        xs, zs = [e["at"][0] for e in out], [e["at"][1] for e in out]
-        cx, cz = (min(xs) + max(xs)) / 2, (min(zs) + max(zs)) / 2
+        zs = [e["at"][1] for e in out]
+        cz = (min(zs) + max(zs)) / 2
         p = {"name": name, "grain": [0, 1], "outline": out,
-             "flat": {"center": [round(cx if front else -cx, 4), y_front if front else y_back, round(cz, 4)],
-                      "normal": [0, -1 if front else 1, 0]}}
+             "flat": {"bone": "Hips", "side": "front" if front else "back", "offset": round(cz - HIPS_Z, 4),
+                      "clearance": clear_front if front else clear_back}}
         if torso_regions:
             p["stretch_regions"] = torso_regions
         return p
@@ -136,12 +158,15 @@ def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, t
         r0 = drop / math.pi
         w0, w1 = math.pi * r0, math.pi * cuff_radius
         outline = [("r0", (0.0, 0.0)), ("r1", (w0, 0.0)), ("e1", ((w0 + w1) / 2, sleeve_length)), ("e0", ((w0 - w1) / 2, sleeve_length))]
-        axis = [[round(float(v), 4) for v in p0], [round(float(v), 4) for v in p1]]
         low = {}
         for half, side, angle in (("a", "front", 0.0), ("b", "back", math.pi)):
             name = f"sleeve_{sd}_{half}"
+            # the sleeve's cap is drawn at y = 0: pattern y runs down the arm, from the shoulder
+            # joint to the elbow (head to tail); 4 cm clear of the arm at the root
             p = {"name": name, "grain": [0, 1], "outline": [{"at": [round(x, 4), round(y, 4)], "corner": nm} for nm, (x, y) in outline],
-                 "around": {"axis": axis, "radius": round(r0, 4), "top_radius": round(cuff_radius, 4), "side": side}}
+                 "around": {"bone": ARM_BONE[sg], "direction": "head_to_tail",
+                            "offset": round(SLEEVE_ROOT_OFFSET[sg] + sleeve_length / 2, 4), "clearance": 0.04,
+                            "top_clearance": cuff_clearance[sg], "side": side}}
             if sleeve_regions:
                 p["stretch_regions"] = sleeve_regions
             panels[name] = p
@@ -161,7 +186,8 @@ def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, t
 
 def shirt():
     # a short-sleeved T-shirt to the hips, scoop neck at the front
-    return shirt_like(hem=0.80, neck_x=0.17, front_neck=1.20, back_neck=1.40, sleeve_length=0.22, cuff_radius=0.075)
+    return shirt_like(hem=0.80, neck_x=0.17, front_neck=1.20, back_neck=1.40, sleeve_length=0.22, cuff_radius=0.075,
+                      cuff_clearance={+1: 0.035, -1: 0.035})
 
 
 def blouse():
@@ -171,6 +197,7 @@ def blouse():
     # (docs/garments.md, "Tapered regions"): an abrupt b leaves the plain row beside it 10 % short.
     L, T = 0.46, 0.06
     return shirt_like(hem=0.72, neck_x=0.16, front_neck=1.30, back_neck=1.42, sleeve_length=L, cuff_radius=0.058,
+                      cuff_clearance={+1: 0.025, -1: 0.015},
                       torso_regions=[{"uv_min": [0.98, -0.30], "uv_max": [1.04, 0.30], "bv": 0.8, "taper": [T, 0.0]}],
                       sleeve_regions=[{"uv_min": [L - 0.05, -1.0], "uv_max": [L + 0.01, 1.0], "bv": 0.8, "taper": [T, 0.0]},
                                       {"uv_min": [-0.01, -1.0], "uv_max": [0.07, 1.0], "bv": 1.1, "taper": [T, 0.0]}])

@@ -165,6 +165,12 @@ g.update(pattern)
 json.dump(scene, open(sys.argv[3] + "/skirt_bone.json", "w"), indent=1)
 text = json.dumps(scene, indent=1)
 open(sys.argv[3] + "/skirt_bone_typo.json", "w").write(text.replace('"LowerBack"', '"LowerBak"', 1))
+bad = json.loads(text)
+bad["cloths"][0]["garment"]["panels"][1]["around"].update({"bone": "Hips", "vertical": True, "direction": "head_to_tail"})
+json.dump(bad, open(sys.argv[3] + "/skirt_bone_vertical_direction.json", "w"), indent=1)
+bad = json.loads(text)
+bad["cloths"][0]["garment"]["panels"][0]["around"] = {"axis": [[0, 0.15, 0.57], [0, 0.14, 1.07]], "radius": 0.31, "forward": 0.01}
+json.dump(bad, open(sys.argv[3] + "/skirt_forward_no_bone.json", "w"), indent=1)
 del scene["solids"]
 json.dump(scene, open(sys.argv[3] + "/skirt_bone_nobody.json", "w"), indent=1)
 PY
@@ -210,6 +216,23 @@ if [ $rc -eq 2 ] && [ ! -e "$tmp/typo" ] &&
 	ok bone_unknown_refused
 else
 	bad bone_unknown_refused "exit $rc: $(cat "$tmp/stderr")"
+fi
+# the new keys of a bone placement: a vertical axis has no bone direction to turn; 'forward' needs a bone
+"$drape" run "$tmp/skirt_bone_vertical_direction.json" --out "$tmp/vdir" --quiet 2>"$tmp/stderr"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/vdir" ] &&
+	grep -Eq "skirt_bone_vertical_direction.json:[0-9]+: cloths\[0\]\.garment\.panels\[1\]\.around\.direction: a 'vertical' axis points up" "$tmp/stderr"; then
+	ok bone_vertical_direction_refused
+else
+	bad bone_vertical_direction_refused "exit $rc: $(cat "$tmp/stderr")"
+fi
+"$drape" run "$tmp/skirt_forward_no_bone.json" --out "$tmp/fwd" --quiet 2>"$tmp/stderr"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/fwd" ] &&
+	grep -Eq "skirt_forward_no_bone.json:[0-9]+: cloths\[0\]\.garment\.panels\[0\]\.around: 'forward' belongs to a placement on a 'bone'" "$tmp/stderr"; then
+	ok bone_keys_without_bone_refused
+else
+	bad bone_keys_without_bone_refused "exit $rc: $(cat "$tmp/stderr")"
 fi
 "$drape" run "$tmp/skirt_bone_nobody.json" --out "$tmp/nobody" --quiet 2>"$tmp/stderr"
 rc=$?

@@ -762,7 +762,7 @@ static void test_bone_placement(void)
 
 	pattern_point pts[4];
 	pattern_panel p = rect_panel("skirt", pts, 0.4, 0.3);
-	bone_fit fit = {0.03, 0.01, false};
+	bone_fit fit = {0.03, 0.01, false, false, BONE_UP, 0.0};
 	char err[512];
 	CHECK(garment_place_on_bone(&p, c, "LowerBack", &fit, err, sizeof err));
 	/* the axis: the bone's head (its joint, at the hips) to its tail (its child Spine), pointing up */
@@ -812,6 +812,80 @@ static void test_bone_placement(void)
 	}
 	CHECK_NEAR(p.radius, 0.07 + 0.03, 1e-9);
 	CHECK_NEAR(p.top_radius, 0.07 + 0.01, 1e-9);
+	/* head_to_tail keeps the bone's own sense (a sleeve drawn with its cap at y = 0): hip to knee */
+	fit.direction = BONE_HEAD_TO_TAIL;
+	p = rect_panel("leg", pts, 0.3, 0.2);
+	p.offset = 0.1; /* the same span: offsets run along the axis, now down the thigh */
+	CHECK(garment_place_on_bone(&p, c, "LeftUpLeg", &fit, err, sizeof err));
+	for (int d = 0; d < 3; ++d) {
+		CHECK_NEAR(p.axis[0][d], k[lul].pos[d], 1e-12);
+		CHECK_NEAR(p.axis[1][d], k[ll].pos[d], 1e-12);
+	}
+	/* tail_to_head on a bone that points up: LowerBack from Spine down to the hips */
+	fit.direction = BONE_TAIL_TO_HEAD;
+	p = rect_panel("x", pts, 0.4, 0.3);
+	CHECK(garment_place_on_bone(&p, c, "LowerBack", &fit, err, sizeof err));
+	for (int d = 0; d < 3; ++d) {
+		CHECK_NEAR(p.axis[0][d], k[sp].pos[d], 1e-12);
+		CHECK_NEAR(p.axis[1][d], k[lb].pos[d], 1e-12);
+	}
+	/* vertical: the vertical through the joint, even of a bone of no length (CMU's Hips), whose
+	 * midpoint is the joint (offset from there), moved `forward` along the body's front; the radii
+	 * are the body's distances from that line: the hem ring (0.20 around the LowerBack axis, which
+	 * leans 5.4 deg from the vertical) measured around the vertical through Hips */
+	fit.direction = BONE_UP;
+	fit.vertical = true;
+	fit.forward = 0.02;
+	p = rect_panel("skirt", pts, 0.4, 0.3);
+	CHECK(garment_place_on_bone(&p, c, "Hips", &fit, err, sizeof err) || (printf("  %s\n", err), 0));
+	for (int d = 0; d < 3; ++d) {
+		const double f = d == 0 ? ly / ln : d == 1 ? -lx / ln : 0.0;
+		CHECK_NEAR(0.5 * (p.axis[0][d] + p.axis[1][d]), k[hips].pos[d] + 0.02 * f, 1e-12);
+		CHECK_NEAR(p.axis[1][d] - p.axis[0][d], d == 2 ? 1.0 : 0.0, 1e-12);
+	}
+	{
+		/* every vertex in the span but the hand's (an arm) lies inside the cone by at least the
+		 * smaller clearance, measured here from the vertical line; the hem ring (skinned to the
+		 * thigh) is among them */
+		const double cx = p.axis[0][0], cy = p.axis[0][1], zc = k[hips].pos[2];
+		double worst = 1.0;
+		int in_span = 0;
+		for (int v = 0; v < N; ++v) {
+			const double z = x[3 * v + 2];
+			if (z < zc - 0.15 || z > zc + 0.15 || j[4 * v] == hand) continue;
+			const double cone = p.radius + (z - (zc - 0.15)) / 0.3 * (p.top_radius - p.radius);
+			worst = fmin(worst, cone - 0.01 - hypot(x[3 * v] - cx, x[3 * v + 1] - cy));
+			in_span += j[4 * v] == lul && hypot(x[3 * v] - cx, x[3 * v + 1] - cy) > 0.15;
+		}
+		CHECK(in_span == 16);
+		printf("  vertical cone: radii %.4f, %.4f; the nearest vertex %.4f m further in than the clearance\n", p.radius,
+		       p.top_radius, worst);
+		CHECK(worst > -1e-12 && worst < 0.005);
+	}
+	fit.vertical = false;
+	fit.forward = 0.0;
+	/* flat on a bone: the plane facing front (or back) a clearance beyond the body's foremost vertex
+	 * within the panel's footprint (the 0.4 m x 0.3 m panel centred on the vertical through Hips,
+	 * 0.05 m above the joint; the hand, an arm, does not count), found here by brute force */
+	for (int side = 0; side < 2; ++side) {
+		const double nx = (side ? -1.0 : 1.0) * ly / ln, ny = (side ? -1.0 : 1.0) * -lx / ln;
+		double ext = -1e300;
+		for (int v = 0; v < N; ++v) {
+			const double d[3] = {x[3 * v] - k[hips].pos[0], x[3 * v + 1] - k[hips].pos[1], x[3 * v + 2] - k[hips].pos[2]};
+			if (j[4 * v] == hand || fabs(d[2] - 0.05) > 0.15 || fabs(-ny * d[0] + nx * d[1]) > 0.2) continue;
+			ext = fmax(ext, nx * d[0] + ny * d[1]);
+		}
+		p = rect_panel("torso", pts, 0.4, 0.3);
+		p.offset = 0.05;
+		CHECK(garment_place_flat_on_bone(&p, c, "Hips", &fit, side ? DRAPE_PI : 0.0, err, sizeof err));
+		CHECK(p.flat && ext > 0.1);
+		CHECK_NEAR(p.plane_center[0], k[hips].pos[0] + (ext + 0.03) * nx, 1e-12);
+		CHECK_NEAR(p.plane_center[1], k[hips].pos[1] + (ext + 0.03) * ny, 1e-12);
+		CHECK_NEAR(p.plane_center[2], k[hips].pos[2] + 0.05, 1e-12);
+		CHECK_NEAR(p.plane_normal[0], nx, 1e-12);
+		CHECK_NEAR(p.plane_normal[1], ny, 1e-12);
+		CHECK_NEAR(p.plane_up[2], 1.0, 0.0);
+	}
 	/* bad bones: unknown, of no length (Hips' first child LHipJoint is at its head), no body */
 	p = rect_panel("x", pts, 0.3, 0.2);
 	CHECK(!garment_place_on_bone(&p, c, "LowerBak", &fit, err, sizeof err) && strstr(err, "no bone 'LowerBak'"));

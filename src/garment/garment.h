@@ -103,21 +103,40 @@ void garment_wrap(const pattern_panel* p, const double center[2], const double s
 bool garment_check_placement(const pattern_panel* p, char* err, size_t err_size);
 
 /* around.bone (garment_bone.c, docs/garments.md "Placing on a bone"): the clearances between the
- * body's widest extent around the axis and the panel at its bottom and top, and whether `front`
- * was given (else the body's front, from its hip joints). */
+ * body's widest extent around the axis and the panel at its bottom and top, whether `front`
+ * was given (else the body's front, from its hip joints), whether the axis is the vertical
+ * through the bone's joint instead of the bone's line, which way pattern y runs along it, and how
+ * far the axis is moved towards the front. */
 #define BONE_CLEARANCE 0.02 /* m: around.clearance's default */
+typedef enum bone_direction {
+	BONE_UP,	   /* pattern y runs up the body (the default) */
+	BONE_HEAD_TO_TAIL, /* from the joint to its child: a sleeve drawn with its cap at y = 0 */
+	BONE_TAIL_TO_HEAD,
+} bone_direction;
 typedef struct bone_fit {
 	double clearance, top_clearance;
 	bool front_given;
+	bool vertical;
+	bone_direction direction;
+	double forward; /* m the axis is moved towards the body's front */
 } bone_fit;
 
-/* Sets p's axis (bone's head to tail in the pose at time 0, pointing up), front and radii (the
- * largest distance from the axis of the body's vertices within the panel's span, counting the
- * bone's own arm or leg, or for a trunk bone all but the arms, plus the clearances). p's outline and
- * offset must be set. False with a message naming the panel: an unknown or zero-length bone, no
- * hip joints for the front, no body along the span. */
+/* Sets p's axis (bone's head to tail in the pose at time 0, or the vertical through its joint,
+ * pointing as `direction` says, moved `forward`), front and radii (the largest distance from the
+ * axis of the body's vertices within the panel's span, counting the bone's own arm or leg, or for
+ * a trunk bone all but the arms, plus the clearances). p's outline and offset must be set. False
+ * with a message naming the panel: an unknown bone, one of no length without `vertical`, no hip
+ * joints for the front, no body along the span. */
 bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit, char* err,
 			   size_t err_size);
+
+/* Sets p flat (docs/garments.md "Placing on a bone"): in the vertical plane facing the body's front
+ * turned by `angle` about the vertical, `fit->clearance` beyond the body's extent that way within
+ * the panel's footprint (its bounding box centred on the vertical through the bone's joint, p's
+ * offset above the joint; counting the body as garment_place_on_bone does). False with a message
+ * naming the panel: an unknown bone, no hip joints for the front, no body behind the panel. */
+bool garment_place_flat_on_bone(pattern_panel* p, const drape_character* c, const char* bone, const bone_fit* fit,
+				double angle, char* err, size_t err_size);
 
 /* A garment from a mesh whose uv is its pattern (what pattern tools export: several uv per seam
  * vertex, garment_obj.c). Its uv charts (triangles connected through shared uv) are the panels,

@@ -87,20 +87,6 @@ static bool load_point(const json_ctx* c, const jnode* n, pattern_point* p)
 
 static const char* const side_names[] = {"front", "left", "back", "right", NULL};
 
-/* "flat": the panel in a plane, e.g. front and back panels either side of a body that seams
- * then pull together (docs/garments.md, "Placing"). */
-static bool load_flat(const json_ctx* c, const jnode* n, pattern_panel* p)
-{
-	static const char* const keys[] = {"center", "normal", "up", NULL};
-	if (!json_check_object(c, n, keys)) return false;
-	if (!json_get(n, "center")) return json_fail(c, n, "missing required key 'center' ([x, y, z])");
-	if (!json_get(n, "normal")) return json_fail(c, n, "missing required key 'normal' ([x, y, z], the side the panel faces)");
-	p->flat = true;
-	p->plane_up[0] = 0.0, p->plane_up[1] = 0.0, p->plane_up[2] = 1.0;
-	return json_opt_vector(c, n, "center", 3, p->plane_center) && json_opt_vector(c, n, "normal", 3, p->plane_normal) &&
-	       json_opt_vector(c, n, "up", 3, p->plane_up);
-}
-
 /* The character solid a panel's around.bone is on: around.character names it, else the scene's only
  * one (solids load before cloths, scene.c). */
 static bool find_character(const json_ctx* c, const jnode* n, const loader* L, const drape_character** out)
@@ -136,6 +122,23 @@ static bool find_character(const json_ctx* c, const jnode* n, const loader* L, c
 	return true;
 }
 
+/* A placement's "bone": one of the character's joints, or a did-you-mean. */
+static bool find_bone(const json_ctx* c, const jnode* n, const drape_character* ch, const char** out)
+{
+	jnode bn = json_node(n, json_get(n, "bone"));
+	if (!json_string(c, &bn, out)) return false;
+	if (character_find_joint(ch, *out) >= 0) return true;
+	const char** names = malloc((size_t)(ch->joint_count > 0 ? ch->joint_count : 1) * sizeof *names);
+	if (!names) return scene_out_of_memory(c);
+	for (int32_t i = 0; i < ch->joint_count; ++i) names[i] = ch->joints[i].name;
+	const char* near = core_closest_name(*out, names, ch->joint_count);
+	bool r = json_fail(c, &bn, "the character has no bone '%s'%s%s%s; bones are its joints, by drape's names or "
+				   "the file's (docs/characters.md, \"Joint names\")",
+			   *out, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	free(names);
+	return r;
+}
+
 /* around.bone: the axis, front and radii from the character's body (garment_bone.c). */
 static bool load_bone(const json_ctx* c, const jnode* n, const loader* L, pattern_panel* p)
 {
@@ -149,24 +152,29 @@ static bool load_bone(const json_ctx* c, const jnode* n, const loader* L, patter
 		return json_fail(c, n, "'bone' places panels with an outline; a garment mesh's charts take 'axis' and "
 				       "'radius'");
 	const drape_character* ch = NULL;
-	if (!find_character(c, n, L, &ch)) return false;
-	jnode bn = json_node(n, json_get(n, "bone"));
-	const char* bone;
-	if (!json_string(c, &bn, &bone)) return false;
-	if (character_find_joint(ch, bone) < 0) {
-		const char** names = malloc((size_t)(ch->joint_count > 0 ? ch->joint_count : 1) * sizeof *names);
-		if (!names) return scene_out_of_memory(c);
-		for (int32_t i = 0; i < ch->joint_count; ++i) names[i] = ch->joints[i].name;
-		const char* near = core_closest_name(bone, names, ch->joint_count);
-		bool r = json_fail(c, &bn, "the character has no bone '%s'%s%s%s; bones are its joints, by drape's names or "
-					   "the file's (docs/characters.md, \"Joint names\")",
-				   bone, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-		free(names);
-		return r;
-	}
-	bone_fit fit = {BONE_CLEARANCE, -1.0, json_get(n, "front") != NULL};
-	if (!json_opt_nonnegative(c, n, "clearance", &fit.clearance) || !json_opt_nonnegative(c, n, "top_clearance", &fit.top_clearance))
+	const char* bone = NULL;
+	if (!find_character(c, n, L, &ch) || !find_bone(c, n, ch, &bone)) return false;
+	bone_fit fit = {BONE_CLEARANCE, -1.0, json_get(n, "front") != NULL, false, BONE_UP, 0.0};
+	if (!json_opt_nonnegative(c, n, "clearance", &fit.clearance) ||
+	    !json_opt_nonnegative(c, n, "top_clearance", &fit.top_clearance) || !json_opt_number(c, n, "forward", &fit.forward))
 		return false;
+	const cJSON* vertical = json_get(n, "vertical");
+	jnode vn = json_node(n, vertical);
+	if (vertical && !json_bool(c, &vn, &fit.vertical)) return false;
+	const cJSON* direction = json_get(n, "direction");
+	if (direction) {
+		static const char* const directions[] = {"up", "head_to_tail", "tail_to_head", NULL};
+		jnode dn = json_node(n, direction);
+		const char* str;
+		if (!json_string(c, &dn, &str)) return false;
+		int which = -1;
+		for (int i = 0; directions[i]; ++i)
+			if (strcmp(directions[i], str) == 0) which = i;
+		if (which < 0) return json_fail(c, &dn, "unknown direction '%s' (up, head_to_tail, tail_to_head)", str);
+		fit.direction = (bone_direction)which;
+		if (fit.vertical && fit.direction != BONE_UP)
+			return json_fail(c, &dn, "a 'vertical' axis points up; 'direction' turns a bone's own axis");
+	}
 	if (fit.top_clearance < 0.0) fit.top_clearance = fit.clearance;
 	char msg[512];
 	if (!garment_place_on_bone(p, ch, bone, &fit, msg, sizeof msg)) {
@@ -176,6 +184,62 @@ static bool load_bone(const json_ctx* c, const jnode* n, const loader* L, patter
 	return true;
 }
 
+/* A "side" key: front, left, back, right as degrees counter-clockwise about the up axis. */
+static bool load_side_angle(const json_ctx* c, const jnode* n, double* degrees)
+{
+	const cJSON* side = json_get(n, "side");
+	if (!side) return true;
+	jnode sn = json_node(n, side);
+	const char* str;
+	if (!json_string(c, &sn, &str)) return false;
+	for (int i = 0; side_names[i]; ++i)
+		if (strcmp(side_names[i], str) == 0) {
+			*degrees = 90.0 * i;
+			return true;
+		}
+	return json_fail(c, &sn, "unknown side '%s' (front, left, back, right)", str);
+}
+
+/* "flat": the panel in a plane, e.g. front and back panels either side of a body that seams
+ * then pull together (docs/garments.md, "Placing"), given in metres or placed on a bone. */
+static bool load_flat(const json_ctx* c, const jnode* n, const loader* L, pattern_panel* p)
+{
+	static const char* const keys[] = {"center", "normal", "up",	    "bone",  "side",
+					   "offset", "clearance", "character", "front", NULL};
+	if (!json_check_object(c, n, keys)) return false;
+	if (json_get(n, "bone")) {
+		static const char* const given[] = {"center", "normal", "up", NULL};
+		for (int k = 0; given[k]; ++k)
+			if (json_get(n, given[k]))
+				return json_fail(c, n, "'%s' is computed from the bone; with 'bone' give 'side', 'offset' and "
+						       "'clearance' instead",
+						 given[k]);
+		const drape_character* ch = NULL;
+		const char* bone = NULL;
+		if (!find_character(c, n, L, &ch) || !find_bone(c, n, ch, &bone)) return false;
+		bone_fit fit = {BONE_CLEARANCE, -1.0, json_get(n, "front") != NULL, false, BONE_UP, 0.0};
+		double angle = 0.0;
+		if (!json_opt_nonnegative(c, n, "clearance", &fit.clearance) || !json_opt_number(c, n, "offset", &p->offset) ||
+		    !json_opt_vector(c, n, "front", 3, p->front) || !load_side_angle(c, n, &angle))
+			return false;
+		char msg[512];
+		if (!garment_place_flat_on_bone(p, ch, bone, &fit, angle * 3.14159265358979323846 / 180.0, msg, sizeof msg)) {
+			scene_note_failure(c, DRAPE_ERROR_INVALID, msg);
+			return json_fail(c, n, "%s", msg);
+		}
+		return true;
+	}
+	static const char* const bone_only[] = {"side", "offset", "clearance", "character", "front", NULL};
+	for (int k = 0; bone_only[k]; ++k)
+		if (json_get(n, bone_only[k])) return json_fail(c, n, "'%s' belongs to a placement on a 'bone'", bone_only[k]);
+	if (!json_get(n, "center")) return json_fail(c, n, "missing required key 'center' ([x, y, z]) or 'bone'");
+	if (!json_get(n, "normal")) return json_fail(c, n, "missing required key 'normal' ([x, y, z], the side the panel faces)");
+	p->flat = true;
+	p->plane_up[0] = 0.0, p->plane_up[1] = 0.0, p->plane_up[2] = 1.0;
+	return json_opt_vector(c, n, "center", 3, p->plane_center) && json_opt_vector(c, n, "normal", 3, p->plane_normal) &&
+	       json_opt_vector(c, n, "up", 3, p->plane_up);
+}
+
 static bool load_around(const json_ctx* c, const jnode* pn, const loader* L, pattern_panel* p)
 {
 	const cJSON* item = json_get(pn, "around");
@@ -183,18 +247,20 @@ static bool load_around(const json_ctx* c, const jnode* pn, const loader* L, pat
 	if (item && flat) return json_fail(c, pn, "give either 'around' or 'flat', not both");
 	if (flat) {
 		jnode fn = json_node(pn, flat);
-		return load_flat(c, &fn, p);
+		return load_flat(c, &fn, L, p);
 	}
 	if (!item)
 		return json_fail(c, pn, "missing required key 'around' or 'flat' (where the panel goes: an axis and radius, "
 					"a bone, or a plane)");
 	jnode n = json_node(pn, item);
-	static const char* const keys[] = {"axis",  "bone",   "radius", "top_radius", "side",          "angle",
-					   "offset", "front", "character", "clearance", "top_clearance", NULL};
+	static const char* const keys[] = {"axis",	    "bone",	     "radius",	  "top_radius", "side",
+					   "angle",	    "offset",	     "front",	  "character",	"clearance",
+					   "top_clearance", "vertical", "direction", "forward", NULL};
 	if (!json_check_object(c, &n, keys)) return false;
 	const cJSON* bone = json_get(&n, "bone");
 	if (!bone) {
-		static const char* const bone_only[] = {"character", "clearance", "top_clearance", NULL};
+		static const char* const bone_only[] = {"character", "clearance", "top_clearance", "vertical", "direction",
+							"forward",   NULL};
 		for (int k = 0; bone_only[k]; ++k)
 			if (json_get(&n, bone_only[k]))
 				return json_fail(c, &n, "'%s' belongs to a placement on a 'bone'", bone_only[k]);
@@ -217,18 +283,8 @@ static bool load_around(const json_ctx* c, const jnode* pn, const loader* L, pat
 	    !json_opt_number(c, &n, "angle", &angle) ||
 	    !json_opt_number(c, &n, "offset", &p->offset) || !json_opt_vector(c, &n, "front", 3, p->front))
 		return false;
-	const cJSON* side = json_get(&n, "side");
-	if (side && json_get(&n, "angle")) return json_fail(c, &n, "give either 'side' or 'angle', not both");
-	if (side) {
-		jnode sn = json_node(&n, side);
-		const char* str;
-		if (!json_string(c, &sn, &str)) return false;
-		int which = -1;
-		for (int i = 0; side_names[i]; ++i)
-			if (strcmp(side_names[i], str) == 0) which = i;
-		if (which < 0) return json_fail(c, &sn, "unknown side '%s' (front, left, back, right)", str);
-		angle = 90.0 * which;
-	}
+	if (json_get(&n, "side") && json_get(&n, "angle")) return json_fail(c, &n, "give either 'side' or 'angle', not both");
+	if (!load_side_angle(c, &n, &angle)) return false;
 	p->angle = angle * 3.14159265358979323846 / 180.0;
 	return !bone || load_bone(c, &n, L, p);
 }
