@@ -262,7 +262,7 @@ step_verdict step_judge_rejection(const step_judge_policy* p, step_control* c, c
 			 "simulation cannot make progress at t = %.6g s: the explicit part of %s diverged at steps of "
 			 "%.3g s, 1/%.0f of max_dt = %.3g s (the energy more than doubled in one step with nothing but "
 			 "gravity to supply it), and drape stops an explicit part that needs steps below 1/%g of "
-			 "max_dt; set solver.max_dt to at most %.3g s, lower the bend or shear stiffness or damping, "
+			 "max_dt; set solver.max_dt to at most %.3g s, lower the stiffness or damping, "
 			 "or use backward_euler or bdf2",
 			 j->time, j->integrator, h, p->max_dt / h, p->max_dt, p->closed_energy_stop, 0.5 * h);
 		return v;
