@@ -212,10 +212,10 @@ static void test_judge_closed_energy(void)
 	/* the rejection caps max_dt at half the step, like a divergence ... */
 	step_control c;
 	step_control_init(&c, p.max_dt, p.min_dt);
-	step_rejection j = {.reason = STEP_ENERGY_GROWTH, .h = p.max_dt / 4.0, .time = 0.5, .left = 0.03,
+	step_rejection j = {.reason = STEP_ENERGY_GROWTH, .h = p.max_dt / 8.0, .time = 0.5, .left = 0.03,
 			    .attempts_left = 100000, .integrator = "imex_bend_shear"};
 	CHECK(step_judge_rejection(&p, &c, &j, &r).kind == STEP_VERDICT_HALVE);
-	CHECK(c.max_dt == p.max_dt / 8.0);
+	CHECK(c.max_dt == p.max_dt / 16.0);
 	/* ... and a divergence at max_dt / 16 (a cap of max_dt / 32) stops the run, saying what fits */
 	j.h = p.max_dt / 16.0;
 	step_verdict v = step_judge_rejection(&p, &c, &j, &r);

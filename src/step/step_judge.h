@@ -51,7 +51,8 @@ typedef struct step_judge_policy {
 	 * energy at closed_energy_speed, was made by an explicit part beyond its stable step (a
 	 * divergence, as divergence_strain). */
 	double closed_energy_growth, closed_energy_speed;
-	/* Such a divergence at a step below max_dt / closed_energy_stop stops the run. */
+	/* Such a divergence stops the run where its cap (half the step) is below max_dt /
+	 * closed_energy_stop. */
 	double closed_energy_stop;
 	/* The strain limiter's residual (docs/solver.md, "Strain limiting"), as shares of strain_limit. */
 	double strain_limit;
