@@ -87,10 +87,10 @@ install-lib:
 
 # libFuzzer campaign (docs/reliability.md, "Fuzzing"): the targets in fuzz/ built with clang into
 # build-fuzz, run one after another for FUZZ_SECONDS each (FUZZ_TARGETS: scene obj set sim
-# character keys), on corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
+# character keys svg_path dxf), on corpora kept in build-fuzz/corpus/NAME; findings in build-fuzz/findings/NAME.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= scene obj set sim character keys
+FUZZ_TARGETS ?= scene obj set sim character keys svg_path dxf
 fuzz: deps
 	JOBS=$(JOBS) bash scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 

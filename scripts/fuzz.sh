@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh BUILD SECONDS [NAME...]  campaign: each target SECONDS on BUILD/corpus/NAME
 #   scripts/fuzz.sh --smoke BUILD [NAME...]  the regression inputs, the seeds and a few thousand
 #                                            mutations each in a throw-away corpus (seconds)
-# NAME: scene, obj, set, sim, character, keys, svg_path (default all). Findings land in BUILD/findings/NAME/; exits 1 if
+# NAME: scene, obj, set, sim, character, keys, svg_path, dxf (default all). Findings land in BUILD/findings/NAME/; exits 1 if
 # any target crashed, hung or failed a check.
 set -euo pipefail
 smoke=0
@@ -15,7 +15,7 @@ seconds=0
 if ((!smoke)); then seconds=${1:?usage: fuzz.sh BUILD SECONDS [NAME...]}; shift; fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 names=("$@")
-((${#names[@]})) || names=(scene obj set sim character keys svg_path)
+((${#names[@]})) || names=(scene obj set sim character keys svg_path dxf)
 
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -127,6 +127,12 @@ seeds() {
 		PY
 		;;
 	keys) ls "$src"/fuzz/seeds/keys/*.json ;;
+	dxf)
+		# the shipped sleeve and the test files, written by an independent writer (python3-ezdxf)
+		mkdir -p "$build/seeds/dxf"
+		/usr/bin/python3 "$src/tests/aama_dxf.py" "$build/seeds/dxf" >/dev/null
+		ls "$src/scenes/patterns/sleeve.dxf" "$build"/seeds/dxf/*.dxf
+		;;
 	esac | paste -sd, -
 }
 

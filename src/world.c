@@ -1,6 +1,7 @@
 /* The world: creation, the buffers built per topology change, and the step, which runs the stages
  * of step/step.h (adaptive step control, sec. 7, around the implicit step of sec. 3). */
 #include "world.h"
+#include "world_energy.h"
 #include "seam.h"
 
 #include "api_assert.h"
@@ -375,41 +376,11 @@ void drape_world_reset_stats(drape_world* w)
 double drape_world_kinetic_energy(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, NAN);
-	double e = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) e += 0.5 * w->mass[i] * v3_len2(w->v[i]);
-	return e;
+	return world_kinetic_energy_at(w, w->v);
 }
 
 double drape_world_elastic_energy(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, NAN);
-	double e = 0.0;
-	for (int32_t t = 0; t < w->triangle_count; ++t) {
-		const triangle_elem* el = &w->triangles[t];
-		if (el->springs_only) continue;
-		vec3 x[3] = {w->x[el->v[0]], w->x[el->v[1]], w->x[el->v[2]]};
-		condition c;
-		stretch_condition(&el->rest, x, el->bu, el->bv, &c);
-		e += 0.5 * el->k_stretch * (c.c[0] * c.c[0] + c.c[1] * c.c[1]);
-		shear_condition(&el->rest, x, false, &c);
-		e += 0.5 * el->k_shear * c.c[0] * c.c[0];
-	}
-	for (int32_t k = 0; k < w->hinge_count; ++k) {
-		const hinge_elem* el = &w->hinges[k];
-		vec3 x[4] = {w->x[el->v[0]], w->x[el->v[1]], w->x[el->v[2]], w->x[el->v[3]]};
-		double theta = bend_guarded(bend_angle(x), el->guard);
-		e += 0.5 * el->k * theta * theta;
-	}
-	e += bend_tensor_world_energy(w);
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		const ms_spring* s = &w->ms_springs[k];
-		vec3 x[2] = {w->x[s->v[0]], w->x[s->v[1]]};
-		e += ms_spring_energy(x, s->rest, s->k);
-	}
-	for (int32_t k = 0; k < w->ms_bend_count; ++k) {
-		const ms_bend* b = &w->ms_bends[k];
-		vec3 x[3] = {w->x[b->v[0]], w->x[b->v[1]], w->x[b->v[2]]};
-		e += ms_bend_energy(x, b->wt, b->k, b->s);
-	}
-	return e;
+	return world_elastic_energy_at(w, w->x);
 }

@@ -181,6 +181,49 @@ static void test_judge_divergence(void)
 	CHECK(!p.diverging_scheme && !p.explicit_scheme);
 }
 
+/* A closed world under a scheme with explicit parts (docs/reliability.md, "Energy out of nowhere"):
+ * a proposal that gains more energy than it started with plus gravity's work (and a floor of the
+ * cloth at 1 cm/s) diverged; the cap is half its step, and a cap below max_dt / 16 stops the run
+ * with the max_dt that would fit. Not measured, or not a scheme with explicit parts: no rule. */
+static void test_judge_closed_energy(void)
+{
+	drape_world_def d = drape_default_world_def();
+	d.integrator = DRAPE_INTEGRATOR_IMEX_BEND_SHEAR;
+	step_judge_policy p = step_judge_default_policy(&d);
+	CHECK(p.diverging_scheme && !p.explicit_scheme);
+	step_facts f;
+	step_report r;
+	facts(&f, &r, MAX_DT);
+	f.energy_measured = true;
+	f.mass = 0.1;
+	f.energy_start = 1e-3;
+	f.energy_work = 1e-3;
+	const double floor = 0.5 * 0.1 * 0.01 * 0.01;
+	f.energy_gain = 2e-3 + 0.99 * floor;
+	CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	f.energy_gain = 2e-3 + 1.01 * floor;
+	CHECK(judged(&p, &f, &r) == STEP_ENERGY_GROWTH);
+	f.energy_measured = false; /* an open world: pins moving, wind, solids */
+	CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	f.energy_measured = true;
+	drape_world_def be = drape_default_world_def();
+	step_judge_policy q = step_judge_default_policy(&be);
+	CHECK(judged(&q, &f, &r) == STEP_ACCEPTED); /* backward Euler: no explicit part */
+	/* the rejection caps max_dt at half the step, like a divergence ... */
+	step_control c;
+	step_control_init(&c, p.max_dt, p.min_dt);
+	step_rejection j = {.reason = STEP_ENERGY_GROWTH, .h = p.max_dt / 8.0, .time = 0.5, .left = 0.03,
+			    .attempts_left = 100000, .integrator = "imex_bend_shear"};
+	CHECK(step_judge_rejection(&p, &c, &j, &r).kind == STEP_VERDICT_HALVE);
+	CHECK(c.max_dt == p.max_dt / 16.0);
+	/* ... and a divergence at max_dt / 16 (a cap of max_dt / 32) stops the run, saying what fits */
+	j.h = p.max_dt / 16.0;
+	step_verdict v = step_judge_rejection(&p, &c, &j, &r);
+	CHECK(v.kind == STEP_VERDICT_FAIL && v.reason == STEP_ENERGY_GROWTH);
+	CHECK(strstr(v.message, "the explicit part of imex_bend_shear diverged at steps of") != NULL);
+	CHECK(strstr(v.message, "set solver.max_dt to at most") != NULL);
+}
+
 /* The strain limiter's residual (docs/solver.md, "Strain limiting"): a step is halved while halving
  * shrinks the residual's growth per second, not once a retry showed it the same, and not where the
  * cloth was as far out at the step's start or the step is below max_dt / 64. */
@@ -310,6 +353,7 @@ const test_case step_judge_tests[] = {
 	{"judge_stretch_change_cutoffs", test_judge_stretch_change_cutoffs},
 	{"judge_contact_cutoffs", test_judge_contact_cutoffs},
 	{"judge_divergence", test_judge_divergence},
+	{"judge_closed_energy", test_judge_closed_energy},
 	{"judge_residual_rule", test_judge_residual_rule},
 	{"judge_rejection", test_judge_rejection},
 	{"judge_budget", test_judge_budget},

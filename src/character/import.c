@@ -224,6 +224,11 @@ static bool load_bones(importer* im, const struct aiMesh* mesh, int32_t v0)
 		c->joints[j].inverse_bind = ib;
 		for (unsigned w = 0; w < bone->mNumWeights; ++w) {
 			double weight = bone->mWeights[w].mWeight;
+			/* assimp (5.2) passes on a glTF skin whose joint and weight accessors are longer
+			 * than the positions: ids past the mesh's vertices (found by fuzz_character) */
+			if (bone->mWeights[w].mVertexId >= mesh->mNumVertices)
+				return fail(im, "bone '%s' weights vertex %u of mesh '%s', which has %u vertices", bone->mName.data,
+					    bone->mWeights[w].mVertexId, mesh->mName.data, mesh->mNumVertices);
 			int32_t v = v0 + (int32_t)bone->mWeights[w].mVertexId;
 			if (weight == 0.0) continue; /* no influence; a bad weight is kept for character_normalise_skin */
 			int k = 0;

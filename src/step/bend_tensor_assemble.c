@@ -199,7 +199,7 @@ void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool
 	}
 }
 
-double bend_tensor_world_energy(const drape_world* w)
+double bend_tensor_world_energy(const drape_world* w, const vec3* x)
 {
 	/* From the elements, so that it also holds before the first step builds the matrix. For a
 	 * q whose rows sum to zero, x^T q x = -1/2 sum q_ij |x_i - x_j|^2 (translation-exact). */
@@ -209,7 +209,7 @@ double bend_tensor_world_energy(const drape_world* w)
 		double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES];
 		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
 		for (int i = 0; i < BEND_TENSOR_NODES; ++i)
-			for (int j = i + 1; j < BEND_TENSOR_NODES; ++j) e += q[i][j] * v3_len2(v3_sub(w->x[el->v[i]], w->x[el->v[j]]));
+			for (int j = i + 1; j < BEND_TENSOR_NODES; ++j) e += q[i][j] * v3_len2(v3_sub(x[el->v[i]], x[el->v[j]]));
 	}
 	return -0.5 * e;
 }

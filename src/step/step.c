@@ -12,6 +12,7 @@
 #include "../collide/solid.h"
 #include "../seam.h"
 #include "../solver/thread_policy.h"
+#include "../world_energy.h"
 #include "../world_error.h"
 
 #include <math.h>
@@ -39,6 +40,25 @@ static void stage_end(step_context* c, drape_stage stage)
 	c->stage_clock = now;
 }
 
+/* Whether gravity is the world's only source of energy: no wind, no user spring, no solid, no
+ * seam, and every pin fixed where its particle was (a pin moving, or snapping its particle to a
+ * given place, does work on the cloth). Drag, damping and contact with a still cloth only take
+ * energy away. Solids are left out even when still: a snap onto a surface moves a particle. */
+static bool world_closed(const drape_world* w)
+{
+	const drape_world_def* d = &w->def;
+	for (int k = 0; k < 3; ++k)
+		if (d->air_velocity[k] != 0.0 || d->gust_amplitude[k] != 0.0) return false;
+	if (w->solid_count > 0 || w->seam_count > 0) return false;
+	for (int32_t k = 0; k < w->spring_count; ++k)
+		if (w->springs[k].alive) return false;
+	for (int32_t k = 0; k < w->constraint_count; ++k) {
+		const constraint_data* q = &w->constraints[k];
+		if (q->alive && (q->motion != DRAPE_MOTION_FIXED || q->use_position)) return false;
+	}
+	return true;
+}
+
 void step_context_init(step_context* c, drape_world* w, double duration)
 {
 	memset(c, 0, sizeof *c);
@@ -49,6 +69,8 @@ void step_context_init(step_context* c, drape_world* w, double duration)
 	c->budget = step_judge_budget(&c->policy, duration);
 	step_grid_begin(&c->grid, w->time, duration, w->def.max_dt);
 	c->topology_changed = w->dirty;
+	c->closed = c->policy.diverging_scheme && world_closed(w);
+	for (int32_t i = 0; c->closed && i < w->particle_count; ++i) c->mass += w->mass[i];
 	stage_start(c);
 }
 
@@ -316,6 +338,18 @@ step_verdict step_judge(step_context* c)
 			r->worst_spring = c->raw_spring;
 		}
 	}
+	/* An explicit part beyond its stable step makes energy that nothing in a closed world supplies
+	 * (the judge's closed_energy_growth). */
+	if (c->closed && !f->cancelled && !f->crowded_start && f->finite && !f->wild && !f->crowded) {
+		const double start = world_kinetic_energy_at(w, w->v) + world_elastic_energy_at(w, w->x);
+		const double end = world_kinetic_energy_at(w, w->v1) + world_elastic_energy_at(w, w->x1);
+		f->energy_measured = true;
+		f->energy_start = start;
+		const double fall = world_gravity_energy_at(w, w->x1) - world_gravity_energy_at(w, w->x);
+		f->energy_gain = end + fall - start;
+		f->energy_work = fabs(fall);
+		f->mass = c->mass;
+	}
 	/* the test hook: fail_next_steps proposals are rejected whatever they are */
 	if (!f->cancelled && !f->crowded_start && w->fail_next_steps > 0) {
 		w->fail_next_steps--;
@@ -385,7 +419,8 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 		s = world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "%s", v->message);
 	} else {
 		w->stats.rejected++;
-		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING) w->stats.rejected_strain++;
+		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING || r->outcome == STEP_ENERGY_GROWTH)
+			w->stats.rejected_strain++;
 		else if (r->outcome == STEP_PENETRATION) w->stats.rejected_penetration++;
 		else if (r->outcome == STEP_SELF_INTERSECTION) w->stats.rejected_intersection++;
 		else w->stats.rejected_other++;

@@ -36,6 +36,10 @@ typedef struct step_context {
 	bool passes_over; /* a pass ended the step early (an interrupt, a bad or wild proposal) */
 	int32_t cloth_crossings, pinched;
 	double raw_change; /* the strain change before the strain limiter's projection */
+	/* A closed world under a scheme with explicit parts: the judge weighs each proposal's energy
+	 * (step_facts.energy_measured); the world's mass, kg. */
+	bool closed;
+	double mass;
 	int32_t raw_worst, raw_spring;
 	double stage_clock; /* when the running stage began, ms */
 } step_context;

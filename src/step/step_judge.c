@@ -57,6 +57,23 @@ step_judge_policy step_judge_default_policy(const drape_world_def* def)
 		.explicit_scheme = explicit_integrator && variable,
 		.divergence_strain = 0.25,
 		.explicit_repeats = 3,
+		/* In a closed world nothing but an explicit part beyond its stable step makes energy:
+		 * backward Euler's steps lose it, a stable explicit step trades it back and forth by
+		 * a share of order h omega. A proposal that gains more than the kinetic + elastic energy
+		 * it started with, plus gravity's work in the step, has diverged, whatever its strain
+		 * change shows: the mass-spring sheet of kind_bend_19 at bend 0.1 under imex_bend_shear
+		 * went from 0.009 J to 70 J in 2 ms with every step's strain change under 25 %, then
+		 * ground on blown apart (docs/reliability.md, "Energy out of nowhere"). The floor, the
+		 * cloth's kinetic energy at 1 cm/s, is for a cloth that starts at rest. */
+		.closed_energy_growth = 1.0,
+		.closed_energy_speed = 0.01,
+		/* An explicit part that makes energy at a step of max_dt / 16 or less stops the run
+		 * (its cap, half that step, is below max_dt / 16): the sheet above diverges at
+		 * max_dt / 16 and, capped at max_dt / 32, takes 8 CPU s for two frames, beyond the 5 s
+		 * that a scene of the stall corpus's kinds may take (issue 31). An explicit scheme whose
+		 * max_dt is up to 16 times its stable step still runs at the step halving finds (the
+		 * symplectic Euler chain of mass_spring/explicit_blowup_rejected, 10 to 16 times). */
+		.closed_energy_stop = 16.0,
 		.strain_limit = def->strain_limit,
 		/* A proposal still this share of the strain limit beyond it after limiting is rejected ... */
 		.limit_residual = 0.25,
@@ -173,6 +190,10 @@ step_verdict step_judge_step(const step_judge_policy* p, step_control* c, const 
 	else if (!f->finite) o = STEP_NONFINITE;
 	else if (f->wild) o = STEP_STRETCH_CHANGE;
 	else if (f->crowded) o = STEP_CROWDED;
+	else if (p->diverging_scheme && f->energy_measured &&
+		 f->energy_gain > p->closed_energy_growth * (f->energy_start + f->energy_work) +
+					  0.5 * f->mass * p->closed_energy_speed * p->closed_energy_speed)
+		o = STEP_ENERGY_GROWTH;
 	else if (f->crossings > 0 && h > p->max_dt / p->contact_any_below) o = STEP_PENETRATION;
 	else if (r->intersections > f->intersections_before && h > p->max_dt / p->contact_any_below) o = STEP_SELF_INTERSECTION;
 	else if (p->adaptive && r->stretch_change > p->stretch_change_limit &&
@@ -205,6 +226,9 @@ const char* step_outcome_text(step_outcome o)
 		return "the explicit part of the integrator diverged (strain jumped by more than 25 % in one step)";
 	case STEP_CANCELLED:
 		return "interrupted";
+	case STEP_ENERGY_GROWTH:
+		return "the explicit part of the integrator diverged (the energy more than doubled in one step "
+		       "with nothing but gravity to supply it)";
 	case STEP_CROWDED:
 		return "the cloth is crushed onto or flung through itself: its contact search found more than "
 		       "100 overlapping triangle pairs per triangle (a stiffness the solver cannot follow at any "
@@ -223,13 +247,29 @@ step_verdict step_judge_rejection(const step_judge_policy* p, step_control* c, c
 	/* An explicit part that diverged at h diverges at h again (its limit is set by the stiffness,
 	 * not the state): never grow back to it. Nor to a size at which a purely explicit scheme
 	 * keeps failing the strain-change test. */
-	const bool unstable = j->reason == STEP_DIVERGING ||
+	const bool unstable = j->reason == STEP_DIVERGING || j->reason == STEP_ENERGY_GROWTH ||
 			      (p->explicit_scheme && j->reason == STEP_STRETCH_CHANGE &&
 			       step_control_repeats(c, h) >= p->explicit_repeats);
 	if (unstable && 0.5 * h < c->max_dt) c->max_dt = 0.5 * h;
 	/* That cap is for good: the budget's share per max_dt must cover it (the slack is for
 	 * transients), and so must what is left of the budget (docs/reliability.md, "Bounded work").
 	 * Otherwise stop now, instead of creeping through the rest of the budget. */
+	/* An explicit part that made energy in a closed world is capped at half the step (above); a cap
+	 * below 1/closed_energy_stop of max_dt stops the run now: the steps it needs cost more than the
+	 * run is worth (docs/reliability.md, "Energy out of nowhere"). */
+	/* (0.99: the step grid lands steps on the call's end, so a step of max_dt / 2^k may be a
+	 * little shorter than that.) */
+	if (j->reason == STEP_ENERGY_GROWTH && 0.5 * h * p->closed_energy_stop < 0.99 * p->max_dt) {
+		v.kind = STEP_VERDICT_FAIL;
+		snprintf(v.message, sizeof v.message,
+			 "simulation cannot make progress at t = %.6g s: the explicit part of %s diverged at steps of "
+			 "%.3g s, 1/%.0f of max_dt = %.3g s (the energy more than doubled in one step with nothing but "
+			 "gravity to supply it), and drape stops an explicit part that needs steps below 1/%g of "
+			 "max_dt; set solver.max_dt to at most %.3g s, lower the stiffness or damping, or use "
+			 "backward_euler or bdf2",
+			 j->time, j->integrator, h, p->max_dt / h, p->max_dt, p->closed_energy_stop, 0.5 * h);
+		return v;
+	}
 	if (unstable) {
 		const double left = j->left, cap = c->max_dt;
 		if (cap < p->max_dt / p->budget_per_max_dt || left / cap > (double)j->attempts_left) {
@@ -240,14 +280,15 @@ step_verdict step_judge_rejection(const step_judge_policy* p, step_control* c, c
 				 "(the %.6g s left need over %.0f); set solver.max_dt to at most %.3g s (the budget "
 				 "grows with it), lower the stiffness or damping, or use backward_euler or bdf2",
 				 j->time, j->integrator,
-				 j->reason == STEP_DIVERGING ? "diverged" : "kept failing the strain-change test", h,
+				 j->reason == STEP_STRETCH_CHANGE ? "kept failing the strain-change test" : "diverged", h,
 				 p->max_dt / h, p->max_dt, p->budget_per_max_dt, left, left / cap, cap);
 			return v;
 		}
 	}
 	if (!step_control_reject(c)) {
 		char where[96] = "";
-		const bool strain = j->reason == STEP_STRETCH_CHANGE || j->reason == STEP_DIVERGING;
+		/* a divergence found by its energy is shown where the strain changed most */
+		const bool strain = j->reason == STEP_STRETCH_CHANGE || j->reason == STEP_DIVERGING || j->reason == STEP_ENERGY_GROWTH;
 		if (strain && r->worst_spring >= 0)
 			snprintf(where, sizeof where, " (strain of spring %d (particles %d-%d) changed by %.3g)", r->worst_spring,
 				 j->spring_v[0], j->spring_v[1], r->stretch_change);

@@ -23,6 +23,7 @@ typedef enum step_outcome {
 	STEP_DIVERGING,      /* an explicit part blew up: strain jumped by > 25 % in a step */
 	STEP_CANCELLED,      /* the world's cancel flag was raised mid-step; the step is dropped */
 	STEP_CROWDED,        /* the cloth/cloth search went over its budget (collide/cloth_pairs.h) */
+	STEP_ENERGY_GROWTH,  /* an explicit part made energy in a closed world (closed_energy_growth) */
 } step_outcome;
 
 /* Every threshold of the judge (step_judge_default_policy). Step sizes are fractions of max_dt. */
@@ -44,6 +45,15 @@ typedef struct step_judge_policy {
 	bool diverging_scheme, explicit_scheme;
 	double divergence_strain;
 	int explicit_repeats;
+	/* Schemes with explicit parts in a closed world (step_facts.energy_measured): a proposal whose
+	 * kinetic + elastic + gravity energy grew by more than closed_energy_growth times the kinetic +
+	 * elastic energy at the step's start and gravity's work in the step, plus the cloth's kinetic
+	 * energy at closed_energy_speed, was made by an explicit part beyond its stable step (a
+	 * divergence, as divergence_strain). */
+	double closed_energy_growth, closed_energy_speed;
+	/* Such a divergence stops the run where its cap (half the step) is below max_dt /
+	 * closed_energy_stop. */
+	double closed_energy_stop;
 	/* The strain limiter's residual (docs/solver.md, "Strain limiting"), as shares of strain_limit. */
 	double strain_limit;
 	double limit_residual, limit_worse, limit_any_below, limit_futile_cap, limit_futile_share;
@@ -82,6 +92,12 @@ typedef struct step_facts {
 	bool breakdown, finite, wild, crowded;
 	int32_t crossings;       /* particles still crossing into solids */
 	int32_t intersections_before; /* intersecting triangle pairs at the step's start */
+	/* A closed world (gravity the only source of energy: no moving pin, solid, wind, user spring
+	 * or seam) under a scheme with explicit parts: its energy was measured. gain: the proposal's
+	 * kinetic + elastic + gravity energy minus the start's; start: kinetic + elastic energy at
+	 * the step's start; work: |gravity's work| in the step; mass: the world's, kg. */
+	bool energy_measured;
+	double energy_gain, energy_start, energy_work, mass;
 	/* The strain beyond the limit at the step's start: measured only when a rule needs it. */
 	double (*limit_start)(const void* ctx);
 	const void* limit_ctx;

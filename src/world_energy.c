@@ -1,0 +1,54 @@
+/* The world's energy at given positions and velocities (world_energy.h): the elastic energies
+ * are the ones the force terms derive from (forces/, Baraff & Witkin sec. 4: E = k/2 C^2). */
+#include "world_energy.h"
+
+#include "forces/forces.h"
+#include "solver/bend_tensor_assemble.h"
+
+double world_kinetic_energy_at(const drape_world* w, const vec3* v)
+{
+	double e = 0.0;
+	for (int32_t i = 0; i < w->particle_count; ++i) e += 0.5 * w->mass[i] * v3_len2(v[i]);
+	return e;
+}
+
+double world_elastic_energy_at(const drape_world* w, const vec3* xs)
+{
+	double e = 0.0;
+	for (int32_t t = 0; t < w->triangle_count; ++t) {
+		const triangle_elem* el = &w->triangles[t];
+		if (el->springs_only) continue;
+		vec3 x[3] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]]};
+		condition c;
+		stretch_condition(&el->rest, x, el->bu, el->bv, &c);
+		e += 0.5 * el->k_stretch * (c.c[0] * c.c[0] + c.c[1] * c.c[1]);
+		shear_condition(&el->rest, x, false, &c);
+		e += 0.5 * el->k_shear * c.c[0] * c.c[0];
+	}
+	for (int32_t k = 0; k < w->hinge_count; ++k) {
+		const hinge_elem* el = &w->hinges[k];
+		vec3 x[4] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]], xs[el->v[3]]};
+		double theta = bend_guarded(bend_angle(x), el->guard);
+		e += 0.5 * el->k * theta * theta;
+	}
+	e += bend_tensor_world_energy(w, xs);
+	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
+		const ms_spring* s = &w->ms_springs[k];
+		vec3 x[2] = {xs[s->v[0]], xs[s->v[1]]};
+		e += ms_spring_energy(x, s->rest, s->k);
+	}
+	for (int32_t k = 0; k < w->ms_bend_count; ++k) {
+		const ms_bend* b = &w->ms_bends[k];
+		vec3 x[3] = {xs[b->v[0]], xs[b->v[1]], xs[b->v[2]]};
+		e += ms_bend_energy(x, b->wt, b->k, b->s);
+	}
+	return e;
+}
+
+double world_gravity_energy_at(const drape_world* w, const vec3* x)
+{
+	const vec3 g = {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]};
+	double e = 0.0;
+	for (int32_t i = 0; i < w->particle_count; ++i) e -= w->mass[i] * v3_dot(g, x[i]);
+	return e;
+}
