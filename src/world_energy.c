@@ -3,7 +3,7 @@
 #include "world_energy.h"
 
 #include "forces/forces.h"
-#include "solver/bend_tensor_assemble.h"
+#include "step/bend_tensor_assemble.h"
 
 double world_kinetic_energy_at(const drape_world* w, const vec3* v)
 {
