@@ -2,7 +2,9 @@
 """Rewrites every access to a member of struct drape_world that moved into the world's model,
 state or workspace (issue 30 item 2, docs/architecture.md "The world's three parts"):
 w->x becomes w->state.x, w->triangles w->model.triangles, w->b w->work.b, at the exact source
-locations that clang's AST gives, in every file that a compiled translation unit reads.
+locations that clang's AST gives, in every file that a compiled translation unit reads; and
+renames world_prepare to workspace_prepare (RENAMES) and the paths of the files that moved from
+solver/ to step/ and stability/ (PATH_MOVES) in every tracked file.
 
 usage: python3 scripts/codemod_world_split.py [--build DIR] [--jobs N] [--check] [--list] [--only REGEX]
   --build DIR  the build folder whose compile_commands.json names the translation units and their
@@ -56,6 +58,13 @@ PARTS = {
         bq_start bq_col bq_slot bq_k bq_d x_keep v_keep bdf2_active limit_pending limit_pending_moved
         newton_x newton_v newton_y newton_z""",
 }
+# Functions the split renames: world.c's world_prepare became step/workspace.c's workspace_prepare
+# (whole words, in every tracked source, test and doc; this script's own text is left alone).
+RENAMES = {"world_prepare": "workspace_prepare"}
+# Files the rooms' move (the commit before the split) took out of solver/, as paths in includes,
+# comments and docs; a branch written before the move is brought up to date with the rest.
+MOVED = "implicit|integrators|bdf2|step_control|strain_change|strain_limit|bend_tensor_assemble|line_solve|constraints"
+PATH_MOVES = {rf"\bsolver/({MOVED})\.(c|h)\b": r"step/\1.\2", r"\bsolver/wave1d\.(c|h)\b": r"stability/wave1d.\1"}
 TOP = set("def threads threads_max cancel error status warnings fail_next_steps".split()) | set(PARTS)
 PART_OF = {m: part for part, members in PARTS.items() for m in members.split()}
 
@@ -140,6 +149,29 @@ def scan(entry):
     return hits
 
 
+def rename_functions(opt):
+    """The functions the split renames (RENAMES) and the moved files' paths (PATH_MOVES), in every
+    tracked file: code, tests and docs. Done first, so that a branch written before the moves
+    compiles for the scan."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    count = 0
+    for name in files:
+        path = os.path.join(ROOT, name.decode())
+        if not name or name == b"scripts/codemod_world_split.py" or not name.endswith((b".c", b".h", b".md", b".py", b".svg", b".sh")) or not os.path.isfile(path):
+            continue
+        text = open(path, encoding="utf-8", errors="surrogateescape").read()
+        new = text
+        for old, to in list(RENAMES.items()) + list(PATH_MOVES.items()):
+            new, k = re.subn(old if old in PATH_MOVES else rf"\b{old}\b", to, new)
+            count += k
+            if k and opt.list:
+                print(f"{name.decode()}: {k} x {old} -> {to}")
+        if new != text and not opt.check:
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(new)
+    return count
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
@@ -154,12 +186,16 @@ def main():
     entries = [e for e in json.load(open(db))
                if os.path.abspath(e["file"]).startswith(ROOT + os.sep) and e["file"].endswith(".c")
                and re.search(opt.only, e["file"])]
+    renamed = rename_functions(opt)
+    if opt.check and renamed:
+        print(f"{renamed} calls, includes or mentions still to rename (the accesses are counted after them)", file=sys.stderr)
+        sys.exit(1)
     edits = {}
     with ProcessPoolExecutor(opt.jobs) as pool:
         for hits in pool.map(scan, entries):
             for path, offset, name in hits:
                 edits.setdefault(path, {})[offset] = name
-    total = 0
+    total, rewritten = 0, {}
     for path in sorted(edits):
         text = open(os.path.join(ROOT, path), encoding="utf-8").read().encode("utf-8")
         for offset in sorted(edits[path], reverse=True):
@@ -172,12 +208,14 @@ def main():
                 print(f"{path}:{line}: {name} -> {part}.{name}")
             text = text[:offset] + part.encode() + b"." + text[offset:]
             total += 1
+        rewritten[path] = text
+    for path, text in rewritten.items():  # every location checked before any file is written
         if not opt.check:
             with open(os.path.join(ROOT, path), "wb") as f:
                 f.write(text)
     print(f"{total} accesses in {len(edits)} files {'to rewrite' if opt.check else 'rewritten'} "
-          f"({len(entries)} translation units read)", file=sys.stderr)
-    sys.exit(1 if opt.check and total else 0)
+          f"({len(entries)} translation units read); {renamed} calls or mentions of renamed functions", file=sys.stderr)
+    sys.exit(1 if opt.check and (total or renamed) else 0)
 
 
 if __name__ == "__main__":
