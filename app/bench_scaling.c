@@ -52,9 +52,9 @@ static double grid_strain(const drape_world* w, int res, double rest)
 	double worst = 0.0;
 	for (int j = 0; j < res; ++j)
 		for (int i = 0; i < res; ++i) {
-			const vec3 p = w->x[j * res + i];
-			if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[j * res + i + 1], p)) / rest - 1.0));
-			if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[(j + 1) * res + i], p)) / rest - 1.0));
+			const vec3 p = w->state.x[j * res + i];
+			if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->state.x[j * res + i + 1], p)) / rest - 1.0));
+			if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->state.x[(j + 1) * res + i], p)) / rest - 1.0));
 		}
 	return worst;
 }
@@ -65,7 +65,7 @@ static double grid_strain(const drape_world* w, int res, double rest)
  * its read and its write). One thread. */
 static void bandwidth(const drape_world* w, double* spmv, double* copy)
 {
-	const bsr* A = &w->A;
+	const bsr* A = &w->work.A;
 	vec3* x = malloc((size_t)A->n * sizeof *x);
 	vec3* y = malloc((size_t)A->n * sizeof *y);
 	size_t bytes = (size_t)A->nnz * (sizeof(mat3) + sizeof(int32_t)) + (size_t)(A->n + 1) * sizeof(int32_t) +
@@ -129,7 +129,7 @@ static scaling_row run_size(int res, int frames, const char* preconditioner)
 	}
 	if (!r.ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
 	drape_stats st = drape_world_get_stats(w);
-	r.particles = w->particle_count;
+	r.particles = w->model.particle_count;
 	r.ms_per_frame = 1e3 * elapsed / frames;
 	r.steps_per_frame = (double)st.steps / frames;
 	r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;

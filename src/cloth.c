@@ -121,7 +121,7 @@ static drape_status check_mesh_limits(drape_world* w, const drape_mesh* m)
 					  "against %.3g m): positions and uv must be in the same unit (mesh scale, uv_scale)",
 					  mean3 / mean, mean3, mean);
 	}
-	if (!limits_memory(m->vertex_count, w->particle_count, why, sizeof why)) return world_fail(w, "%s", why);
+	if (!limits_memory(m->vertex_count, w->model.particle_count, why, sizeof why)) return world_fail(w, "%s", why);
 	return DRAPE_OK;
 }
 
@@ -223,7 +223,7 @@ void cloth_hinge_init(const drape_world* w, const drape_mesh* m, const drape_mat
 	double l0, l1, w0, w1;
 	hinge_side(m, mat, hr->tri[0], hr->edge[0], &l0, &w0);
 	hinge_side(m, mat, hr->tri[1], hr->edge[1], &l1, &w1);
-	double area = w->triangles[t0 + hr->tri[0]].rest.area + w->triangles[t0 + hr->tri[1]].rest.area;
+	double area = w->model.triangles[t0 + hr->tri[0]].rest.area + w->model.triangles[t0 + hr->tri[1]].rest.area;
 	double shape = 0.5 * (l0 + l1) / area;
 	e->k = 0.5 * (w0 + w1) * shape;
 	e->kd = mat->bend_damping * shape;
@@ -282,16 +282,16 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		return none;
 	}
 
-	int32_t n0 = w->particle_count, t0 = w->triangle_count, h0 = w->hinge_count;
-	int32_t s0 = w->ms_spring_count, b0 = w->ms_bend_count, bt0 = w->btens_count;
+	int32_t n0 = w->model.particle_count, t0 = w->model.triangle_count, h0 = w->model.hinge_count;
+	int32_t s0 = w->model.ms_spring_count, b0 = w->model.ms_bend_count, bt0 = w->model.btens_count;
 	int32_t n = n0 + m->vertex_count;
-	bool ok = core_reserve((void**)&w->x, &w->particle_capacity, n, sizeof(vec3));
-	int32_t cap = w->particle_capacity;
-	ok = ok && (w->v = realloc(w->v, (size_t)cap * sizeof(vec3))) && (w->mass = realloc(w->mass, (size_t)cap * sizeof(double)));
-	ok = ok && core_reserve((void**)&w->triangles, &w->triangle_capacity, t0 + m->triangle_count, sizeof(triangle_elem));
-	ok = ok && core_reserve((void**)&w->hinges, &w->hinge_capacity, h0 + hinge_count, sizeof(hinge_elem));
-	ok = ok && core_reserve((void**)&w->cloths, &w->cloth_capacity, w->cloth_count + 1, sizeof(cloth_data));
-	cloth_data* c = ok ? &w->cloths[w->cloth_count] : NULL;
+	bool ok = core_reserve((void**)&w->state.x, &w->model.particle_capacity, n, sizeof(vec3));
+	int32_t cap = w->model.particle_capacity;
+	ok = ok && (w->state.v = realloc(w->state.v, (size_t)cap * sizeof(vec3))) && (w->model.mass = realloc(w->model.mass, (size_t)cap * sizeof(double)));
+	ok = ok && core_reserve((void**)&w->model.triangles, &w->model.triangle_capacity, t0 + m->triangle_count, sizeof(triangle_elem));
+	ok = ok && core_reserve((void**)&w->model.hinges, &w->model.hinge_capacity, h0 + hinge_count, sizeof(hinge_elem));
+	ok = ok && core_reserve((void**)&w->model.cloths, &w->model.cloth_capacity, w->model.cloth_count + 1, sizeof(cloth_data));
+	cloth_data* c = ok ? &w->model.cloths[w->model.cloth_count] : NULL;
 	ok = ok && copy_mesh(&c->mesh, m);
 	if (ok && springs && cloth_springs_build(w, def, n0) != DRAPE_OK) {
 		free(hr);
@@ -305,19 +305,19 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	}
 
 	for (int32_t i = 0; i < m->vertex_count; ++i) {
-		w->x[n0 + i] = v3_load(&m->positions[3 * i]);
-		w->v[n0 + i] = def->velocities ? v3_load(&def->velocities[3 * i]) : v3_load(def->velocity);
-		if (!springs) w->mass[n0 + i] = 0.0; /* springs: cell shares, set by cloth_springs_build */
+		w->state.x[n0 + i] = v3_load(&m->positions[3 * i]);
+		w->state.v[n0 + i] = def->velocities ? v3_load(&def->velocities[3 * i]) : v3_load(def->velocity);
+		if (!springs) w->model.mass[n0 + i] = 0.0; /* springs: cell shares, set by cloth_springs_build */
 	}
 	for (int32_t t = 0; t < m->triangle_count; ++t) {
-		triangle_elem* e = &w->triangles[t0 + t];
+		triangle_elem* e = &w->model.triangles[t0 + t];
 		const int32_t* uv = &m->triangle_uvs[3 * t];
 		memset(e, 0, sizeof *e);
 		tri_rest_init(&e->rest, &m->uvs[2 * uv[0]], &m->uvs[2 * uv[1]], &m->uvs[2 * uv[2]]);
 		double a = e->rest.area;
 		for (int k = 0; k < 3; ++k) {
 			e->v[k] = n0 + m->triangles[3 * t + k];
-			if (!springs) w->mass[e->v[k]] += mat->density * a / 3.0;
+			if (!springs) w->model.mass[e->v[k]] += mat->density * a / 3.0;
 		}
 		e->springs_only = springs;
 		e->bu = def->stretch_scale ? def->stretch_scale[2 * t] : 1.0;
@@ -331,11 +331,11 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		e->drag = mat->drag;
 	}
 	for (int32_t i = 0; i < m->vertex_count; ++i)
-		if (!(w->mass[n0 + i] > 0.0)) {
+		if (!(w->model.mass[n0 + i] > 0.0)) {
 			free(hr);
 			drape_mesh_free(&c->mesh);
-			w->ms_spring_count = s0;
-			w->ms_bend_count = b0;
+			w->model.ms_spring_count = s0;
+			w->model.ms_bend_count = b0;
 			world_fail(w, "vertex %d belongs to no triangle (it would have no mass)", i);
 			return none;
 		}
@@ -350,8 +350,8 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 		if (!(def->fold_guard > 0.0)) hinge_count = 0;
 	}
 	for (int32_t k = 0; k < hinge_count; ++k) {
-		cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->hinges[h0 + k]);
-		w->hinges[h0 + k].guard = def->fold_guard; /* 0 but on a tensor cloth (checked above) */
+		cloth_hinge_init(w, m, mat, &hr[k], n0, t0, &w->model.hinges[h0 + k]);
+		w->model.hinges[h0 + k].guard = def->fold_guard; /* 0 but on a tensor cloth (checked above) */
 	}
 	free(hr);
 
@@ -359,9 +359,9 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	if (!c->name) {
 		/* undo what this cloth added past the counts that stay */
 		drape_mesh_free(&c->mesh);
-		w->ms_spring_count = s0;
-		w->ms_bend_count = b0;
-		w->btens_count = bt0;
+		w->model.ms_spring_count = s0;
+		w->model.ms_bend_count = b0;
+		w->model.btens_count = bt0;
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding cloth '%s'", def->name ? def->name : "cloth");
 		return none;
 	}
@@ -374,25 +374,25 @@ drape_cloth_id drape_cloth_add(drape_world* w, const drape_cloth_def* def)
 	c->nv = springs ? def->grid[1] : 0;
 	c->first_vertex = n0;
 	c->first_triangle = t0;
-	w->particle_count = n;
-	w->triangle_count = t0 + m->triangle_count;
-	w->hinge_count = h0 + hinge_count;
-	w->dirty = true;
-	drape_cloth_id id = {w->cloth_count++};
+	w->model.particle_count = n;
+	w->model.triangle_count = t0 + m->triangle_count;
+	w->model.hinge_count = h0 + hinge_count;
+	w->model.dirty = true;
+	drape_cloth_id id = {w->model.cloth_count++};
 	return id;
 }
 
 /* The cloth an id names; NULL after the assert function for a NULL world or a bad id. */
 static const cloth_data* cloth_get(const drape_world* w, drape_cloth_id id)
 {
-	if (!API_CHECK(w != NULL) || !API_CHECK(id.index >= 0 && id.index < w->cloth_count)) return NULL;
-	return &w->cloths[id.index];
+	if (!API_CHECK(w != NULL) || !API_CHECK(id.index >= 0 && id.index < w->model.cloth_count)) return NULL;
+	return &w->model.cloths[id.index];
 }
 
 int32_t drape_cloth_count(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, 0);
-	return w->cloth_count;
+	return w->model.cloth_count;
 }
 
 int32_t drape_cloth_vertex_count(const drape_world* w, drape_cloth_id id)
@@ -407,13 +407,13 @@ void drape_cloth_contact_counts(const drape_world* w, drape_cloth_id id, int32_t
 	if (cloth_pairs) *cloth_pairs = 0;
 	if (!cloth_get(w, id)) return;
 	/* each cloth's particles are one range from its first_vertex, in cloth order (seam.c) */
-	const int32_t begin = w->cloths[id.index].first_vertex;
-	const int32_t end = id.index + 1 < w->cloth_count ? w->cloths[id.index + 1].first_vertex : w->particle_count;
+	const int32_t begin = w->model.cloths[id.index].first_vertex;
+	const int32_t end = id.index + 1 < w->model.cloth_count ? w->model.cloths[id.index + 1].first_vertex : w->model.particle_count;
 	int32_t solid = 0, pairs = 0;
-	for (int32_t i = begin; w->solid_count > 0 && i < end; ++i) solid += w->contacts[i].solid >= 0;
-	for (int32_t e = 0; e < w->repulsion_count; ++e) {
+	for (int32_t i = begin; w->model.solid_count > 0 && i < end; ++i) solid += w->state.contacts[i].solid >= 0;
+	for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
 		bool mine = false;
-		for (int a = 0; a < 4; ++a) mine = mine || (w->repulsions[e].node[a] >= begin && w->repulsions[e].node[a] < end);
+		for (int a = 0; a < 4; ++a) mine = mine || (w->state.repulsions[e].node[a] >= begin && w->state.repulsions[e].node[a] < end);
 		pairs += mine;
 	}
 	if (solid_contacts) *solid_contacts = solid;
@@ -441,19 +441,19 @@ const drape_mesh* drape_cloth_mesh(const drape_world* w, drape_cloth_id id)
 void drape_cloth_get_positions(const drape_world* w, drape_cloth_id id, double* out)
 {
 	const cloth_data* c = cloth_get(w, id);
-	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) v3_store(w->x[c->first_vertex + i], &out[3 * i]);
+	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) v3_store(w->state.x[c->first_vertex + i], &out[3 * i]);
 }
 
 void drape_cloth_get_velocities(const drape_world* w, drape_cloth_id id, double* out)
 {
 	const cloth_data* c = cloth_get(w, id);
-	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) v3_store(w->v[c->first_vertex + i], &out[3 * i]);
+	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) v3_store(w->state.v[c->first_vertex + i], &out[3 * i]);
 }
 
 void drape_cloth_get_masses(const drape_world* w, drape_cloth_id id, double* out)
 {
 	const cloth_data* c = cloth_get(w, id);
-	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) out[i] = w->mass[c->first_vertex + i];
+	for (int32_t i = 0; c && i < c->mesh.vertex_count; ++i) out[i] = w->model.mass[c->first_vertex + i];
 }
 
 static drape_status set_vectors(drape_world* w, drape_cloth_id id, const double* in, vec3* dst, const char* what)
@@ -464,18 +464,18 @@ static drape_status set_vectors(drape_world* w, drape_cloth_id id, const double*
 	if (!finite_array(in, 3 * (int64_t)c->mesh.vertex_count, &bad))
 		return world_fail(w, "cloth '%s': vertex %lld has a non-finite %s", c->name, (long long)(bad / 3), what);
 	for (int32_t i = 0; i < c->mesh.vertex_count; ++i) dst[c->first_vertex + i] = v3_load(&in[3 * i]);
-	w->h_prev = 0.0; /* BDF2's history no longer leads to this state */
+	w->state.h_prev = 0.0; /* BDF2's history no longer leads to this state */
 	return DRAPE_OK;
 }
 
 drape_status drape_cloth_set_positions(drape_world* w, drape_cloth_id id, const double* in)
 {
-	return set_vectors(w, id, in, w->x, "position");
+	return set_vectors(w, id, in, w->state.x, "position");
 }
 
 drape_status drape_cloth_set_velocities(drape_world* w, drape_cloth_id id, const double* in)
 {
-	return set_vectors(w, id, in, w->v, "velocity");
+	return set_vectors(w, id, in, w->state.v, "velocity");
 }
 
 drape_status drape_cloth_set_stretch_scale(drape_world* w, drape_cloth_id id, const double* scale)
@@ -492,7 +492,7 @@ drape_status drape_cloth_set_stretch_scale(drape_world* w, drape_cloth_id id, co
 					  c->name, t, bu, bv);
 	}
 	for (int32_t t = 0; t < tc; ++t) {
-		triangle_elem* e = &w->triangles[c->first_triangle + t];
+		triangle_elem* e = &w->model.triangles[c->first_triangle + t];
 		e->bu = scale ? scale[2 * t] : 1.0;
 		e->bv = scale ? scale[2 * t + 1] : 1.0;
 	}

@@ -26,7 +26,7 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 	 * that edge's index in it, or -1 on a free edge. */
 	int32_t* across = malloc(3 * (size_t)nt * sizeof *across);
 	bend_tensor_fit* fit = malloc((size_t)nt * sizeof *fit);
-	if (!across || !fit || !core_reserve((void**)&w->btens, &w->btens_capacity, w->btens_count + nt, sizeof(bend_tensor_elem))) {
+	if (!across || !fit || !core_reserve((void**)&w->model.btens, &w->model.btens_capacity, w->model.btens_count + nt, sizeof(bend_tensor_elem))) {
 		free(across);
 		free(fit);
 		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory building bend elements for %d triangles", nt);
@@ -43,7 +43,7 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 	const double c_uu = def->material.bend_v, c_vv = def->material.bend_u;
 	/* First every triangle's fitted quadratic (its corners and the flaps across its edges). */
 	for (int32_t t = 0; t < nt; ++t) {
-		bend_tensor_elem* e = &w->btens[w->btens_count + t];
+		bend_tensor_elem* e = &w->model.btens[w->model.btens_count + t];
 		memset(e, 0, sizeof *e);
 		bend_tensor_input in;
 		memset(&in, 0, sizeof in);
@@ -83,7 +83,7 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 	 * the edge's ends (two of this triangle's corners) and the flap 3 + k as corners, this
 	 * triangle's corner k as its flap across the edge, and two more flaps (slots 6 + 2k, 7 + 2k). */
 	for (int32_t t = 0; t < nt; ++t) {
-		bend_tensor_elem* e = &w->btens[w->btens_count + t];
+		bend_tensor_elem* e = &w->model.btens[w->model.btens_count + t];
 		const bend_tensor_fit* nb[3] = {NULL, NULL, NULL};
 		int nb_edge[3] = {0, 0, 0}, nb_slot[3][6];
 		memset(nb_slot, 0, sizeof nb_slot);
@@ -92,7 +92,7 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 			if (side < 0) continue;
 			int32_t o = side / 3;
 			int ko = side % 3;
-			const bend_tensor_elem* eo = &w->btens[w->btens_count + o];
+			const bend_tensor_elem* eo = &w->model.btens[w->model.btens_count + o];
 			nb[k] = &fit[o];
 			nb_edge[k] = ko;
 			nb_slot[k][ko] = 3 + k;
@@ -108,7 +108,7 @@ drape_status cloth_bend_tensors(drape_world* w, const drape_cloth_def* def, cons
 		bend_tensor_morley(&fit[t], nb, nb_edge, (const int(*)[6])nb_slot, e->alpha);
 	}
 	(void)t0;
-	w->btens_count += nt;
+	w->model.btens_count += nt;
 	free(across);
 	free(fit);
 	return DRAPE_OK;

@@ -61,7 +61,7 @@ drape_status cloth_springs_check(drape_world* w, const drape_cloth_def* def)
 
 static void add_spring(drape_world* w, int32_t a, int32_t b, int32_t family, double rest, double k, double kd)
 {
-	ms_spring* s = &w->ms_springs[w->ms_spring_count++];
+	ms_spring* s = &w->model.ms_springs[w->model.ms_spring_count++];
 	*s = (ms_spring){.v = {a, b}, .family = family, .rest = rest, .k = k, .kd = kd};
 }
 
@@ -74,7 +74,7 @@ static void add_bend(drape_world* w, const drape_mesh* m, int32_t n0, int32_t p,
 	 * curvature kappa; the element stands for length (h1 + h2) / 2 of width `width`, so
 	 * E = B/2 kappa^2 w (h1 + h2)/2 = k/2 |C|^2 with k below (docs/mass-spring.md). */
 	const double shape = 2.0 * width * (h1 + h2) / ((h1 * h2) * (h1 * h2));
-	ms_bend* e = &w->ms_bends[w->ms_bend_count++];
+	ms_bend* e = &w->model.ms_bends[w->model.ms_bend_count++];
 	*e = (ms_bend){.v = {n0 + p - step, n0 + p, n0 + p + step},
 		       .family = family,
 		       .wt = {-h2 / (h1 + h2), 1.0, -h1 / (h1 + h2)},
@@ -90,9 +90,9 @@ drape_status cloth_springs_build(drape_world* w, const drape_cloth_def* def, int
 	const int32_t nu = def->grid[0], nv = def->grid[1];
 	const int64_t springs = (int64_t)(nu - 1) * nv + (int64_t)nu * (nv - 1) + 2 * (int64_t)(nu - 1) * (nv - 1);
 	const int64_t bends = (int64_t)(nu > 2 ? nu - 2 : 0) * nv + (int64_t)(nv > 2 ? nv - 2 : 0) * nu;
-	if (springs + w->ms_spring_count > INT32_MAX / 2 || bends + w->ms_bend_count > INT32_MAX / 2 ||
-	    !core_reserve((void**)&w->ms_springs, &w->ms_spring_capacity, w->ms_spring_count + (int32_t)springs, sizeof(ms_spring)) ||
-	    !core_reserve((void**)&w->ms_bends, &w->ms_bend_capacity, w->ms_bend_count + (int32_t)bends, sizeof(ms_bend))) {
+	if (springs + w->model.ms_spring_count > INT32_MAX / 2 || bends + w->model.ms_bend_count > INT32_MAX / 2 ||
+	    !core_reserve((void**)&w->model.ms_springs, &w->model.ms_spring_capacity, w->model.ms_spring_count + (int32_t)springs, sizeof(ms_spring)) ||
+	    !core_reserve((void**)&w->model.ms_bends, &w->model.ms_bend_capacity, w->model.ms_bend_count + (int32_t)bends, sizeof(ms_bend))) {
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding the springs of a %d x %d grid", nu, nv);
 		return DRAPE_ERROR_MEMORY;
 	}
@@ -103,7 +103,7 @@ drape_status cloth_springs_build(drape_world* w, const drape_cloth_def* def, int
 	for (int32_t j = 0; j < nv; ++j)
 		for (int32_t i = 0; i < nu; ++i) {
 			const int32_t p = j * nu + i;
-			w->mass[n0 + p] = mat->density * WIDTH_U(p, i) * WIDTH_V(p, j);
+			w->model.mass[n0 + p] = mat->density * WIDTH_U(p, i) * WIDTH_V(p, j);
 			if (i + 1 < nu) {
 				/* k = E_2D * width / length (sec. 3.2, eq. 12 with EA = stretch * width) */
 				double width = 0.5 * (WIDTH_V(p, j) + WIDTH_V(p + 1, j)), rest = uv_dist(m, p, p + 1);

@@ -53,24 +53,24 @@ static uint16_t next_generation(uint16_t g) { return (uint16_t)(g == UINT16_MAX 
  * occupant the id was made for (the generation). */
 static bool constraint_live(const drape_world* w, drape_constraint_id id)
 {
-	return id.index >= 0 && id.index < w->constraint_count && w->constraints[id.index].alive &&
-	       w->constraints[id.index].generation == id.generation;
+	return id.index >= 0 && id.index < w->model.constraint_count && w->model.constraints[id.index].alive &&
+	       w->model.constraints[id.index].generation == id.generation;
 }
 
 static bool spring_live(const drape_world* w, drape_spring_id id)
 {
-	return id.index >= 0 && id.index < w->spring_count && w->springs[id.index].alive &&
-	       w->springs[id.index].generation == id.generation;
+	return id.index >= 0 && id.index < w->model.spring_count && w->model.springs[id.index].alive &&
+	       w->model.springs[id.index].generation == id.generation;
 }
 
 /* Global particle index of (cloth, vertex), or -1 after setting the error. */
 static int32_t particle_of(drape_world* w, drape_cloth_id cloth, int32_t vertex, const char* what)
 {
-	if (cloth.index < 0 || cloth.index >= w->cloth_count) {
-		world_fail(w, "%s refers to cloth %d, but the world has %d cloths", what, cloth.index, w->cloth_count);
+	if (cloth.index < 0 || cloth.index >= w->model.cloth_count) {
+		world_fail(w, "%s refers to cloth %d, but the world has %d cloths", what, cloth.index, w->model.cloth_count);
 		return -1;
 	}
-	const cloth_data* c = &w->cloths[cloth.index];
+	const cloth_data* c = &w->model.cloths[cloth.index];
 	if (vertex < 0 || vertex >= c->mesh.vertex_count) {
 		world_fail(w, "%s refers to vertex %d, but cloth '%s' has %d vertices", what, vertex, c->name, c->mesh.vertex_count);
 		return -1;
@@ -143,12 +143,12 @@ drape_constraint_id drape_constraint_add(drape_world* w, const drape_constraint_
 	}
 
 	_Static_assert(offsetof(constraint_data, alive) == 0, "free_slot reads alive first");
-	int32_t slot = free_slot((void**)&w->constraints, &w->constraint_count, &w->constraint_capacity, sizeof(constraint_data));
+	int32_t slot = free_slot((void**)&w->model.constraints, &w->model.constraint_count, &w->model.constraint_capacity, sizeof(constraint_data));
 	if (slot < 0) {
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding a constraint");
 		return none;
 	}
-	constraint_data* c = &w->constraints[slot];
+	constraint_data* c = &w->model.constraints[slot];
 	const uint16_t generation = next_generation(c->generation);
 	memset(c, 0, sizeof *c);
 	c->generation = generation;
@@ -179,7 +179,7 @@ void drape_constraint_remove(drape_world* w, drape_constraint_id id)
 {
 	API_REQUIRE_VOID(w != NULL);
 	API_REQUIRE_VOID(constraint_live(w, id));
-	constraint_data* c = &w->constraints[id.index];
+	constraint_data* c = &w->model.constraints[id.index];
 	const uint16_t generation = c->generation;
 	free(c->keyframes);
 	memset(c, 0, sizeof *c);
@@ -191,7 +191,7 @@ void drape_constraint_get_force(const drape_world* w, drape_constraint_id id, do
 	v3_store(v3_zero(), out);
 	API_REQUIRE_VOID(w != NULL);
 	API_REQUIRE_VOID(constraint_live(w, id));
-	v3_store(w->constraints[id.index].force, out);
+	v3_store(w->model.constraints[id.index].force, out);
 }
 
 drape_spring_id drape_spring_add(drape_world* w, const drape_spring_def* def)
@@ -211,12 +211,12 @@ drape_spring_id drape_spring_add(drape_world* w, const drape_spring_def* def)
 		return none;
 	}
 	_Static_assert(offsetof(spring_data, alive) == 0, "free_slot reads alive first");
-	int32_t slot = free_slot((void**)&w->springs, &w->spring_count, &w->spring_capacity, sizeof(spring_data));
+	int32_t slot = free_slot((void**)&w->model.springs, &w->model.spring_count, &w->model.spring_capacity, sizeof(spring_data));
 	if (slot < 0) {
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding a spring");
 		return none;
 	}
-	spring_data* s = &w->springs[slot];
+	spring_data* s = &w->model.springs[slot];
 	const uint16_t generation = next_generation(s->generation);
 	memset(s, 0, sizeof *s);
 	s->generation = generation;
@@ -237,12 +237,12 @@ void drape_spring_set_target(drape_world* w, drape_spring_id id, const double ta
 	API_REQUIRE_VOID(w != NULL);
 	API_REQUIRE_VOID(spring_live(w, id));
 	if (!finite3(target)) return;
-	w->springs[id.index].target = v3_load(target);
+	w->model.springs[id.index].target = v3_load(target);
 }
 
 void drape_spring_remove(drape_world* w, drape_spring_id id)
 {
 	API_REQUIRE_VOID(w != NULL);
 	API_REQUIRE_VOID(spring_live(w, id));
-	w->springs[id.index].alive = false;
+	w->model.springs[id.index].alive = false;
 }

@@ -16,10 +16,10 @@ drape_debug_draw drape_default_debug_draw(void)
 
 static void draw_cloths(const drape_world* w, const drape_debug_draw* d)
 {
-	for (int32_t c = 0; c < w->cloth_count; ++c) {
-		const cloth_data* cd = &w->cloths[c];
+	for (int32_t c = 0; c < w->model.cloth_count; ++c) {
+		const cloth_data* cd = &w->model.cloths[c];
 		/* vec3 is three packed doubles: the particle array is the positions array as it is */
-		d->draw_cloth((drape_cloth_id){c}, &w->x[cd->first_vertex].x, cd->mesh.vertex_count, cd->mesh.triangles,
+		d->draw_cloth((drape_cloth_id){c}, &w->state.x[cd->first_vertex].x, cd->mesh.vertex_count, cd->mesh.triangles,
 			      cd->mesh.triangle_count, d->context);
 	}
 }
@@ -31,8 +31,8 @@ static drape_status draw_solids(const drape_world* w, const drape_debug_draw* d)
 	draw_geometry g = {0};
 	drape_status status = DRAPE_OK;
 	vec3 focus = v3_load(d->plane_focus);
-	for (int32_t s = 0; s < w->solid_count; ++s) {
-		const solid_data* sd = &w->solids[s];
+	for (int32_t s = 0; s < w->model.solid_count; ++s) {
+		const solid_data* sd = &w->model.solids[s];
 		geometry_clear(&g);
 		if (!geometry_add_solid(&g, sd, d->time, focus, d->plane_half)) {
 			status = DRAPE_ERROR_MEMORY;
@@ -47,8 +47,8 @@ static drape_status draw_solids(const drape_world* w, const drape_debug_draw* d)
 
 static void draw_planes(const drape_world* w, const drape_debug_draw* d)
 {
-	for (int32_t s = 0; s < w->solid_count; ++s) {
-		const solid_data* sd = &w->solids[s];
+	for (int32_t s = 0; s < w->model.solid_count; ++s) {
+		const solid_data* sd = &w->model.solids[s];
 		if (!is_plane(sd)) continue;
 		xform x = solid_pose_at(sd, d->time);
 		double origin[3];
@@ -60,14 +60,14 @@ static void draw_planes(const drape_world* w, const drape_debug_draw* d)
 /* Contacts are known only while the topology they were found on stands (!dirty). */
 static void draw_contacts(const drape_world* w, const drape_debug_draw* d)
 {
-	if (w->contacts && !w->dirty && w->solid_count > 0)
-		for (int32_t i = 0; i < w->particle_count; ++i)
-			if (w->contacts[i].solid >= 0) d->draw_point(&w->x[i].x, DRAPE_DEBUG_SOLID_CONTACT, d->context);
-	for (int32_t r = 0; r < w->repulsion_count; ++r)
+	if (w->state.contacts && !w->model.dirty && w->model.solid_count > 0)
+		for (int32_t i = 0; i < w->model.particle_count; ++i)
+			if (w->state.contacts[i].solid >= 0) d->draw_point(&w->state.x[i].x, DRAPE_DEBUG_SOLID_CONTACT, d->context);
+	for (int32_t r = 0; r < w->state.repulsion_count; ++r)
 		for (int k = 0; k < 4; ++k) {
-			int32_t i = w->repulsions[r].node[k];
-			if (w->repulsions[r].weight[k] != 0.0 && i >= 0 && i < w->particle_count)
-				d->draw_point(&w->x[i].x, DRAPE_DEBUG_CLOTH_CONTACT, d->context);
+			int32_t i = w->state.repulsions[r].node[k];
+			if (w->state.repulsions[r].weight[k] != 0.0 && i >= 0 && i < w->model.particle_count)
+				d->draw_point(&w->state.x[i].x, DRAPE_DEBUG_CLOTH_CONTACT, d->context);
 		}
 }
 
@@ -86,13 +86,13 @@ void drape_world_get_bounds(const drape_world* w, double time, double lo[3], dou
 {
 	API_REQUIRE_VOID(w != NULL && lo != NULL && hi != NULL);
 	vec3 a = v3(INFINITY, INFINITY, INFINITY), b = v3(-INFINITY, -INFINITY, -INFINITY);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		vec3 p = w->x[i];
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		vec3 p = w->state.x[i];
 		if (!v3_isfinite(p)) continue;
 		a = v3(fmin(a.x, p.x), fmin(a.y, p.y), fmin(a.z, p.z));
 		b = v3(fmax(b.x, p.x), fmax(b.y, p.y), fmax(b.z, p.z));
 	}
-	for (int32_t s = 0; s < w->solid_count; ++s) solid_draw_bounds(&w->solids[s], time, &a, &b);
+	for (int32_t s = 0; s < w->model.solid_count; ++s) solid_draw_bounds(&w->model.solids[s], time, &a, &b);
 	v3_store(a, lo);
 	v3_store(b, hi);
 }

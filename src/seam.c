@@ -4,7 +4,7 @@
  * pulled in at a bounded speed, seams_cap_speed), and the merge that makes the cloth
  * topologically seamed once the gap has closed: one particle with several rest uv, mass-weighted
  * position and velocity (momentum conserved), hinges rebuilt across the seam, every particle
- * index in the world renumbered, and the solver rebuilt by world_prepare. */
+ * index in the world renumbered, and the solver rebuilt by workspace_prepare. */
 #include "api_assert.h"
 #include "core.h"
 #include "cloth.h"
@@ -43,13 +43,13 @@ drape_seam_def drape_default_seam_def(void)
 
 void seams_free(drape_world* w)
 {
-	for (int32_t i = 0; i < w->seam_count; ++i) {
-		free(w->seams[i].name);
-		free(w->seams[i].pairs);
+	for (int32_t i = 0; i < w->model.seam_count; ++i) {
+		free(w->model.seams[i].name);
+		free(w->model.seams[i].pairs);
 	}
-	free(w->seams);
-	w->seams = NULL;
-	w->seam_count = w->seam_capacity = 0;
+	free(w->model.seams);
+	w->model.seams = NULL;
+	w->model.seam_count = w->model.seam_capacity = 0;
 }
 
 drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
@@ -61,11 +61,11 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 		return none;
 	}
 	const char* name = def->name ? def->name : "seam";
-	if (def->cloth.index < 0 || def->cloth.index >= w->cloth_count) {
+	if (def->cloth.index < 0 || def->cloth.index >= w->model.cloth_count) {
 		world_fail(w, "seam '%s': no cloth with index %d", name, def->cloth.index);
 		return none;
 	}
-	const cloth_data* c = &w->cloths[def->cloth.index];
+	const cloth_data* c = &w->model.cloths[def->cloth.index];
 	if (c->model != DRAPE_MODEL_TRIANGLES) {
 		world_fail(w, "seam '%s': cloth '%s' is mass_spring; seams join triangles cloths", name, c->name);
 		return none;
@@ -95,8 +95,8 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 			.tolerance = def->tolerance};
 	sd.name = strdup(name);
 	sd.pairs = malloc(2 * (size_t)def->pair_count * sizeof(int32_t));
-	bool ok = sd.name && sd.pairs && core_reserve((void**)&w->seams, &w->seam_capacity, w->seam_count + 1, sizeof(seam_data)) &&
-		  core_reserve((void**)&w->ms_springs, &w->ms_spring_capacity, w->ms_spring_count + def->pair_count,
+	bool ok = sd.name && sd.pairs && core_reserve((void**)&w->model.seams, &w->model.seam_capacity, w->model.seam_count + 1, sizeof(seam_data)) &&
+		  core_reserve((void**)&w->model.ms_springs, &w->model.ms_spring_capacity, w->model.ms_spring_count + def->pair_count,
 			       sizeof(ms_spring));
 	if (!ok) {
 		free(sd.name);
@@ -107,7 +107,7 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 	memcpy(sd.pairs, def->pairs, 2 * (size_t)def->pair_count * sizeof(int32_t));
 	for (int32_t k = 0; k < def->pair_count; ++k) {
 		if (sd.pairs[2 * k] == sd.pairs[2 * k + 1]) continue; /* already one particle */
-		ms_spring* s = &w->ms_springs[w->ms_spring_count++];
+		ms_spring* s = &w->model.ms_springs[w->model.ms_spring_count++];
 		*s = (ms_spring){.v = {c->first_vertex + sd.pairs[2 * k], c->first_vertex + sd.pairs[2 * k + 1]},
 				 .family = FAMILY_OTHER,
 				 .rest = 0.0,
@@ -117,17 +117,17 @@ drape_seam_id drape_seam_add(drape_world* w, const drape_seam_def* def)
 				 .free_gap = def->free_gap,
 				 .kd_free = def->damping};
 	}
-	w->seams[w->seam_count] = sd;
-	w->dirty = true;
-	return (drape_seam_id){w->seam_count++};
+	w->model.seams[w->model.seam_count] = sd;
+	w->model.dirty = true;
+	return (drape_seam_id){w->model.seam_count++};
 }
 
 void seams_cap_speed(drape_world* w, bool implicit)
 {
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		ms_spring* s = &w->ms_springs[k];
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
+		ms_spring* s = &w->model.ms_springs[k];
 		if (!(s->free_gap > 0.0)) continue; /* not a seam's */
-		const double len = v3_len(v3_sub(w->x[s->v[1]], w->x[s->v[0]]));
+		const double len = v3_len(v3_sub(w->state.x[s->v[1]], w->state.x[s->v[0]]));
 		/* Once far, capped until the merge: released at the free gap, a pair arriving at
 		 * max_speed would meet the full pull undamped and slam into its partner. */
 		if (len > s->free_gap) s->capped = true;
@@ -138,29 +138,29 @@ void seams_cap_speed(drape_world* w, bool implicit)
 int32_t drape_seam_count(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, 0);
-	return w->seam_count;
+	return w->model.seam_count;
 }
 
 int32_t* seam_pairs(drape_world* w, int32_t s, int32_t* pair_count)
 {
-	*pair_count = w->seams[s].pair_count;
-	return w->seams[s].pairs;
+	*pair_count = w->model.seams[s].pair_count;
+	return w->model.seams[s].pairs;
 }
 
-void seam_set_merged(drape_world* w, int32_t s, bool merged) { w->seams[s].merged = merged; }
+void seam_set_merged(drape_world* w, int32_t s, bool merged) { w->model.seams[s].merged = merged; }
 
 bool seams_open(const drape_world* w)
 {
-	for (int32_t s = 0; s < w->seam_count; ++s)
-		if (!w->seams[s].merged) return true;
+	for (int32_t s = 0; s < w->model.seam_count; ++s)
+		if (!w->model.seams[s].merged) return true;
 	return false;
 }
 
 /* The seam an id names; NULL after the assert function for a NULL world or a bad id. */
 static const seam_data* seam_get(const drape_world* w, drape_seam_id id)
 {
-	if (!API_CHECK(w != NULL) || !API_CHECK(id.index >= 0 && id.index < w->seam_count)) return NULL;
-	return &w->seams[id.index];
+	if (!API_CHECK(w != NULL) || !API_CHECK(id.index >= 0 && id.index < w->model.seam_count)) return NULL;
+	return &w->model.seams[id.index];
 }
 
 const char* drape_seam_name(const drape_world* w, drape_seam_id id)
@@ -179,10 +179,10 @@ double drape_seam_gap(const drape_world* w, drape_seam_id id)
 {
 	const seam_data* s = seam_get(w, id);
 	if (!s || s->merged) return 0.0;
-	const int32_t n0 = w->cloths[s->cloth].first_vertex;
+	const int32_t n0 = w->model.cloths[s->cloth].first_vertex;
 	double gap = 0.0;
 	for (int32_t k = 0; k < s->pair_count; ++k) {
-		double d = v3_len(v3_sub(w->x[n0 + s->pairs[2 * k]], w->x[n0 + s->pairs[2 * k + 1]]));
+		double d = v3_len(v3_sub(w->state.x[n0 + s->pairs[2 * k]], w->state.x[n0 + s->pairs[2 * k + 1]]));
 		if (!(d <= gap)) gap = d; /* NaN propagates as "not closed" */
 	}
 	return gap;
@@ -193,36 +193,36 @@ double drape_seam_widest_pair(const drape_world* w, drape_seam_id id, int32_t* p
 	const seam_data* s = seam_get(w, id);
 	if (pair) *pair = -1;
 	if (!s || s->merged) return 0.0;
-	const int32_t n0 = w->cloths[s->cloth].first_vertex;
+	const int32_t n0 = w->model.cloths[s->cloth].first_vertex;
 	double gap = -1.0;
 	int32_t widest = 0;
 	for (int32_t k = 0; k < s->pair_count; ++k) {
-		double d = v3_len(v3_sub(w->x[n0 + s->pairs[2 * k]], w->x[n0 + s->pairs[2 * k + 1]]));
+		double d = v3_len(v3_sub(w->state.x[n0 + s->pairs[2 * k]], w->state.x[n0 + s->pairs[2 * k + 1]]));
 		if (!(d <= gap)) gap = d, widest = k;
 		if (isnan(d)) break;
 	}
 	if (s->pair_count == 0) return 0.0;
 	if (pair) *pair = widest;
-	if (a) v3_store(w->x[n0 + s->pairs[2 * widest]], a);
-	if (b) v3_store(w->x[n0 + s->pairs[2 * widest + 1]], b);
+	if (a) v3_store(w->state.x[n0 + s->pairs[2 * widest]], a);
+	if (b) v3_store(w->state.x[n0 + s->pairs[2 * widest + 1]], b);
 	return gap;
 }
 
 bool seams_set_sewn(drape_world* w)
 {
 	int32_t count = 0;
-	for (int32_t s = 0; s < w->seam_count; ++s)
-		if (!w->seams[s].merged) count += w->seams[s].pair_count;
+	for (int32_t s = 0; s < w->model.seam_count; ++s)
+		if (!w->model.seams[s].merged) count += w->model.seams[s].pair_count;
 	int32_t* pairs = malloc(2 * (size_t)(count > 0 ? count : 1) * sizeof *pairs);
 	if (!pairs) return false;
 	int32_t k = 0;
-	for (int32_t s = 0; s < w->seam_count; ++s) {
-		const seam_data* sd = &w->seams[s];
+	for (int32_t s = 0; s < w->model.seam_count; ++s) {
+		const seam_data* sd = &w->model.seams[s];
 		if (sd->merged) continue;
-		const int32_t n0 = w->cloths[sd->cloth].first_vertex;
+		const int32_t n0 = w->model.cloths[sd->cloth].first_vertex;
 		for (int32_t j = 0; j < 2 * sd->pair_count; ++j) pairs[k++] = n0 + sd->pairs[j];
 	}
-	bool ok = cloth_pairs_set_sewn(&w->pairs, pairs, count);
+	bool ok = cloth_pairs_set_sewn(&w->work.pairs, pairs, count);
 	free(pairs);
 	return ok;
 }
@@ -230,7 +230,7 @@ bool seams_set_sewn(drape_world* w)
 double seams_max_gap(const drape_world* w)
 {
 	double gap = 0.0;
-	for (int32_t s = 0; s < w->seam_count; ++s) {
+	for (int32_t s = 0; s < w->model.seam_count; ++s) {
 		double g = drape_seam_gap(w, (drape_seam_id){s});
 		if (!(g <= gap)) gap = g;
 	}
@@ -249,7 +249,7 @@ static inline int32_t remap(int32_t p, int32_t n0, int32_t nv, const int32_t* lo
 /* Merges the pairs of the seams flagged in `closing` (all on cloth ci). */
 static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 {
-	cloth_data* c = &w->cloths[ci];
+	cloth_data* c = &w->model.cloths[ci];
 	const int32_t n0 = c->first_vertex, nv = c->mesh.vertex_count, tc = c->mesh.triangle_count;
 	const char* first_name = "";
 	int32_t* parent = malloc((size_t)nv * sizeof *parent);
@@ -264,11 +264,11 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 		goto done;
 	}
 	for (int32_t i = 0; i < nv; ++i) parent[i] = i;
-	for (int32_t s = 0; s < w->seam_count; ++s) {
+	for (int32_t s = 0; s < w->model.seam_count; ++s) {
 		if (!closing[s]) continue;
-		if (!first_name[0]) first_name = w->seams[s].name;
-		for (int32_t k = 0; k < w->seams[s].pair_count; ++k) {
-			int32_t a = core_find_root(parent, w->seams[s].pairs[2 * k]), b = core_find_root(parent, w->seams[s].pairs[2 * k + 1]);
+		if (!first_name[0]) first_name = w->model.seams[s].name;
+		for (int32_t k = 0; k < w->model.seams[s].pair_count; ++k) {
+			int32_t a = core_find_root(parent, w->model.seams[s].pairs[2 * k]), b = core_find_root(parent, w->model.seams[s].pairs[2 * k + 1]);
 			/* the lower index is the root: the numbering does not depend on pair order */
 			if (a < b) parent[b] = a;
 			else if (b < a) parent[a] = b;
@@ -304,17 +304,17 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	if (tensor && !(c->fold_guard > 0.0)) hinge_count = 0;
 	/* Reserve before changing anything, so that a failure leaves the world as it was. */
 	int32_t other_hinges = 0, other_btens = 0;
-	for (int32_t k = 0; k < w->hinge_count; ++k)
-		other_hinges += !(w->hinges[k].v[0] >= n0 && w->hinges[k].v[0] < n0 + nv);
-	for (int32_t k = 0; k < w->btens_count; ++k)
-		other_btens += !(w->btens[k].v[0] >= n0 && w->btens[k].v[0] < n0 + nv);
+	for (int32_t k = 0; k < w->model.hinge_count; ++k)
+		other_hinges += !(w->model.hinges[k].v[0] >= n0 && w->model.hinges[k].v[0] < n0 + nv);
+	for (int32_t k = 0; k < w->model.btens_count; ++k)
+		other_btens += !(w->model.btens[k].v[0] >= n0 && w->model.btens[k].v[0] < n0 + nv);
 	double* positions = malloc(3 * (size_t)nnew * sizeof(double));
 	double* mass_sum = calloc((size_t)nnew, sizeof(double));
 	vec3* mx = calloc((size_t)nnew, sizeof(vec3));
 	vec3* mv = calloc((size_t)nnew, sizeof(vec3));
 	if (!positions || !mass_sum || !mx || !mv ||
-	    !core_reserve((void**)&w->hinges, &w->hinge_capacity, other_hinges + hinge_count, sizeof(hinge_elem)) ||
-	    (tensor && !core_reserve((void**)&w->btens, &w->btens_capacity, other_btens + tc, sizeof(bend_tensor_elem)))) {
+	    !core_reserve((void**)&w->model.hinges, &w->model.hinge_capacity, other_hinges + hinge_count, sizeof(hinge_elem)) ||
+	    (tensor && !core_reserve((void**)&w->model.btens, &w->model.btens_capacity, other_btens + tc, sizeof(bend_tensor_elem)))) {
 		free(positions);
 		free(mass_sum);
 		free(mx);
@@ -325,51 +325,51 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 	/* Momentum-conserving merge: m = sum m_i, x = sum m_i x_i / m, v = sum m_i v_i / m. */
 	for (int32_t i = 0; i < nv; ++i) {
 		const int32_t p = n0 + i, q = local[i];
-		mass_sum[q] += w->mass[p];
-		mx[q] = v3_madd(mx[q], w->mass[p], w->x[p]);
-		mv[q] = v3_madd(mv[q], w->mass[p], w->v[p]);
+		mass_sum[q] += w->model.mass[p];
+		mx[q] = v3_madd(mx[q], w->model.mass[p], w->state.x[p]);
+		mv[q] = v3_madd(mv[q], w->model.mass[p], w->state.v[p]);
 	}
 	const int32_t delta = nnew - nv;
 	for (int32_t q = 0; q < nnew; ++q) {
-		w->x[n0 + q] = v3_scale(mx[q], 1.0 / mass_sum[q]);
-		w->v[n0 + q] = v3_scale(mv[q], 1.0 / mass_sum[q]);
-		w->mass[n0 + q] = mass_sum[q];
-		v3_store(w->x[n0 + q], &positions[3 * q]);
+		w->state.x[n0 + q] = v3_scale(mx[q], 1.0 / mass_sum[q]);
+		w->state.v[n0 + q] = v3_scale(mv[q], 1.0 / mass_sum[q]);
+		w->model.mass[n0 + q] = mass_sum[q];
+		v3_store(w->state.x[n0 + q], &positions[3 * q]);
 	}
-	memmove(&w->x[n0 + nnew], &w->x[n0 + nv], (size_t)(w->particle_count - n0 - nv) * sizeof(vec3));
-	memmove(&w->v[n0 + nnew], &w->v[n0 + nv], (size_t)(w->particle_count - n0 - nv) * sizeof(vec3));
-	memmove(&w->mass[n0 + nnew], &w->mass[n0 + nv], (size_t)(w->particle_count - n0 - nv) * sizeof(double));
-	w->particle_count += delta;
+	memmove(&w->state.x[n0 + nnew], &w->state.x[n0 + nv], (size_t)(w->model.particle_count - n0 - nv) * sizeof(vec3));
+	memmove(&w->state.v[n0 + nnew], &w->state.v[n0 + nv], (size_t)(w->model.particle_count - n0 - nv) * sizeof(vec3));
+	memmove(&w->model.mass[n0 + nnew], &w->model.mass[n0 + nv], (size_t)(w->model.particle_count - n0 - nv) * sizeof(double));
+	w->model.particle_count += delta;
 	free(mass_sum);
 	free(mx);
 	free(mv);
 
-	for (int32_t t = 0; t < w->triangle_count; ++t)
-		for (int k = 0; k < 3; ++k) w->triangles[t].v[k] = remap(w->triangles[t].v[k], n0, nv, local, delta);
+	for (int32_t t = 0; t < w->model.triangle_count; ++t)
+		for (int k = 0; k < 3; ++k) w->model.triangles[t].v[k] = remap(w->model.triangles[t].v[k], n0, nv, local, delta);
 	int32_t kept = 0;
-	for (int32_t k = 0; k < w->hinge_count; ++k) {
-		hinge_elem e = w->hinges[k];
+	for (int32_t k = 0; k < w->model.hinge_count; ++k) {
+		hinge_elem e = w->model.hinges[k];
 		if (e.v[0] >= n0 && e.v[0] < n0 + nv) continue; /* this cloth's: rebuilt below */
 		for (int j = 0; j < 4; ++j) e.v[j] = remap(e.v[j], n0, nv, local, delta);
-		w->hinges[kept++] = e;
+		w->model.hinges[kept++] = e;
 	}
 	free(c->mesh.positions);
 	c->mesh.positions = positions;
 	c->mesh.vertex_count = nnew;
 	memcpy(c->mesh.triangles, tris, 3 * (size_t)tc * sizeof(int32_t));
 	for (int32_t k = 0; k < hinge_count; ++k) {
-		cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->hinges[kept + k]);
-		w->hinges[kept + k].guard = c->fold_guard;
+		cloth_hinge_init(w, &c->mesh, &c->material, &hr[k], n0, c->first_triangle, &w->model.hinges[kept + k]);
+		w->model.hinges[kept + k].guard = c->fold_guard;
 	}
-	w->hinge_count = kept + hinge_count;
+	w->model.hinge_count = kept + hinge_count;
 	kept = 0;
-	for (int32_t k = 0; k < w->btens_count; ++k) {
-		bend_tensor_elem e = w->btens[k];
+	for (int32_t k = 0; k < w->model.btens_count; ++k) {
+		bend_tensor_elem e = w->model.btens[k];
 		if (e.v[0] >= n0 && e.v[0] < n0 + nv) continue; /* this cloth's: rebuilt below */
 		for (int j = 0; j < BEND_TENSOR_NODES; ++j) e.v[j] = remap(e.v[j], n0, nv, local, delta);
-		w->btens[kept++] = e;
+		w->model.btens[kept++] = e;
 	}
-	w->btens_count = kept;
+	w->model.btens_count = kept;
 	if (tensor) {
 		/* The uv and material are those the elements were first built from, so only a failed
 		 * allocation of the builder's scratch can stop it here. */
@@ -380,25 +380,25 @@ static drape_status merge_cloth(drape_world* w, int32_t ci, const bool* closing)
 		if (status != DRAPE_OK) goto done;
 	}
 	kept = 0;
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		ms_spring s = w->ms_springs[k];
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
+		ms_spring s = w->model.ms_springs[k];
 		s.v[0] = remap(s.v[0], n0, nv, local, delta);
 		s.v[1] = remap(s.v[1], n0, nv, local, delta);
-		if (s.v[0] != s.v[1]) w->ms_springs[kept++] = s; /* a closed seam's springs vanish */
+		if (s.v[0] != s.v[1]) w->model.ms_springs[kept++] = s; /* a closed seam's springs vanish */
 	}
-	w->ms_spring_count = kept;
-	for (int32_t k = 0; k < w->ms_bend_count; ++k)
-		for (int j = 0; j < 3; ++j) w->ms_bends[k].v[j] = remap(w->ms_bends[k].v[j], n0, nv, local, delta);
-	for (int32_t k = 0; k < w->constraint_count; ++k)
-		w->constraints[k].particle = remap(w->constraints[k].particle, n0, nv, local, delta);
-	for (int32_t k = 0; k < w->spring_count; ++k) w->springs[k].particle = remap(w->springs[k].particle, n0, nv, local, delta);
-	for (int32_t s = 0; s < w->seam_count; ++s) {
-		if (w->seams[s].cloth != ci) continue;
-		if (closing[s]) w->seams[s].merged = true;
-		for (int32_t k = 0; k < 2 * w->seams[s].pair_count; ++k) w->seams[s].pairs[k] = local[w->seams[s].pairs[k]];
+	w->model.ms_spring_count = kept;
+	for (int32_t k = 0; k < w->model.ms_bend_count; ++k)
+		for (int j = 0; j < 3; ++j) w->model.ms_bends[k].v[j] = remap(w->model.ms_bends[k].v[j], n0, nv, local, delta);
+	for (int32_t k = 0; k < w->model.constraint_count; ++k)
+		w->model.constraints[k].particle = remap(w->model.constraints[k].particle, n0, nv, local, delta);
+	for (int32_t k = 0; k < w->model.spring_count; ++k) w->model.springs[k].particle = remap(w->model.springs[k].particle, n0, nv, local, delta);
+	for (int32_t s = 0; s < w->model.seam_count; ++s) {
+		if (w->model.seams[s].cloth != ci) continue;
+		if (closing[s]) w->model.seams[s].merged = true;
+		for (int32_t k = 0; k < 2 * w->model.seams[s].pair_count; ++k) w->model.seams[s].pairs[k] = local[w->model.seams[s].pairs[k]];
 	}
-	for (int32_t j = ci + 1; j < w->cloth_count; ++j) w->cloths[j].first_vertex += delta;
-	w->dirty = true;
+	for (int32_t j = ci + 1; j < w->model.cloth_count; ++j) w->model.cloths[j].first_vertex += delta;
+	w->model.dirty = true;
 done:
 	free(parent);
 	free(local);
@@ -411,14 +411,14 @@ drape_status drape_world_close_seams(drape_world* w, int32_t* closed)
 {
 	if (closed) *closed = 0;
 	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
-	bool* closing = calloc((size_t)(w->seam_count > 0 ? w->seam_count : 1), 1);
+	bool* closing = calloc((size_t)(w->model.seam_count > 0 ? w->model.seam_count : 1), 1);
 	if (!closing) return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory closing seams");
 	drape_status status = DRAPE_OK;
-	for (int32_t ci = 0; ci < w->cloth_count && status == DRAPE_OK; ++ci) {
+	for (int32_t ci = 0; ci < w->model.cloth_count && status == DRAPE_OK; ++ci) {
 		int32_t count = 0;
-		for (int32_t s = 0; s < w->seam_count; ++s) {
-			closing[s] = w->seams[s].cloth == ci && !w->seams[s].merged &&
-				     drape_seam_gap(w, (drape_seam_id){s}) < w->seams[s].tolerance;
+		for (int32_t s = 0; s < w->model.seam_count; ++s) {
+			closing[s] = w->model.seams[s].cloth == ci && !w->model.seams[s].merged &&
+				     drape_seam_gap(w, (drape_seam_id){s}) < w->model.seams[s].tolerance;
 			count += closing[s];
 		}
 		if (count == 0) continue;
@@ -432,12 +432,12 @@ drape_status drape_world_close_seams(drape_world* w, int32_t* closed)
 drape_status drape_seam_merge(drape_world* w, drape_seam_id id)
 {
 	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
-	API_REQUIRE(id.index >= 0 && id.index < w->seam_count, DRAPE_ERROR_INVALID);
-	if (w->seams[id.index].merged) return DRAPE_OK;
-	bool* closing = calloc((size_t)w->seam_count, 1);
+	API_REQUIRE(id.index >= 0 && id.index < w->model.seam_count, DRAPE_ERROR_INVALID);
+	if (w->model.seams[id.index].merged) return DRAPE_OK;
+	bool* closing = calloc((size_t)w->model.seam_count, 1);
 	if (!closing) return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory merging a seam");
 	closing[id.index] = true;
-	drape_status status = merge_cloth(w, w->seams[id.index].cloth, closing);
+	drape_status status = merge_cloth(w, w->model.seams[id.index].cloth, closing);
 	free(closing);
 	return status;
 }

@@ -228,7 +228,7 @@ static drape_solid_id add_character(drape_world* w, const drape_solid_def* d)
 		drape_character_destroy(copy);
 		return id;
 	}
-	solid_data* s = &w->solids[id.index];
+	solid_data* s = &w->model.solids[id.index];
 	if (c->warnings) world_warn(w, "solid '%s': %s", name, c->warnings);
 	s->character = copy;
 	s->pose0 = p0;
@@ -252,20 +252,20 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 {
 	drape_solid_id none = {-1};
 	char fallback[32];
-	snprintf(fallback, sizeof fallback, "solid%d", w->solid_count);
+	snprintf(fallback, sizeof fallback, "solid%d", w->model.solid_count);
 	const char* name = d->name ? d->name : fallback;
 	if (check_def(w, d, name) != DRAPE_OK) return none;
-	if (w->solid_count == w->solid_capacity) {
-		int32_t cap = w->solid_capacity ? 2 * w->solid_capacity : 4;
-		solid_data* p = realloc(w->solids, (size_t)cap * sizeof *p);
+	if (w->model.solid_count == w->model.solid_capacity) {
+		int32_t cap = w->model.solid_capacity ? 2 * w->model.solid_capacity : 4;
+		solid_data* p = realloc(w->model.solids, (size_t)cap * sizeof *p);
 		if (!p) {
 			world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 			return none;
 		}
-		w->solids = p;
-		w->solid_capacity = cap;
+		w->model.solids = p;
+		w->model.solid_capacity = cap;
 	}
-	solid_data* s = &w->solids[w->solid_count];
+	solid_data* s = &w->model.solids[w->model.solid_count];
 	memset(s, 0, sizeof *s);
 	s->name = strdup(name);
 	s->kind = d->shape;
@@ -321,40 +321,40 @@ static drape_solid_id add_solid(drape_world* w, const drape_solid_def* d)
 		world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory adding solid '%s'", name);
 		return none;
 	}
-	w->dirty = true;
-	drape_solid_id id = {w->solid_count++};
+	w->model.dirty = true;
+	drape_solid_id id = {w->model.solid_count++};
 	return id;
 }
 
 int32_t drape_solid_count(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, 0);
-	return w->solid_count;
+	return w->model.solid_count;
 }
 
 int32_t drape_solid_vertex_count(const drape_world* w, drape_solid_id id)
 {
 	API_REQUIRE(w != NULL, 0);
-	API_REQUIRE(id.index >= 0 && id.index < w->solid_count, 0);
-	const solid_data* sd = &w->solids[id.index];
+	API_REQUIRE(id.index >= 0 && id.index < w->model.solid_count, 0);
+	const solid_data* sd = &w->model.solids[id.index];
 	return sd->kind == DRAPE_SOLID_MESH ? sd->vertex_count : 0;
 }
 
 int32_t drape_solid_triangle_count(const drape_world* w, drape_solid_id id)
 {
 	API_REQUIRE(w != NULL, 0);
-	API_REQUIRE(id.index >= 0 && id.index < w->solid_count, 0);
-	const solid_data* sd = &w->solids[id.index];
+	API_REQUIRE(id.index >= 0 && id.index < w->model.solid_count, 0);
+	const solid_data* sd = &w->model.solids[id.index];
 	return sd->kind == DRAPE_SOLID_MESH ? sd->triangle_count : 0;
 }
 
 drape_status drape_solid_set_hold(drape_world* w, drape_solid_id id, double hold)
 {
 	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);
-	API_REQUIRE(id.index >= 0 && id.index < w->solid_count, DRAPE_ERROR_INVALID);
-	if (!w->solids[id.index].character) return world_fail(w, "solid %d is not a character", id.index);
+	API_REQUIRE(id.index >= 0 && id.index < w->model.solid_count, DRAPE_ERROR_INVALID);
+	if (!w->model.solids[id.index].character) return world_fail(w, "solid %d is not a character", id.index);
 	if (!(isfinite(hold) && hold >= 0.0)) return world_fail(w, "hold must be finite and >= 0 s, got %g", hold);
-	solid_data* sd = &w->solids[id.index];
+	solid_data* sd = &w->model.solids[id.index];
 	drape_character_set_hold(sd->character, hold);
 	/* poses skinned with the old hold are stale: a step after this call, and a resumed run that
 	 * restores the hold (world_state.c), skin both ends afresh */

@@ -66,219 +66,219 @@ drape_world* drape_world_create(const drape_world_def* def)
 	w->def = *def;
 	w->threads = def->threads > 0 ? def->threads : omp_get_max_threads();
 	w->threads_max = w->threads;
-	step_control_init(&w->control, def->max_dt, def->min_dt);
-	w->dirty = true;
+	step_control_init(&w->state.control, def->max_dt, def->min_dt);
+	w->model.dirty = true;
 	return w;
 }
 
 static void free_solver(drape_world* w)
 {
-	colouring_free(&w->triangle_colours);
-	colouring_free(&w->hinge_colours);
-	colouring_free(&w->ms_spring_colours);
-	colouring_free(&w->ms_bend_colours);
-	free(w->line_slots);
-	free(w->line_m);
-	free(w->line_v);
-	free(w->w_mid);
-	free(w->e_mid);
-	w->line_slots = NULL;
-	w->line_m = NULL;
-	w->line_v = NULL;
-	w->w_mid = w->e_mid = NULL;
-	free(w->reuse_A);
-	free(w->reuse_r);
-	free(w->reuse_used);
-	free(w->reuse_y);
-	free(w->reuse_dirty);
-	w->reuse_A = NULL;
-	w->reuse_r = w->reuse_y = NULL;
-	w->reuse_used = w->reuse_dirty = NULL;
-	w->reuse_valid = false;
+	colouring_free(&w->work.triangle_colours);
+	colouring_free(&w->work.hinge_colours);
+	colouring_free(&w->work.ms_spring_colours);
+	colouring_free(&w->work.ms_bend_colours);
+	free(w->work.line_slots);
+	free(w->work.line_m);
+	free(w->work.line_v);
+	free(w->work.w_mid);
+	free(w->work.e_mid);
+	w->work.line_slots = NULL;
+	w->work.line_m = NULL;
+	w->work.line_v = NULL;
+	w->work.w_mid = w->work.e_mid = NULL;
+	free(w->work.reuse_A);
+	free(w->work.reuse_r);
+	free(w->work.reuse_used);
+	free(w->work.reuse_y);
+	free(w->work.reuse_dirty);
+	w->work.reuse_A = NULL;
+	w->work.reuse_r = w->work.reuse_y = NULL;
+	w->work.reuse_used = w->work.reuse_dirty = NULL;
+	w->work.reuse_valid = false;
 	bend_tensor_free(w);
-	limit_set_free(&w->limit);
-	free(w->x_prev);
-	free(w->v_prev);
-	free(w->x_keep);
-	free(w->v_keep);
-	w->x_prev = w->v_prev = w->x_keep = w->v_keep = NULL;
-	free(w->newton_x);
-	free(w->newton_v);
-	free(w->newton_y);
-	free(w->newton_z);
-	w->newton_x = w->newton_v = w->newton_y = w->newton_z = NULL;
-	w->h_prev = 0.0;
-	bsr_free(&w->A);
-	pcg_workspace_free(&w->pcg);
-	free(w->limit_from);
-	free(w->limit_to);
-	free(w->limit_pending);
-	w->limit_from = w->limit_to = w->limit_pending = NULL;
-	w->limit_moved = w->limit_pending_moved = false;
-	cholesky_destroy(w->cholesky);
-	w->cholesky = NULL;
-	two_level_destroy(w->two_level);
-	w->two_level = NULL;
-	multigrid_destroy(w->multigrid);
-	w->multigrid = NULL;
-	free(w->b);
-	free(w->dv);
-	free(w->dv_last);
-	free(w->z);
-	free(w->y);
-	free(w->e);
-	free(w->x1);
-	free(w->v1);
-	free(w->S);
-	free(w->constrained);
-	free(w->partial);
-	free(w->contacts);
-	w->contacts = NULL;
-	if (w->pairs_ready) cloth_pairs_free(&w->pairs);
-	w->pairs_ready = false;
-	w->b = w->dv = w->dv_last = w->z = w->y = w->e = w->x1 = w->v1 = NULL;
-	w->S = NULL;
-	w->constrained = NULL;
-	w->partial = NULL;
+	limit_set_free(&w->work.limit);
+	free(w->state.x_prev);
+	free(w->state.v_prev);
+	free(w->work.x_keep);
+	free(w->work.v_keep);
+	w->state.x_prev = w->state.v_prev = w->work.x_keep = w->work.v_keep = NULL;
+	free(w->work.newton_x);
+	free(w->work.newton_v);
+	free(w->work.newton_y);
+	free(w->work.newton_z);
+	w->work.newton_x = w->work.newton_v = w->work.newton_y = w->work.newton_z = NULL;
+	w->state.h_prev = 0.0;
+	bsr_free(&w->work.A);
+	pcg_workspace_free(&w->work.pcg);
+	free(w->state.limit_from);
+	free(w->state.limit_to);
+	free(w->work.limit_pending);
+	w->state.limit_from = w->state.limit_to = w->work.limit_pending = NULL;
+	w->state.limit_moved = w->work.limit_pending_moved = false;
+	cholesky_destroy(w->work.cholesky);
+	w->work.cholesky = NULL;
+	two_level_destroy(w->work.two_level);
+	w->work.two_level = NULL;
+	multigrid_destroy(w->work.multigrid);
+	w->work.multigrid = NULL;
+	free(w->work.b);
+	free(w->work.dv);
+	free(w->state.dv_last);
+	free(w->work.z);
+	free(w->work.y);
+	free(w->work.e);
+	free(w->work.x1);
+	free(w->work.v1);
+	free(w->work.S);
+	free(w->work.constrained);
+	free(w->work.partial);
+	free(w->state.contacts);
+	w->state.contacts = NULL;
+	if (w->work.pairs_ready) cloth_pairs_free(&w->work.pairs);
+	w->work.pairs_ready = false;
+	w->work.b = w->work.dv = w->state.dv_last = w->work.z = w->work.y = w->work.e = w->work.x1 = w->work.v1 = NULL;
+	w->work.S = NULL;
+	w->work.constrained = NULL;
+	w->work.partial = NULL;
 }
 
 void drape_world_destroy(drape_world* w)
 {
 	if (!w) return;
 	free_solver(w);
-	for (int32_t i = 0; i < w->cloth_count; ++i) {
-		free(w->cloths[i].name);
-		drape_mesh_free(&w->cloths[i].mesh);
+	for (int32_t i = 0; i < w->model.cloth_count; ++i) {
+		free(w->model.cloths[i].name);
+		drape_mesh_free(&w->model.cloths[i].mesh);
 	}
-	for (int32_t i = 0; i < w->constraint_count; ++i) free(w->constraints[i].keyframes);
-	for (int32_t i = 0; i < w->solid_count; ++i) solid_free(&w->solids[i]);
+	for (int32_t i = 0; i < w->model.constraint_count; ++i) free(w->model.constraints[i].keyframes);
+	for (int32_t i = 0; i < w->model.solid_count; ++i) solid_free(&w->model.solids[i]);
 	seams_free(w);
-	free(w->solids);
-	free(w->query_hits);
-	free(w->repulsions);
-	cloth_layers_free(&w->layers);
-	free(w->query_stack);
-	free(w->cloths);
-	free(w->constraints);
-	free(w->springs);
-	free(w->triangles);
-	free(w->hinges);
-	free(w->ms_springs);
-	free(w->ms_bends);
-	free(w->btens);
-	free(w->x);
-	free(w->v);
-	free(w->mass);
+	free(w->model.solids);
+	free(w->work.query_hits);
+	free(w->state.repulsions);
+	cloth_layers_free(&w->model.layers);
+	free(w->work.query_stack);
+	free(w->model.cloths);
+	free(w->model.constraints);
+	free(w->model.springs);
+	free(w->model.triangles);
+	free(w->model.hinges);
+	free(w->model.ms_springs);
+	free(w->model.ms_bends);
+	free(w->model.btens);
+	free(w->state.x);
+	free(w->state.v);
+	free(w->model.mass);
 	free(w->warnings);
 	free(w);
 }
 
-drape_status world_prepare(drape_world* w)
+drape_status workspace_prepare(drape_world* w)
 {
 	free_solver(w);
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	size_t m = (size_t)(n > 0 ? n : 1);
-	int32_t longest = n > w->triangle_count ? n : w->triangle_count;
+	int32_t longest = n > w->model.triangle_count ? n : w->model.triangle_count;
 	/* The tensor bending's second ring stays out of A's block pattern (bsr.h, the scalar part)
 	 * except for the preconditioners that factor or coarsen A by its pattern. */
 	const bool btens_blocks =
 		w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY || w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID;
 	bsr_builder bb;
-	bool ok = colouring_build(&w->triangle_colours, w->triangles, w->triangle_count, 3, sizeof(triangle_elem), n) &&
-		  colouring_build(&w->hinge_colours, w->hinges, w->hinge_count, 4, sizeof(hinge_elem), n) &&
-		  colouring_build(&w->ms_spring_colours, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring), n) &&
-		  colouring_build(&w->ms_bend_colours, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend), n) &&
+	bool ok = colouring_build(&w->work.triangle_colours, w->model.triangles, w->model.triangle_count, 3, sizeof(triangle_elem), n) &&
+		  colouring_build(&w->work.hinge_colours, w->model.hinges, w->model.hinge_count, 4, sizeof(hinge_elem), n) &&
+		  colouring_build(&w->work.ms_spring_colours, w->model.ms_springs, w->model.ms_spring_count, 2, sizeof(ms_spring), n) &&
+		  colouring_build(&w->work.ms_bend_colours, w->model.ms_bends, w->model.ms_bend_count, 3, sizeof(ms_bend), n) &&
 		  bsr_builder_init(&bb, n) &&
-		  bsr_builder_add_elements(&bb, w->triangles, w->triangle_count, 3, sizeof(triangle_elem)) &&
-		  bsr_builder_add_elements(&bb, w->hinges, w->hinge_count, 4, sizeof(hinge_elem)) &&
-		  bsr_builder_add_elements(&bb, w->ms_springs, w->ms_spring_count, 2, sizeof(ms_spring)) &&
-		  bsr_builder_add_elements(&bb, w->ms_bends, w->ms_bend_count, 3, sizeof(ms_bend)) &&
-		  bsr_builder_add_elements(&bb, w->btens, btens_blocks ? w->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
-		  bsr_builder_finish(&bb, &w->A) && pcg_workspace_init(&w->pcg, n) && bend_tensor_build(w) &&
-		  limit_set_init(&w->limit, n);
+		  bsr_builder_add_elements(&bb, w->model.triangles, w->model.triangle_count, 3, sizeof(triangle_elem)) &&
+		  bsr_builder_add_elements(&bb, w->model.hinges, w->model.hinge_count, 4, sizeof(hinge_elem)) &&
+		  bsr_builder_add_elements(&bb, w->model.ms_springs, w->model.ms_spring_count, 2, sizeof(ms_spring)) &&
+		  bsr_builder_add_elements(&bb, w->model.ms_bends, w->model.ms_bend_count, 3, sizeof(ms_bend)) &&
+		  bsr_builder_add_elements(&bb, w->model.btens, btens_blocks ? w->model.btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
+		  bsr_builder_finish(&bb, &w->work.A) && pcg_workspace_init(&w->work.pcg, n) && bend_tensor_build(w) &&
+		  limit_set_init(&w->work.limit, n);
 	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
 	const bool general = integrator_supports_cloth_contact(w->def.integrator);
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && general)
-		ok = (w->cholesky = cholesky_create(&w->A)) != NULL;
+		ok = (w->work.cholesky = cholesky_create(&w->work.A)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && general)
-		ok = (w->two_level = two_level_create(&w->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
+		ok = (w->work.two_level = two_level_create(&w->work.A, TWO_LEVEL_MAX_FACTORED)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
-		ok = (w->multigrid = multigrid_create(&w->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
+		ok = (w->work.multigrid = multigrid_create(&w->work.A, MULTIGRID_MAX_FACTORED, true)) != NULL;
 	if (ok) {
-		w->b = malloc(m * sizeof(vec3));
-		w->dv = malloc(m * sizeof(vec3));
-		w->dv_last = malloc(m * sizeof(vec3));
-		w->h_last = 0.0;
-		w->z = malloc(m * sizeof(vec3));
-		w->y = malloc(m * sizeof(vec3));
-		w->e = calloc(m, sizeof(vec3));
-		w->x1 = malloc(m * sizeof(vec3));
-		w->v1 = malloc(m * sizeof(vec3));
-		w->S = malloc(m * sizeof(mat3));
-		w->constrained = calloc(m, 1);
-		w->partial = malloc((size_t)(2 * reduce_chunks(longest) + 2) * sizeof(double));
-		w->contacts = malloc(m * sizeof(contact));
+		w->work.b = malloc(m * sizeof(vec3));
+		w->work.dv = malloc(m * sizeof(vec3));
+		w->state.dv_last = malloc(m * sizeof(vec3));
+		w->state.h_last = 0.0;
+		w->work.z = malloc(m * sizeof(vec3));
+		w->work.y = malloc(m * sizeof(vec3));
+		w->work.e = calloc(m, sizeof(vec3));
+		w->work.x1 = malloc(m * sizeof(vec3));
+		w->work.v1 = malloc(m * sizeof(vec3));
+		w->work.S = malloc(m * sizeof(mat3));
+		w->work.constrained = calloc(m, 1);
+		w->work.partial = malloc((size_t)(2 * reduce_chunks(longest) + 2) * sizeof(double));
+		w->state.contacts = malloc(m * sizeof(contact));
 		/* Line solves: scratch for the longest grid line, per thread. */
 		int32_t longest_line = 1;
-		for (int32_t c = 0; c < w->cloth_count; ++c) {
-			if (w->cloths[c].nu > longest_line) longest_line = w->cloths[c].nu;
-			if (w->cloths[c].nv > longest_line) longest_line = w->cloths[c].nv;
+		for (int32_t c = 0; c < w->model.cloth_count; ++c) {
+			if (w->model.cloths[c].nu > longest_line) longest_line = w->model.cloths[c].nu;
+			if (w->model.cloths[c].nv > longest_line) longest_line = w->model.cloths[c].nv;
 		}
-		w->line_capacity = longest_line;
-		w->line_slots = malloc(4 * m * sizeof(int32_t));
-		w->line_m = malloc((size_t)4 * (size_t)longest_line * (size_t)w->threads_max * sizeof(mat3));
-		w->line_v = malloc((size_t)3 * (size_t)longest_line * (size_t)w->threads_max * sizeof(vec3));
-		w->w_mid = malloc(m * sizeof(vec3));
-		w->e_mid = malloc(m * sizeof(vec3));
-		size_t elems = (size_t)w->triangle_count + (size_t)w->hinge_count + (size_t)w->ms_spring_count +
-			       (size_t)w->ms_bend_count;
-		size_t elem_vertices = 3 * (size_t)w->triangle_count + 4 * (size_t)w->hinge_count +
-				       2 * (size_t)w->ms_spring_count + 3 * (size_t)w->ms_bend_count;
-		w->reuse_A = malloc((size_t)(w->A.nnz > 0 ? w->A.nnz : 1) * sizeof(mat3));
-		w->reuse_r = malloc((elem_vertices ? elem_vertices : 1) * sizeof(vec3));
-		w->reuse_used = malloc(elems ? elems : 1);
-		w->reuse_y = malloc(m * sizeof(vec3));
-		w->reuse_dirty = malloc(m);
-		w->reuse_valid = false;
-		w->limit_from = malloc(m * sizeof(vec3));
-		w->limit_to = malloc(m * sizeof(vec3));
-		w->limit_pending = malloc(m * sizeof(vec3));
-		w->limit_moved = w->limit_pending_moved = false;
-		w->x_prev = malloc(m * sizeof(vec3));
-		w->v_prev = malloc(m * sizeof(vec3));
-		w->x_keep = malloc(m * sizeof(vec3));
-		w->v_keep = malloc(m * sizeof(vec3));
-		w->h_prev = 0.0;
+		w->work.line_capacity = longest_line;
+		w->work.line_slots = malloc(4 * m * sizeof(int32_t));
+		w->work.line_m = malloc((size_t)4 * (size_t)longest_line * (size_t)w->threads_max * sizeof(mat3));
+		w->work.line_v = malloc((size_t)3 * (size_t)longest_line * (size_t)w->threads_max * sizeof(vec3));
+		w->work.w_mid = malloc(m * sizeof(vec3));
+		w->work.e_mid = malloc(m * sizeof(vec3));
+		size_t elems = (size_t)w->model.triangle_count + (size_t)w->model.hinge_count + (size_t)w->model.ms_spring_count +
+			       (size_t)w->model.ms_bend_count;
+		size_t elem_vertices = 3 * (size_t)w->model.triangle_count + 4 * (size_t)w->model.hinge_count +
+				       2 * (size_t)w->model.ms_spring_count + 3 * (size_t)w->model.ms_bend_count;
+		w->work.reuse_A = malloc((size_t)(w->work.A.nnz > 0 ? w->work.A.nnz : 1) * sizeof(mat3));
+		w->work.reuse_r = malloc((elem_vertices ? elem_vertices : 1) * sizeof(vec3));
+		w->work.reuse_used = malloc(elems ? elems : 1);
+		w->work.reuse_y = malloc(m * sizeof(vec3));
+		w->work.reuse_dirty = malloc(m);
+		w->work.reuse_valid = false;
+		w->state.limit_from = malloc(m * sizeof(vec3));
+		w->state.limit_to = malloc(m * sizeof(vec3));
+		w->work.limit_pending = malloc(m * sizeof(vec3));
+		w->state.limit_moved = w->work.limit_pending_moved = false;
+		w->state.x_prev = malloc(m * sizeof(vec3));
+		w->state.v_prev = malloc(m * sizeof(vec3));
+		w->work.x_keep = malloc(m * sizeof(vec3));
+		w->work.v_keep = malloc(m * sizeof(vec3));
+		w->state.h_prev = 0.0;
 		if (w->def.newton_iterations > 1) {
-			w->newton_x = malloc(m * sizeof(vec3));
-			w->newton_v = malloc(m * sizeof(vec3));
-			w->newton_y = malloc(m * sizeof(vec3));
-			w->newton_z = calloc(m, sizeof(vec3));
-			ok = w->newton_x && w->newton_v && w->newton_y && w->newton_z;
+			w->work.newton_x = malloc(m * sizeof(vec3));
+			w->work.newton_v = malloc(m * sizeof(vec3));
+			w->work.newton_y = malloc(m * sizeof(vec3));
+			w->work.newton_z = calloc(m, sizeof(vec3));
+			ok = w->work.newton_x && w->work.newton_v && w->work.newton_y && w->work.newton_z;
 		}
-		ok = ok && w->limit_from && w->limit_to && w->limit_pending && w->x_prev && w->v_prev && w->x_keep && w->v_keep && w->b && w->dv && w->dv_last && w->z && w->y && w->e && w->x1 && w->v1 && w->S && w->constrained && w->partial &&
-		     w->contacts && w->line_slots && w->line_m && w->line_v && w->w_mid && w->e_mid && w->reuse_A && w->reuse_r &&
-		     w->reuse_used && w->reuse_y && w->reuse_dirty;
-		for (int32_t i = 0; ok && i < n; ++i) w->contacts[i] = (contact){.solid = -1};
+		ok = ok && w->state.limit_from && w->state.limit_to && w->work.limit_pending && w->state.x_prev && w->state.v_prev && w->work.x_keep && w->work.v_keep && w->work.b && w->work.dv && w->state.dv_last && w->work.z && w->work.y && w->work.e && w->work.x1 && w->work.v1 && w->work.S && w->work.constrained && w->work.partial &&
+		     w->state.contacts && w->work.line_slots && w->work.line_m && w->work.line_v && w->work.w_mid && w->work.e_mid && w->work.reuse_A && w->work.reuse_r &&
+		     w->work.reuse_used && w->work.reuse_y && w->work.reuse_dirty;
+		for (int32_t i = 0; ok && i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
 		if (ok && w->def.self_collision) {
 			/* the detector wants the triangles as plain vertex triples */
-			int32_t* tris = malloc(3 * (size_t)(w->triangle_count > 0 ? w->triangle_count : 1) * sizeof *tris);
+			int32_t* tris = malloc(3 * (size_t)(w->model.triangle_count > 0 ? w->model.triangle_count : 1) * sizeof *tris);
 			ok = tris != NULL;
-			for (int32_t t = 0; ok && t < w->triangle_count; ++t)
-				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->triangles[t].v[c];
-			ok = ok && cloth_pairs_init(&w->pairs, tris, w->triangle_count, n);
-			w->pairs.cancel = w->cancel;
-			w->pairs_ready = ok;
+			for (int32_t t = 0; ok && t < w->model.triangle_count; ++t)
+				for (int c = 0; c < 3; ++c) tris[3 * t + c] = w->model.triangles[t].v[c];
+			ok = ok && cloth_pairs_init(&w->work.pairs, tris, w->model.triangle_count, n);
+			w->work.pairs.cancel = w->cancel;
+			w->work.pairs_ready = ok;
 			ok = ok && cloth_contacts_init_rest(w) && seams_set_sewn(w);
-			if (ok) cloth_pairs_set_threads(&w->pairs, w->threads);
-			if (ok) cloth_pairs_set_skin(&w->pairs, CLOTH_PAIRS_SKIN * w->def.cloth_thickness);
+			if (ok) cloth_pairs_set_threads(&w->work.pairs, w->threads);
+			if (ok) cloth_pairs_set_skin(&w->work.pairs, CLOTH_PAIRS_SKIN * w->def.cloth_thickness);
 			free(tris);
-			if (ok) w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
+			if (ok) w->state.intersections = cloth_pairs_intersections(&w->work.pairs, w->state.x, NULL, 0);
 			/* over the search's budget (a cloth crushed onto itself): the first step's
 			 * proximity search finds the same and rejects the step (STEP_CROWDED); otherwise
 			 * interrupted or out of memory, both reported below */
-			if (ok && w->intersections < 0 && !w->pairs.overloaded) ok = false;
-			if (w->intersections < 0) w->intersections = 0;
+			if (ok && w->state.intersections < 0 && !w->work.pairs.overloaded) ok = false;
+			if (w->state.intersections < 0) w->state.intersections = 0;
 		}
 	}
 	if (!ok) {
@@ -289,21 +289,21 @@ drape_status world_prepare(drape_world* w)
 		}
 		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory preparing the solver for %d particles", n);
 	}
-	for (int32_t t = 0; t < w->triangle_count; ++t)
+	for (int32_t t = 0; t < w->model.triangle_count; ++t)
 		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < 3; ++c) w->triangles[t].slot[3 * a + c] = bsr_find(&w->A, w->triangles[t].v[a], w->triangles[t].v[c]);
-	for (int32_t k = 0; k < w->hinge_count; ++k)
+			for (int c = 0; c < 3; ++c) w->model.triangles[t].slot[3 * a + c] = bsr_find(&w->work.A, w->model.triangles[t].v[a], w->model.triangles[t].v[c]);
+	for (int32_t k = 0; k < w->model.hinge_count; ++k)
 		for (int a = 0; a < 4; ++a)
-			for (int c = 0; c < 4; ++c) w->hinges[k].slot[4 * a + c] = bsr_find(&w->A, w->hinges[k].v[a], w->hinges[k].v[c]);
-	for (int32_t k = 0; k < w->ms_spring_count; ++k)
+			for (int c = 0; c < 4; ++c) w->model.hinges[k].slot[4 * a + c] = bsr_find(&w->work.A, w->model.hinges[k].v[a], w->model.hinges[k].v[c]);
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k)
 		for (int a = 0; a < 2; ++a)
 			for (int c = 0; c < 2; ++c)
-				w->ms_springs[k].slot[2 * a + c] = bsr_find(&w->A, w->ms_springs[k].v[a], w->ms_springs[k].v[c]);
-	for (int32_t k = 0; k < w->ms_bend_count; ++k)
+				w->model.ms_springs[k].slot[2 * a + c] = bsr_find(&w->work.A, w->model.ms_springs[k].v[a], w->model.ms_springs[k].v[c]);
+	for (int32_t k = 0; k < w->model.ms_bend_count; ++k)
 		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < 3; ++c) w->ms_bends[k].slot[3 * a + c] = bsr_find(&w->A, w->ms_bends[k].v[a], w->ms_bends[k].v[c]);
+			for (int c = 0; c < 3; ++c) w->model.ms_bends[k].slot[3 * a + c] = bsr_find(&w->work.A, w->model.ms_bends[k].v[a], w->model.ms_bends[k].v[c]);
 	line_slots_build(w);
-	w->dirty = false;
+	w->model.dirty = false;
 	return DRAPE_OK;
 }
 
@@ -313,16 +313,16 @@ drape_status world_prepare(drape_world* w)
 drape_status drape_world_step(drape_world* w, double duration)
 {
 	if (!(isfinite(duration) && duration >= 0.0)) return world_fail(w, "step duration must be finite and >= 0");
-	if (w->particle_count == 0 || duration == 0.0) {
-		w->time += duration;
+	if (w->model.particle_count == 0 || duration == 0.0) {
+		w->state.time += duration;
 		return DRAPE_OK;
 	}
 	step_context c;
 	step_context_init(&c, w, duration);
 	/* Stage PREPARE: the world's solver buffers after a topology change, then the step's. */
-	drape_status s = w->dirty ? world_prepare(w) : DRAPE_OK;
+	drape_status s = w->model.dirty ? workspace_prepare(w) : DRAPE_OK;
 	if (s == DRAPE_OK) step_prepare(&c);
-	while (s == DRAPE_OK && w->time < c.t_end) {
+	while (s == DRAPE_OK && w->state.time < c.t_end) {
 		if ((s = step_begin(&c)) != DRAPE_OK) break;
 		step_pose_solids(&c);
 		if (step_detect_contacts(&c))
@@ -340,14 +340,14 @@ drape_status drape_world_step(drape_world* w, double duration)
 double drape_world_time(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, NAN);
-	return w->time;
+	return w->state.time;
 }
 
 void drape_world_set_cancel(drape_world* w, const volatile int* flag)
 {
 	API_REQUIRE_VOID(w != NULL);
 	w->cancel = flag;
-	w->pairs.cancel = flag;
+	w->work.pairs.cancel = flag;
 }
 
 drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
@@ -364,23 +364,23 @@ drape_status drape_world_set_gravity(drape_world* w, const double gravity[3])
 drape_stats drape_world_get_stats(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, (drape_stats){0});
-	return w->stats;
+	return w->state.stats;
 }
 
 void drape_world_reset_stats(drape_world* w)
 {
 	API_REQUIRE_VOID(w != NULL);
-	memset(&w->stats, 0, sizeof w->stats);
+	memset(&w->state.stats, 0, sizeof w->state.stats);
 }
 
 double drape_world_kinetic_energy(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, NAN);
-	return world_kinetic_energy_at(w, w->v);
+	return world_kinetic_energy_at(w, w->state.v);
 }
 
 double drape_world_elastic_energy(const drape_world* w)
 {
 	API_REQUIRE(w != NULL, NAN);
-	return world_elastic_energy_at(w, w->x);
+	return world_elastic_energy_at(w, w->state.x);
 }

@@ -8,6 +8,6 @@
 #include "world_error.h"
 
 /* (Re)builds colourings, the matrix pattern and all solver buffers after a topology change. */
-drape_status world_prepare(drape_world* w);
+drape_status workspace_prepare(drape_world* w);
 
 #endif

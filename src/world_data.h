@@ -245,7 +245,7 @@ struct drape_world {
 	int32_t* query_stack;
 	int32_t query_stack_size;
 
-	/* Built from the topology by world_prepare; valid while !dirty. */
+	/* Built from the topology by workspace_prepare; valid while !dirty. */
 	bool dirty;
 	colouring triangle_colours, hinge_colours, ms_spring_colours, ms_bend_colours;
 	/* Line solves (step/line_solve.c): per particle, the slots of blocks (p, p-1), (p, p+1),
@@ -306,7 +306,7 @@ struct drape_world {
 
 	/* Tensor bending (step/bend_tensor_assemble.c): the elements, and their summed constant
 	 * stiffness and damping as a scalar CSR matrix (E = 1/2 sum q_ij x_i.x_j) with each entry's
-	 * slot in A; built by world_prepare. */
+	 * slot in A; built by workspace_prepare. */
 	bend_tensor_elem* btens;
 	int32_t btens_count, btens_capacity;
 	int32_t* bq_start;

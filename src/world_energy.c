@@ -8,15 +8,15 @@
 double world_kinetic_energy_at(const drape_world* w, const vec3* v)
 {
 	double e = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) e += 0.5 * w->mass[i] * v3_len2(v[i]);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) e += 0.5 * w->model.mass[i] * v3_len2(v[i]);
 	return e;
 }
 
 double world_elastic_energy_at(const drape_world* w, const vec3* xs)
 {
 	double e = 0.0;
-	for (int32_t t = 0; t < w->triangle_count; ++t) {
-		const triangle_elem* el = &w->triangles[t];
+	for (int32_t t = 0; t < w->model.triangle_count; ++t) {
+		const triangle_elem* el = &w->model.triangles[t];
 		if (el->springs_only) continue;
 		vec3 x[3] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]]};
 		condition c;
@@ -25,20 +25,20 @@ double world_elastic_energy_at(const drape_world* w, const vec3* xs)
 		shear_condition(&el->rest, x, false, &c);
 		e += 0.5 * el->k_shear * c.c[0] * c.c[0];
 	}
-	for (int32_t k = 0; k < w->hinge_count; ++k) {
-		const hinge_elem* el = &w->hinges[k];
+	for (int32_t k = 0; k < w->model.hinge_count; ++k) {
+		const hinge_elem* el = &w->model.hinges[k];
 		vec3 x[4] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]], xs[el->v[3]]};
 		double theta = bend_guarded(bend_angle(x), el->guard);
 		e += 0.5 * el->k * theta * theta;
 	}
 	e += bend_tensor_world_energy(w, xs);
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		const ms_spring* s = &w->ms_springs[k];
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
+		const ms_spring* s = &w->model.ms_springs[k];
 		vec3 x[2] = {xs[s->v[0]], xs[s->v[1]]};
 		e += ms_spring_energy(x, s->rest, s->k);
 	}
-	for (int32_t k = 0; k < w->ms_bend_count; ++k) {
-		const ms_bend* b = &w->ms_bends[k];
+	for (int32_t k = 0; k < w->model.ms_bend_count; ++k) {
+		const ms_bend* b = &w->model.ms_bends[k];
 		vec3 x[3] = {xs[b->v[0]], xs[b->v[1]], xs[b->v[2]]};
 		e += ms_bend_energy(x, b->wt, b->k, b->s);
 	}
@@ -49,6 +49,6 @@ double world_gravity_energy_at(const drape_world* w, const vec3* x)
 {
 	const vec3 g = {w->def.gravity[0], w->def.gravity[1], w->def.gravity[2]};
 	double e = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) e -= w->mass[i] * v3_dot(g, x[i]);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) e -= w->model.mass[i] * v3_dot(g, x[i]);
 	return e;
 }

@@ -468,7 +468,7 @@ static void test_collider_motion_per_step(void)
 	sd.character = arm;
 	drape_solid_id id = drape_solid_add(w, &sd);
 	CHECK(id.index == 0);
-	solid_data* s = &w->solids[0];
+	solid_data* s = &w->model.solids[0];
 	double p0[24], p1[24], pm[24], pp[24];
 	const double t = 0.3;
 	for (int k = 0; k < 3; ++k) {
@@ -515,10 +515,10 @@ static void test_strip_on_swinging_arm(void)
 	character_pose(arm, drape_world_time(w), box);
 	vec3 centre = v3(0.0, 0.0, 0.0);
 	for (int k = 0; k < 8; ++k) centre = v3_add(centre, v3_scale(v3(box[3 * k], box[3 * k + 1], box[3 * k + 2]), 1.0 / 8.0));
-	w->x[0] = centre;
-	CHECK(solid_inside_end(w, 0, w->x[0], 0.005));
-	w->x[0] = v3(0.3, 0.0, 0.3);
-	CHECK(!solid_inside_end(w, 0, w->x[0], 0.005));
+	w->state.x[0] = centre;
+	CHECK(solid_inside_end(w, 0, w->state.x[0], 0.005));
+	w->state.x[0] = v3(0.3, 0.0, 0.3);
+	CHECK(!solid_inside_end(w, 0, w->state.x[0], 0.005));
 	drape_character_destroy(arm);
 	drape_world_destroy(w);
 }

@@ -217,7 +217,7 @@ void test_character_static_body(void)
 	int touched = 0, penetrating = 0;
 	run_frames(w, 30, &touched, &penetrating);
 	double low = INFINITY;
-	for (int32_t i = 0; i < 169; ++i) low = fmin(low, w->x[i].z);
+	for (int32_t i = 0; i < 169; ++i) low = fmin(low, w->state.x[i].z);
 	printf("  %d of 30 frames touching, the cloth's lowest point %.3f m below the head's top\n", touched, top[2] - low);
 	CHECK(touched > 20);
 	CHECK(penetrating == 0);

@@ -31,9 +31,9 @@ static vec3 centre_of_mass(const drape_world* w)
 {
 	vec3 c = v3_zero();
 	double m = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		c = v3_madd(c, w->mass[i], w->x[i]);
-		m += w->mass[i];
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		c = v3_madd(c, w->model.mass[i], w->state.x[i]);
+		m += w->model.mass[i];
 	}
 	return v3_scale(c, 1.0 / m);
 }
@@ -70,7 +70,7 @@ static void slope_travel(double alpha, double mu, const double* times, int count
 		CHECK(drape_world_step(w, times[k] - drape_world_time(w)) == DRAPE_OK);
 		travel[k] = -v3_dot(v3_sub(centre_of_mass(w), c0), along); /* downhill positive */
 		/* the sheet stays on the plane: no particle below the surface by more than a hair */
-		for (int32_t i = 0; i < w->particle_count; ++i) CHECK(v3_dot(w->x[i], normal) > 0.5 * sd.thickness);
+		for (int32_t i = 0; i < w->model.particle_count; ++i) CHECK(v3_dot(w->state.x[i], normal) > 0.5 * sd.thickness);
 	}
 	drape_world_destroy(w);
 }
@@ -238,7 +238,7 @@ static void test_no_tunnelling_through_thin_plate(void)
 	drape_cloth_set_velocities(w, c, v);
 	for (int f = 1; f <= 10; ++f) {
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
-		for (int32_t i = 0; i < w->particle_count; ++i) CHECK(w->x[i].z > 0.0005);
+		for (int32_t i = 0; i < w->model.particle_count; ++i) CHECK(w->state.x[i].z > 0.0005);
 	}
 	drape_world_destroy(w);
 }
@@ -271,16 +271,16 @@ static void fast_sphere_hits_sheet(double strain_limit)
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 		double t = drape_world_time(w);
 		vec3 centre = v3(0.0, -0.5 + 10.0 * fmin(t, 0.2), 0.5);
-		for (int32_t i = 0; i < w->particle_count; ++i) {
-			CHECK(v3_len(v3_sub(w->x[i], centre)) > sd.radius - 1e-3);
+		for (int32_t i = 0; i < w->model.particle_count; ++i) {
+			CHECK(v3_len(v3_sub(w->state.x[i], centre)) > sd.radius - 1e-3);
 			/* nothing got behind the sphere: the particles near its path are ahead of it. Not the
 			 * free bottom edge (particles 0-14), which starts 12 cm below the sphere's path,
 			 * swings under the sphere and can whip up behind it into the path (at frame 3 with
 			 * the stopping rule of issue 27). With strain limiting the sheet cannot stretch over
 			 * the 1.5 m the sphere pushes it, and slides off the (frictionless) sphere instead:
 			 * there only the first check holds. */
-			if (strain_limit == 0.0 && i >= 15 && fabs(w->x[i].x) < 0.03 && fabs(w->x[i].z - 0.5) < 0.03)
-				CHECK(w->x[i].y > centre.y);
+			if (strain_limit == 0.0 && i >= 15 && fabs(w->state.x[i].x) < 0.03 && fabs(w->state.x[i].z - 0.5) < 0.03)
+				CHECK(w->state.x[i].y > centre.y);
 		}
 	}
 	drape_world_destroy(w);
@@ -346,9 +346,9 @@ static void test_drape_over_mesh_cylinder(void)
 		ke_peak = fmax(ke_peak, drape_world_kinetic_energy(w));
 		CHECK(drape_world_get_stats(w).self_intersections == 0);
 		/* no particle inside the (faceted) cylinder: the facets' inscribed radius is r cos(pi/n) */
-		for (int32_t i = 0; i < w->particle_count; ++i) {
-			double d = hypot(w->x[i].y, w->x[i].z);
-			if (fabs(w->x[i].x) < 0.5) CHECK(d > r * cos(3.14159265358979323846 / 40) - 1e-3);
+		for (int32_t i = 0; i < w->model.particle_count; ++i) {
+			double d = hypot(w->state.x[i].y, w->state.x[i].z);
+			if (fabs(w->state.x[i].x) < 0.5) CHECK(d > r * cos(3.14159265358979323846 / 40) - 1e-3);
 		}
 	}
 	CHECK(drape_world_kinetic_energy(w) < 0.05 * ke_peak); /* coming to rest */
@@ -395,9 +395,9 @@ static void test_start_inside_solid_resolved(void)
 	/* a sheet at z = 0.08: its middle is inside the box (top at z = 0.1) */
 	add_sheet(w, 17, 0.4, v3(0.0, 0.0, 0.08), v3(1, 0, 0), v3(0, 1, 0), NULL);
 	for (int f = 1; f <= 10; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		bool over_box = fabs(w->x[i].x) < 0.1 && fabs(w->x[i].y) < 0.1;
-		if (over_box) CHECK(w->x[i].z > 0.1);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		bool over_box = fabs(w->state.x[i].x) < 0.1 && fabs(w->state.x[i].y) < 0.1;
+		if (over_box) CHECK(w->state.x[i].z > 0.1);
 	}
 	CHECK(drape_world_kinetic_energy(w) < 0.01);
 	drape_world_destroy(w);
@@ -524,11 +524,11 @@ static double height_over(const drape_world* w, drape_cloth_id upper, int32_t i,
  * first cloth added), at p's (x, y): the triangle under it, interpolated. */
 static double gap_over_surface(const drape_world* w, int32_t p, int32_t lower_count)
 {
-	const vec3 q = w->x[p];
-	for (int32_t t = 0; t < w->triangle_count; ++t) {
-		const int32_t* v = w->triangles[t].v;
+	const vec3 q = w->state.x[p];
+	for (int32_t t = 0; t < w->model.triangle_count; ++t) {
+		const int32_t* v = w->model.triangles[t].v;
 		if (v[0] >= lower_count || v[1] >= lower_count || v[2] >= lower_count) continue;
-		const vec3 a = w->x[v[0]], b = w->x[v[1]], c = w->x[v[2]];
+		const vec3 a = w->state.x[v[0]], b = w->state.x[v[1]], c = w->state.x[v[2]];
 		double det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
 		if (det == 0.0) continue;
 		double l1 = ((q.x - a.x) * (c.y - a.y) - (c.x - a.x) * (q.y - a.y)) / det;
@@ -616,8 +616,8 @@ static void test_cloth_contact_matrix_symmetric(void)
 	add_sheet(w, 7, 0.3, v3(0.0, 0.0, 0.0), v3(1, 0, 0), v3(0, 1, 0), NULL);
 	add_sheet(w, 7, 0.3, v3(0.01, 0.02, 0.002), v3(1, 0, 0), v3(0, 1, 0), NULL);
 	uint64_t seed = 3;
-	world_prepare(w);
-	for (int32_t i = 0; i < w->particle_count; ++i) w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	workspace_prepare(w);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 	/* the step's stages up to its first assembly (step/step.h) */
 	step_context c;
 	step_context_init(&c, w, 1.0 / 30.0);
@@ -626,27 +626,27 @@ static void test_cloth_contact_matrix_symmetric(void)
 	step_pose_solids(&c);
 	CHECK(step_detect_contacts(&c));
 	step_assemble(&c);
-	CHECK(w->repulsion_count > 0);
-	CHECK(w->A.extra_count > 0);
+	CHECK(w->state.repulsion_count > 0);
+	CHECK(w->work.A.extra_count > 0);
 	/* dense copy of A */
-	int32_t n = w->particle_count, m = 3 * n;
+	int32_t n = w->model.particle_count, m = 3 * n;
 	double* a = calloc((size_t)m * (size_t)m, sizeof *a);
 	for (int32_t i = 0; i < n; ++i)
-		for (int32_t k = w->A.row_start[i]; k < w->A.row_start[i + 1]; ++k)
+		for (int32_t k = w->work.A.row_start[i]; k < w->work.A.row_start[i + 1]; ++k)
 			for (int r2 = 0; r2 < 3; ++r2)
-				for (int c2 = 0; c2 < 3; ++c2) a[(size_t)(3 * i + r2) * m + 3 * w->A.cols[k] + c2] += w->A.blocks[k].m[r2][c2];
+				for (int c2 = 0; c2 < 3; ++c2) a[(size_t)(3 * i + r2) * m + 3 * w->work.A.cols[k] + c2] += w->work.A.blocks[k].m[r2][c2];
 	/* the scalar part (bsr.h): the tensor bending's second ring, s I */
 	for (int32_t i = 0; i < n; ++i)
-		for (int32_t k = bsr_iso_begin(&w->A, i); k < bsr_iso_end(&w->A, i); ++k)
-			for (int r2 = 0; r2 < 3; ++r2) a[(size_t)(3 * i + r2) * m + 3 * w->A.iso_cols[k] + r2] += w->A.iso_vals[k];
-	for (int32_t e = 0; e < w->A.extra_count; ++e)
+		for (int32_t k = bsr_iso_begin(&w->work.A, i); k < bsr_iso_end(&w->work.A, i); ++k)
+			for (int r2 = 0; r2 < 3; ++r2) a[(size_t)(3 * i + r2) * m + 3 * w->work.A.iso_cols[k] + r2] += w->work.A.iso_vals[k];
+	for (int32_t e = 0; e < w->work.A.extra_count; ++e)
 		for (int p = 0; p < 4; ++p)
 			for (int q = 0; q < 4; ++q) {
 				if (p == q) continue;
-				int32_t i = w->A.extra_nodes[4 * e + p], j = w->A.extra_nodes[4 * e + q];
+				int32_t i = w->work.A.extra_nodes[4 * e + p], j = w->work.A.extra_nodes[4 * e + q];
 				for (int r2 = 0; r2 < 3; ++r2)
 					for (int c2 = 0; c2 < 3; ++c2)
-						a[(size_t)(3 * i + r2) * m + 3 * j + c2] += w->A.extra_blocks[16 * (size_t)e + 4 * p + q].m[r2][c2];
+						a[(size_t)(3 * i + r2) * m + 3 * j + c2] += w->work.A.extra_blocks[16 * (size_t)e + 4 * p + q].m[r2][c2];
 			}
 	double worst = 0.0, scale = 0.0;
 	for (int32_t i = 0; i < m; ++i)
@@ -659,7 +659,7 @@ static void test_cloth_contact_matrix_symmetric(void)
 	vec3* x = malloc((size_t)n * sizeof *x);
 	vec3* y = malloc((size_t)n * sizeof *y);
 	for (int32_t i = 0; i < n; ++i) x[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-	bsr_mul(&w->A, x, y, 1);
+	bsr_mul(&w->work.A, x, y, 1);
 	for (int32_t i = 0; i < m; ++i) {
 		double s = 0.0;
 		for (int32_t j = 0; j < m; ++j) s += a[(size_t)i * m + j] * v3_get(x[j / 3], j % 3);
@@ -684,7 +684,7 @@ static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tole
 	wd.cg_tolerance = tolerance;
 	wd.self_collision = true;
 	drape_world* w = drape_world_create(&wd);
-	w->reuse_disabled = !reuse;
+	w->work.reuse_disabled = !reuse;
 	drape_solid_def sd = drape_default_solid_def();
 	sd.shape = DRAPE_SOLID_SPHERE;
 	sd.radius = 0.1;
@@ -694,7 +694,7 @@ static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tole
 	int n = drape_cloth_vertex_count(w, c);
 	drape_cloth_get_positions(w, c, out);
 	drape_cloth_get_velocities(w, c, out + 3 * n);
-	*reused = w->reuse_passes;
+	*reused = w->work.reuse_passes;
 	drape_world_destroy(w);
 }
 

@@ -35,7 +35,7 @@ static void check_analytic(drape_solid_shape kind)
 	double s = sin(0.5 * 40.0 * DRAW_PI / 180.0) / sqrt(14.0);
 	d.rotation[0] = cos(0.5 * 40.0 * DRAW_PI / 180.0), d.rotation[1] = s, d.rotation[2] = 2.0 * s, d.rotation[3] = 3.0 * s;
 	drape_world* w = world_with(&d);
-	const solid_data* sd = &w->solids[0];
+	const solid_data* sd = &w->model.solids[0];
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
 	CHECK(geometry_add_solid(&g, sd, 0.0, v3_zero(), 1.0));
@@ -106,7 +106,7 @@ static void test_mesh_creases(void)
 	CHECK(drape_solid_vertex_count(w, (drape_solid_id){0}) == 2 * N && drape_solid_triangle_count(w, (drape_solid_id){0}) == nt);
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
-	CHECK(geometry_add_solid(&g, &w->solids[0], 0.0, v3_zero(), 1.0));
+	CHECK(geometry_add_solid(&g, &w->model.solids[0], 0.0, v3_zero(), 1.0));
 	CHECK(g.vertex_count == 3 * nt);
 	int side_radial = 0, cap_flat = 0, sides = 0, caps = 0;
 	for (int32_t t = 0; t < nt; ++t) {
@@ -140,7 +140,7 @@ static void test_plane_patch(void)
 	double a = 30.0 * DRAW_PI / 180.0;
 	d.rotation[0] = cos(0.5 * a), d.rotation[1] = sin(0.5 * a); /* 30 degrees about x */
 	drape_world* w = world_with(&d);
-	const solid_data* sd = &w->solids[0];
+	const solid_data* sd = &w->model.solids[0];
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
 	vec3 focus = v3(0.3, 0.4, 2.0);
@@ -177,7 +177,7 @@ static void test_keyframed(void)
 	drape_world* w = world_with(&d);
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
-	CHECK(geometry_add_solid(&g, &w->solids[0], 0.25, v3_zero(), 1.0));
+	CHECK(geometry_add_solid(&g, &w->model.solids[0], 0.25, v3_zero(), 1.0));
 	vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3_neg(lo);
 	for (int32_t i = 0; i < g.vertex_count; ++i) {
 		vec3 p = vertex_at(&g, i);
@@ -188,7 +188,7 @@ static void test_keyframed(void)
 	CHECK_NEAR(0.5 * (lo.z + hi.z), 0.125, 1e-6);
 	CHECK_NEAR(hi.z - lo.z, 0.2, 1e-6);
 	vec3 blo = v3(INFINITY, INFINITY, INFINITY), bhi = v3_neg(blo);
-	solid_draw_bounds(&w->solids[0], 0.25, &blo, &bhi);
+	solid_draw_bounds(&w->model.solids[0], 0.25, &blo, &bhi);
 	CHECK_NEAR(blo.x, 0.15, 1e-12);
 	CHECK_NEAR(bhi.z, 0.225, 1e-12);
 	geometry_free(&g);
@@ -289,12 +289,12 @@ static void test_world_draw(void)
 	CHECK(r.solids == 2 && r.planes_flagged == 1);
 	draw_geometry g;
 	memset(&g, 0, sizeof g);
-	CHECK(geometry_add_solid(&g, &w->solids[0], 0.0, v3_zero(), 1.0));
+	CHECK(geometry_add_solid(&g, &w->model.solids[0], 0.0, v3_zero(), 1.0));
 	CHECK(r.solid_vertices[0] == g.vertex_count && r.solid_vertices[1] == 81);
 	geometry_free(&g);
 	CHECK(r.planes == 1 && r.plane_origin[2] == -0.5 && r.plane_rotation[0] == 1.0);
 	int in_contact = 0;
-	for (int32_t i = 0; i < w->particle_count; ++i) in_contact += w->contacts[i].solid >= 0;
+	for (int32_t i = 0; i < w->model.particle_count; ++i) in_contact += w->state.contacts[i].solid >= 0;
 	CHECK(in_contact > 0 && r.solid_points == in_contact);
 
 	/* bounds: the sheet and the sphere, not the infinite plane; gravity as set */

@@ -122,20 +122,20 @@ static drape_world* quiet_world(void)
  * largest |f|. */
 static double force_gradient_gap(drape_world* w, double h, double eps, double* scale)
 {
-	for (int32_t i = 0; i < w->particle_count; ++i) w->v[i] = w->y[i] = v3_zero();
+	for (int32_t i = 0; i < w->model.particle_count; ++i) w->state.v[i] = w->work.y[i] = v3_zero();
 	implicit_assemble(w, 0.0, h);
 	double worst = 0.0;
 	*scale = 0.0;
-	for (int32_t j = 0; j < w->particle_count; ++j)
+	for (int32_t j = 0; j < w->model.particle_count; ++j)
 		for (int c = 0; c < 3; ++c) {
-			double* xc = &((double*)&w->x[j])[c];
+			double* xc = &((double*)&w->state.x[j])[c];
 			const double x0 = *xc;
 			*xc = x0 + eps;
 			const double ep = drape_world_elastic_energy(w);
 			*xc = x0 - eps;
 			const double em = drape_world_elastic_energy(w);
 			*xc = x0;
-			const double f = ((double*)&w->b[j])[c] / h;
+			const double f = ((double*)&w->work.b[j])[c] / h;
 			worst = fmax(worst, fabs(f + (ep - em) / (2.0 * eps)));
 			*scale = fmax(*scale, fabs(f));
 		}
@@ -409,21 +409,21 @@ static void tensor_curvature_exact_and_conservative(void)
 		cd.mesh = &mesh;
 		cd.bend_model = DRAPE_BEND_TENSOR;
 		CHECK(drape_cloth_add(w, &cd).index >= 0);
-		CHECK(world_prepare(w) == DRAPE_OK);
+		CHECK(workspace_prepare(w) == DRAPE_OK);
 		/* Fields of the flat positions (x, y): x^2/2, y^2/2, xy, then the checkerboard. */
 		for (int f = 0; f < 4; ++f) {
 			for (int i = 0; i < mesh.vertex_count; ++i) {
 				double x = mesh.positions[3 * i], y = mesh.positions[3 * i + 1];
 				int gi = i % nx, gj = i / nx;
-				w->x[i].z = f == 0 ? 0.5 * x * x : f == 1 ? 0.5 * y * y : f == 2 ? x * y : ((gi + gj) & 1 ? -1.0 : 1.0);
+				w->state.x[i].z = f == 0 ? 0.5 * x * x : f == 1 ? 0.5 * y * y : f == 2 ? x * y : ((gi + gj) & 1 ? -1.0 : 1.0);
 			}
 			double mean[3] = {0, 0, 0}, worst = 0.0;
 			int interior = 0, window = 0, turned = 0;
-			for (int32_t t = 0; t < w->btens_count; ++t) {
-				const bend_tensor_elem* e = &w->btens[t];
+			for (int32_t t = 0; t < w->model.btens_count; ++t) {
+				const bend_tensor_elem* e = &w->model.btens[t];
 				double H[3] = {0, 0, 0}, cx = 0.0, cy = 0.0;
 				for (int c = 0; c < 3; ++c)
-					for (int m = 0; m < BEND_TENSOR_NODES; ++m) H[c] += e->alpha[c][m] * w->x[e->v[m]].z;
+					for (int m = 0; m < BEND_TENSOR_NODES; ++m) H[c] += e->alpha[c][m] * w->state.x[e->v[m]].z;
 				for (int m = 0; m < 3; ++m) {
 					cx += mesh.positions[3 * e->v[m]] / 3.0;
 					cy += mesh.positions[3 * e->v[m] + 1] / 3.0;
@@ -475,30 +475,30 @@ static void tensor_derivatives_match_energy(void)
 	cd.bend_model = DRAPE_BEND_TENSOR;
 	cd.material = (drape_material){.density = 0.1, .bend_u = 3e-5, .bend_v = 1e-5};
 	CHECK(drape_cloth_add(w, &cd).index >= 0);
-	CHECK(world_prepare(w) == DRAPE_OK);
-	const int32_t n = w->particle_count;
+	CHECK(workspace_prepare(w) == DRAPE_OK);
+	const int32_t n = w->model.particle_count;
 	const double h = 0.01, eps = 1e-6;
 	double scale_f, worst_k = 0.0, scale_k = 0.0;
 	const double worst_f = force_gradient_gap(w, h, eps, &scale_f);
 	/* A = M + h^2 Q: column (j, c) of Q from the force's finite difference. */
 	vec3* b0 = malloc((size_t)n * sizeof *b0);
-	memcpy(b0, w->b, (size_t)n * sizeof *b0);
+	memcpy(b0, w->work.b, (size_t)n * sizeof *b0);
 	for (int32_t j = 0; j < n; ++j)
 		for (int c = 0; c < 3; ++c) {
-			double* xc = &((double*)&w->x[j])[c];
+			double* xc = &((double*)&w->state.x[j])[c];
 			double x0 = *xc;
 			*xc = x0 + eps;
 			implicit_assemble(w, 0.0, h);
 			*xc = x0;
 			for (int32_t i = 0; i < n; ++i) {
-				int32_t slot = bsr_find(&w->A, i, j);
+				int32_t slot = bsr_find(&w->work.A, i, j);
 				for (int r = 0; r < 3; ++r) {
-					double dfd = (((double*)&w->b[i])[r] - ((double*)&b0[i])[r]) / (h * eps);
-					double a = slot >= 0 ? w->A.blocks[slot].m[r][c] : 0.0;
+					double dfd = (((double*)&w->work.b[i])[r] - ((double*)&b0[i])[r]) / (h * eps);
+					double a = slot >= 0 ? w->work.A.blocks[slot].m[r][c] : 0.0;
 					/* the second ring lives in A's scalar part (bsr.h): s I */
-					for (int32_t k = bsr_iso_begin(&w->A, i); k < bsr_iso_end(&w->A, i); ++k)
-						if (w->A.iso_cols[k] == j && r == c) a += w->A.iso_vals[k];
-					if (i == j && r == c) a -= w->mass[i];
+					for (int32_t k = bsr_iso_begin(&w->work.A, i); k < bsr_iso_end(&w->work.A, i); ++k)
+						if (w->work.A.iso_cols[k] == j && r == c) a += w->work.A.iso_vals[k];
+					if (i == j && r == c) a -= w->model.mass[i];
 					worst_k = fmax(worst_k, fabs(dfd + a / (h * h)));
 					scale_k = fmax(scale_k, fabs(dfd));
 				}
@@ -540,7 +540,7 @@ static drape_world* creased_strip(double phi, double guard, double* energy)
 	cd.fold_guard = guard;
 	cd.material = (drape_material){.density = 0.1, .bend_u = 3e-5, .bend_v = 1e-5};
 	CHECK(drape_cloth_add(w, &cd).index >= 0);
-	CHECK(world_prepare(w) == DRAPE_OK);
+	CHECK(workspace_prepare(w) == DRAPE_OK);
 	*energy = drape_world_elastic_energy(w);
 	drape_mesh_free(&mesh);
 	return w;

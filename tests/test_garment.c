@@ -433,13 +433,13 @@ static void test_tube_sewing_tensor(void)
 	scene s;
 	drape_world* w = build_tube(sets, 1, &s);
 	if (!w) return;
-	CHECK(w->hinge_count == 0 && w->btens_count == w->triangle_count);
+	CHECK(w->model.hinge_count == 0 && w->model.btens_count == w->model.triangle_count);
 	for (int f = 1; f <= 45 && !(drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1})); ++f) {
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 		CHECK(drape_world_close_seams(w, NULL) == DRAPE_OK);
 	}
 	CHECK(drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1}));
-	CHECK(w->hinge_count == 0 && w->btens_count == w->triangle_count);
+	CHECK(w->model.hinge_count == 0 && w->model.btens_count == w->model.triangle_count);
 	/* steps on from the sewn topology (the solver's pattern is rebuilt from the elements) */
 	CHECK(drape_world_step(w, 2.0 / 30.0) == DRAPE_OK);
 	const drape_mesh* m = drape_cloth_mesh(w, (drape_cloth_id){0});
@@ -451,13 +451,13 @@ static void test_tube_sewing_tensor(void)
 	cd.material = s.cloths[0].material;
 	cd.bend_model = DRAPE_BEND_TENSOR;
 	CHECK(drape_cloth_add(fresh, &cd).index >= 0);
-	CHECK(fresh->btens_count == w->btens_count && fresh->hinge_count == 0);
+	CHECK(fresh->model.btens_count == w->model.btens_count && fresh->model.hinge_count == 0);
 	int32_t differ = 0;
-	for (int32_t k = 0; k < w->btens_count && k < fresh->btens_count; ++k) {
-		const bend_tensor_elem *a = &w->btens[k], *b = &fresh->btens[k];
+	for (int32_t k = 0; k < w->model.btens_count && k < fresh->model.btens_count; ++k) {
+		const bend_tensor_elem *a = &w->model.btens[k], *b = &fresh->model.btens[k];
 		differ += memcmp(a->v, b->v, sizeof a->v) != 0 || memcmp(a->alpha, b->alpha, sizeof a->alpha) != 0 ||
 			  a->area != b->area;
-		for (int j = 0; j < BEND_TENSOR_NODES; ++j) CHECK(a->v[j] >= 0 && a->v[j] < w->particle_count);
+		for (int j = 0; j < BEND_TENSOR_NODES; ++j) CHECK(a->v[j] >= 0 && a->v[j] < w->model.particle_count);
 	}
 	CHECK(differ == 0);
 	drape_world_destroy(fresh);
@@ -469,7 +469,7 @@ static void test_tube_sewing_tensor(void)
 	static const char* const guarded[] = {"cloths.0.bend_model=tensor", "cloths.0.fold_guard_degrees=60"};
 	w = build_tube(guarded, 2, &s);
 	if (!w) return;
-	CHECK(w->hinge_count > 0 && w->btens_count == w->triangle_count);
+	CHECK(w->model.hinge_count > 0 && w->model.btens_count == w->model.triangle_count);
 	for (int f = 1; f <= 45 && !(drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1})); ++f) {
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 		CHECK(drape_world_close_seams(w, NULL) == DRAPE_OK);
@@ -481,10 +481,10 @@ static void test_tube_sewing_tensor(void)
 	cd.material = s.cloths[0].material;
 	cd.fold_guard = DRAPE_PI / 3.0;
 	CHECK(drape_cloth_add(fresh, &cd).index >= 0);
-	CHECK(fresh->hinge_count > 0 && fresh->hinge_count == w->hinge_count && fresh->btens_count == w->btens_count);
+	CHECK(fresh->model.hinge_count > 0 && fresh->model.hinge_count == w->model.hinge_count && fresh->model.btens_count == w->model.btens_count);
 	differ = 0;
-	for (int32_t k = 0; k < w->hinge_count && k < fresh->hinge_count; ++k) {
-		const hinge_elem *a = &w->hinges[k], *b = &fresh->hinges[k];
+	for (int32_t k = 0; k < w->model.hinge_count && k < fresh->model.hinge_count; ++k) {
+		const hinge_elem *a = &w->model.hinges[k], *b = &fresh->model.hinges[k];
 		differ += memcmp(a->v, b->v, sizeof a->v) != 0 || a->k != b->k || a->guard != b->guard;
 		CHECK(a->guard == DRAPE_PI / 3.0);
 	}
@@ -639,9 +639,9 @@ static void far_panels(const char* const* sets, int32_t set_count, double* sewn_
 	for (int f = 1; f <= s.frames && sew.open > 0 && status == DRAPE_OK; ++f) {
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 		for (int32_t k = 0; k < pairs && !drape_seam_merged(w, (drape_seam_id){0}); ++k) {
-			vec3 d = v3_sub(w->x[pair[2 * k + 1]], w->x[pair[2 * k]]);
+			vec3 d = v3_sub(w->state.x[pair[2 * k + 1]], w->state.x[pair[2 * k]]);
 			double len = v3_len(d);
-			if (len > 0.0) *fastest = fmax(*fastest, -v3_dot(d, v3_sub(w->v[pair[2 * k + 1]], w->v[pair[2 * k]])) / len);
+			if (len > 0.0) *fastest = fmax(*fastest, -v3_dot(d, v3_sub(w->state.v[pair[2 * k + 1]], w->state.v[pair[2 * k]])) / len);
 		}
 		status = sewing_after_frame(&sew, w, &s, err, err_size);
 	}

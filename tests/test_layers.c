@@ -93,23 +93,23 @@ static void add_rod(drape_world* w)
  * sign by the inner triangle's winding normal (its outer side) at the closest point. */
 static double least_clearance(const drape_world* w, drape_cloth_id inner, drape_cloth_id outer)
 {
-	const cloth_data* ci = &w->cloths[inner.index];
-	const cloth_data* co = &w->cloths[outer.index];
+	const cloth_data* ci = &w->model.cloths[inner.index];
+	const cloth_data* co = &w->model.cloths[outer.index];
 	const int32_t t_end = ci->first_triangle + ci->mesh.triangle_count;
 	const int32_t o_end = co->first_vertex + co->mesh.vertex_count;
 	double least = INFINITY;
 	for (int32_t p = co->first_vertex; p < o_end; ++p) {
 		double best = INFINITY, signed_best = 0.0;
 		for (int32_t t = ci->first_triangle; t < t_end; ++t) {
-			const int32_t* v = w->triangles[t].v;
-			vec3 a = w->x[v[0]], b = w->x[v[1]], c = w->x[v[2]];
+			const int32_t* v = w->model.triangles[t].v;
+			vec3 a = w->state.x[v[0]], b = w->state.x[v[1]], c = w->state.x[v[2]];
 			double bary[3];
-			double d2 = point_triangle_closest(w->x[p], a, b, c, bary);
+			double d2 = point_triangle_closest(w->state.x[p], a, b, c, bary);
 			if (d2 < best) {
 				vec3 q = v3_add(v3_add(v3_scale(a, bary[0]), v3_scale(b, bary[1])), v3_scale(c, bary[2]));
 				vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
 				best = d2;
-				signed_best = v3_dot(v3_sub(w->x[p], q), n) >= 0.0 ? sqrt(d2) : -sqrt(d2);
+				signed_best = v3_dot(v3_sub(w->state.x[p], q), n) >= 0.0 ? sqrt(d2) : -sqrt(d2);
 			}
 		}
 		if (signed_best < least) least = signed_best;
@@ -191,9 +191,9 @@ static int32_t crossed_tubes(int32_t outer_layer, double* clearance, int* first_
 		}
 	CHECK(drape_cloth_set_positions(w, outer, x) == DRAPE_OK);
 	/* the world's count of intersecting pairs, which setting positions leaves as it was */
-	w->intersections = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
-	CHECK(w->intersections > 0);
-	printf("crossed start: %d intersecting triangle pairs\n", (int)w->intersections);
+	w->state.intersections = cloth_pairs_intersections(&w->work.pairs, w->state.x, NULL, 0);
+	CHECK(w->state.intersections > 0);
+	printf("crossed start: %d intersecting triangle pairs\n", (int)w->state.intersections);
 	*first_clean = -1;
 	*crossed_again = 0;
 	for (int f = 1; f <= 30; ++f) {

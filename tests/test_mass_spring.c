@@ -263,11 +263,11 @@ static void test_rod_constants_match_table2(void)
 	CHECK_NEAR(m[0], 0.005, 1e-15);
 	CHECK_NEAR(m[10], 0.01, 1e-15);
 	CHECK_NEAR(m[25], 0.005, 1e-15);
-	CHECK(w->ms_spring_count == 25);
-	CHECK(w->ms_bend_count == 24);
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		CHECK_NEAR(w->ms_springs[k].k, 50.0, 1e-9);
-		CHECK(w->ms_springs[k].family == FAMILY_STRETCH_U);
+	CHECK(w->model.ms_spring_count == 25);
+	CHECK(w->model.ms_bend_count == 24);
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
+		CHECK_NEAR(w->model.ms_springs[k].k, 50.0, 1e-9);
+		CHECK(w->model.ms_springs[k].family == FAMILY_STRETCH_U);
 	}
 	drape_world_destroy(w);
 }
@@ -282,11 +282,11 @@ static void test_grid_springs_and_masses(void)
 	CHECK(w != NULL);
 	if (!w) return;
 	int counts[FAMILY_COUNT] = {0};
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) counts[w->ms_springs[k].family]++;
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) counts[w->model.ms_springs[k].family]++;
 	CHECK(counts[FAMILY_STRETCH_U] == (nu - 1) * nv);
 	CHECK(counts[FAMILY_STRETCH_V] == nu * (nv - 1));
 	CHECK(counts[FAMILY_SHEAR] == 2 * (nu - 1) * (nv - 1));
-	CHECK(w->ms_bend_count == (nu - 2) * nv + nu * (nv - 2));
+	CHECK(w->model.ms_bend_count == (nu - 2) * nv + nu * (nv - 2));
 	double m[20], total = 0.0;
 	drape_cloth_get_masses(w, c, m);
 	for (int i = 0; i < nu * nv; ++i) total += m[i];
@@ -296,9 +296,9 @@ static void test_grid_springs_and_masses(void)
 	/* Pulling the whole sheet along u: the warp springs' stiffnesses in series/parallel add up
 	 * to stretch * width / length. */
 	double sum_rows = 0.0;
-	for (int32_t k = 0; k < w->ms_spring_count; ++k)
-		if (w->ms_springs[k].family == FAMILY_STRETCH_U && w->ms_springs[k].v[0] % nu == 0)
-			sum_rows += w->ms_springs[k].k;
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k)
+		if (w->model.ms_springs[k].family == FAMILY_STRETCH_U && w->model.ms_springs[k].v[0] % nu == 0)
+			sum_rows += w->model.ms_springs[k].k;
 	/* nu - 1 springs in series per row: row stiffness k / (nu - 1); rows in parallel */
 	CHECK_NEAR(sum_rows / (nu - 1), mat.stretch * 0.3 / 0.4, 1e-9);
 	drape_world_destroy(w);
@@ -320,9 +320,9 @@ static void test_grid_energy_matches_continuum(void)
 	const double eps = 1e-4;
 	/* stretch along u by eps: the warp springs store stretch/2 eps^2 area, and each cell's two
 	 * diagonals (k = shear L^2 / (2 hu hv), length change hu^2 eps / L) add their share */
-	vec3* x0 = malloc((size_t)w->particle_count * sizeof(vec3));
-	memcpy(x0, w->x, (size_t)w->particle_count * sizeof(vec3));
-	for (int32_t i = 0; i < w->particle_count; ++i) w->x[i].x = x0[i].x * (1.0 + eps);
+	vec3* x0 = malloc((size_t)w->model.particle_count * sizeof(vec3));
+	memcpy(x0, w->state.x, (size_t)w->model.particle_count * sizeof(vec3));
+	for (int32_t i = 0; i < w->model.particle_count; ++i) w->state.x[i].x = x0[i].x * (1.0 + eps);
 	const double hu = su / (nu - 1), hv = sv / (nv - 1), L2 = hu * hu + hv * hv;
 	const double diag = mat.shear * L2 / (2 * hu * hv) * pow(hu * hu * eps / sqrt(L2), 2) * (nu - 1) * (nv - 1);
 	CHECK_REL(drape_world_elastic_energy(w), 0.5 * mat.stretch * eps * eps * area + diag, 1e-3, 0.0);
@@ -330,7 +330,7 @@ static void test_grid_energy_matches_continuum(void)
 	 * the weft springs' rotation, which is 4th order in their length change) */
 	const double gamma = 1e-4;
 	drape_material m2 = drape_default_material();
-	for (int32_t i = 0; i < w->particle_count; ++i) w->x[i] = v3(x0[i].x + gamma * x0[i].y, x0[i].y, x0[i].z);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) w->state.x[i] = v3(x0[i].x + gamma * x0[i].y, x0[i].y, x0[i].z);
 	double e_shear = drape_world_elastic_energy(w);
 	CHECK_REL(e_shear, 0.5 * m2.shear * gamma * gamma * area, 2e-2, 0.0);
 	free(x0);
@@ -362,11 +362,11 @@ static double run_chain_sag(drape_integrator integ, double c1, double dt, double
 	drape_world* w = make_chain(&wd, n, 1.0, 0.25, 2.0, 0.0, &c);
 	if (!w) return NAN;
 	/* stretch damping for settling: the chain's own, so every scheme damps alike */
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) w->ms_springs[k].kd = 0.05 * w->ms_springs[k].k;
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) w->model.ms_springs[k].kd = 0.05 * w->model.ms_springs[k].k;
 	drape_world_step(w, seconds);
-	double z1 = w->x[n - 1].z;
+	double z1 = w->state.x[n - 1].z;
 	drape_world_step(w, dt);
-	double z2 = w->x[n - 1].z;
+	double z2 = w->state.x[n - 1].z;
 	if (jitter) *jitter = fabs(z2 - z1);
 	drape_world_destroy(w);
 	/* the bottom starts at z = -1; average the last two steps (On-Off alternates) */
@@ -414,14 +414,14 @@ static double oscillation_period(drape_integrator integ, double c1, double h)
 	drape_cloth_id c;
 	drape_world* w = make_chain(&wd, 2, 1.0, 0.25, 2.0, 0.0, &c); /* k = 2 N/m, m = 0.125 kg */
 	if (!w) return NAN;
-	w->x[1].z -= 0.1;
-	double prev = w->x[1].z + 1.0, first = -1.0, last = -1.0;
+	w->state.x[1].z -= 0.1;
+	double prev = w->state.x[1].z + 1.0, first = -1.0, last = -1.0;
 	int crossings = 0;
 	/* upward crossings of the rest length, at a time interpolated within the step (sampled after
 	 * each pair of steps, so On-Off is always seen after an on-step) */
 	for (int k = 1; k <= (int)(12.0 / (2 * h)); ++k) {
 		drape_world_step(w, 2 * h);
-		double d = w->x[1].z + 1.0;
+		double d = w->state.x[1].z + 1.0;
 		if (prev < 0.0 && d >= 0.0) {
 			double t = drape_world_time(w) - 2 * h * d / (d - prev);
 			if (first < 0.0) first = t;
@@ -473,7 +473,7 @@ static double cantilever_tip(int nu, int nv, double free_length, double B, doubl
 	if (!w) return NAN;
 	drape_world_step(w, 2.0);
 	double tip = 0.0;
-	for (int j = 0; j < nv; ++j) tip += w->x[j * nu + nu - 1].z / nv;
+	for (int j = 0; j < nv; ++j) tip += w->state.x[j * nu + nu - 1].z / nv;
 	drape_world_destroy(w);
 	return -tip;
 }
@@ -502,7 +502,7 @@ static double hammock_sag(int nu, int nv)
 	}
 	drape_world_step(w, 3.0);
 	double mid = 0.0;
-	for (int j = 0; j < nv; ++j) mid += w->x[j * nu + nu / 2].z / nv;
+	for (int j = 0; j < nv; ++j) mid += w->state.x[j * nu + nu / 2].z / nv;
 	drape_world_destroy(w);
 	return -mid;
 }
@@ -579,72 +579,72 @@ static void check_lines_against_dense(drape_integrator integ, int phase)
 	line.kind = DRAPE_CONSTRAINT_LINE;
 	drape_constraint_add(w, &line);
 	uint64_t seed = 7;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->x[i] = v3_add(w->x[i], v3(0.02 * fixture_rand(&seed), 0.02 * fixture_rand(&seed), 0.03 * fixture_rand(&seed)));
-		w->v[i] = v3(0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed));
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.02 * fixture_rand(&seed), 0.02 * fixture_rand(&seed), 0.03 * fixture_rand(&seed)));
+		w->state.v[i] = v3(0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed), 0.3 * fixture_rand(&seed));
 	}
-	CHECK(world_prepare(w) == DRAPE_OK);
+	CHECK(workspace_prepare(w) == DRAPE_OK);
 	const double h = 0.02;
 	constraints_prepare(w, 0.0, h);
-	w->adi_phase = phase;
+	w->state.adi_phase = phase;
 	step_scheme sc;
 	integrator_scheme(w, &sc);
 	const int dir = sc.solve == SOLVE_LINES_V ? 1 : 0;
 	assemble_pass(w, 0.0, h, &sc.pass[integ == DRAPE_INTEGRATOR_SPLIT ? phase : 0]);
 	if (integ == DRAPE_INTEGRATOR_SPLIT && phase == 1)
-		for (int32_t i = 0; i < w->particle_count; ++i) w->b[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+		for (int32_t i = 0; i < w->model.particle_count; ++i) w->work.b[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 	const int split_dir = integ == DRAPE_INTEGRATOR_SPLIT ? phase : dir;
-	const int32_t n = w->particle_count, N = 3 * n;
+	const int32_t n = w->model.particle_count, N = 3 * n;
 	vec3* dv = malloc((size_t)n * sizeof(vec3));
-	CHECK(line_solve(w, split_dir, w->b, dv));
+	CHECK(line_solve(w, split_dir, w->work.b, dv));
 	double* a = calloc((size_t)N * N, sizeof(double));
 	double* full = calloc((size_t)N * N, sizeof(double));
 	double* r = calloc((size_t)N, sizeof(double));
 	for (int32_t i = 0; i < n; ++i)
-		for (int32_t s2 = w->A.row_start[i]; s2 < w->A.row_start[i + 1]; ++s2) {
-			int32_t j = w->A.cols[s2];
+		for (int32_t s2 = w->work.A.row_start[i]; s2 < w->work.A.row_start[i + 1]; ++s2) {
+			int32_t j = w->work.A.cols[s2];
 			for (int p = 0; p < 3; ++p)
-				for (int q = 0; q < 3; ++q) full[(3 * i + p) * N + 3 * j + q] = w->A.blocks[s2].m[p][q];
+				for (int q = 0; q < 3; ++q) full[(3 * i + p) * N + 3 * j + q] = w->work.A.blocks[s2].m[p][q];
 		}
 	/* S A S + (I - S) and S (b - A z) */
 	for (int32_t i = 0; i < n; ++i) {
-		mat3 Si = w->constrained[i] ? w->S[i] : m3_identity();
+		mat3 Si = w->work.constrained[i] ? w->work.S[i] : m3_identity();
 		vec3 az = v3_zero();
 		for (int32_t j = 0; j < n; ++j) {
 			mat3 Aij;
 			for (int p = 0; p < 3; ++p)
 				for (int q = 0; q < 3; ++q) Aij.m[p][q] = full[(3 * i + p) * N + 3 * j + q];
-			az = v3_add(az, m3_mulv(Aij, w->z[j]));
-			mat3 Sj = w->constrained[j] ? w->S[j] : m3_identity();
+			az = v3_add(az, m3_mulv(Aij, w->work.z[j]));
+			mat3 Sj = w->work.constrained[j] ? w->work.S[j] : m3_identity();
 			mat3 blk = m3_mul(Si, m3_mul(Aij, Sj));
 			if (i == j) blk = m3_add(blk, m3_sub(m3_identity(), Si));
 			for (int p = 0; p < 3; ++p)
 				for (int q = 0; q < 3; ++q) a[(3 * i + p) * N + 3 * j + q] = blk.m[p][q];
 		}
-		vec3 ri = m3_mulv(Si, v3_sub(w->b[i], az));
+		vec3 ri = m3_mulv(Si, v3_sub(w->work.b[i], az));
 		r[3 * i] = ri.x, r[3 * i + 1] = ri.y, r[3 * i + 2] = ri.z;
 	}
 	CHECK(dense_solve(N, a, r));
 	double worst = 0.0, scale = 0.0;
 	for (int32_t i = 0; i < n; ++i) {
 		vec3 u = v3(r[3 * i], r[3 * i + 1], r[3 * i + 2]);
-		vec3 want = w->constrained[i] ? v3_add(m3_mulv(w->S[i], u), w->z[i]) : u;
+		vec3 want = w->work.constrained[i] ? v3_add(m3_mulv(w->work.S[i], u), w->work.z[i]) : u;
 		worst = fmax(worst, v3_len(v3_sub(want, dv[i])));
 		scale = fmax(scale, v3_len(want));
 		/* pinned particles get exactly z */
-		if (i % nu == 0) CHECK(v3_len(v3_sub(dv[i], w->z[i])) == 0.0);
+		if (i % nu == 0) CHECK(v3_len(v3_sub(dv[i], w->work.z[i])) == 0.0);
 	}
 	CHECK(scale > 1e-3);
 	CHECK(worst <= 1e-10 * scale);
 	/* and the system really is line-only: no block couples particles of different lines */
 	int cross = 0;
 	for (int32_t i = 0; i < n; ++i)
-		for (int32_t s2 = w->A.row_start[i]; s2 < w->A.row_start[i + 1]; ++s2) {
-			int32_t j = w->A.cols[s2];
+		for (int32_t s2 = w->work.A.row_start[i]; s2 < w->work.A.row_start[i + 1]; ++s2) {
+			int32_t j = w->work.A.cols[s2];
 			bool same_line = split_dir == 0 ? (i / nu == j / nu) : (i % nu == j % nu);
 			if (same_line) continue;
 			for (int p = 0; p < 3; ++p)
-				for (int q = 0; q < 3; ++q) cross += w->A.blocks[s2].m[p][q] != 0.0;
+				for (int q = 0; q < 3; ++q) cross += w->work.A.blocks[s2].m[p][q] != 0.0;
 		}
 	CHECK(cross == 0);
 	free(dv);
@@ -759,11 +759,11 @@ static void test_explicit_blowup_rejected(void)
 	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
 	drape_stats st = drape_world_get_stats(w);
 	CHECK(st.rejected > 0);
-	CHECK(w->control.dt < 0.0036);
+	CHECK(w->state.control.dt < 0.0036);
 	/* the hanging chain holds about m g sag = 0.015 J; a blow-up would hold ~1e80 */
 	double e = drape_world_kinetic_energy(w) + drape_world_elastic_energy(w);
 	printf("    %lld steps, %lld rejected, dt now %.2e s, energy %.3e J\n", (long long)st.steps, (long long)st.rejected,
-	       w->control.dt, e);
+	       w->state.control.dt, e);
 	CHECK(isfinite(e) && e < 1.0);
 	drape_world_destroy(w);
 	/* Without adaptive stepping the divergence test still rejects blown-up steps; with min_dt
@@ -846,7 +846,7 @@ static void test_scene_keys(void)
 	drape_world* w = scene_build_world(&s, err, sizeof err);
 	CHECK(w != NULL);
 	if (w) {
-		CHECK(w->ms_spring_count == 7 && w->ms_bend_count == 6 && w->ms_bends[0].s > 0.0);
+		CHECK(w->model.ms_spring_count == 7 && w->model.ms_bend_count == 6 && w->model.ms_bends[0].s > 0.0);
 		CHECK(drape_world_step(w, 0.01) == DRAPE_OK);
 		drape_world_destroy(w);
 	}
@@ -900,7 +900,7 @@ static void test_solid_contact_all_integrators(void)
 		}
 		CHECK(drape_world_step(w, 0.3) == DRAPE_OK);
 		double lo = 1.0, hi = -1.0;
-		for (int32_t k = 0; k < w->particle_count; ++k) lo = fmin(lo, w->x[k].z), hi = fmax(hi, w->x[k].z);
+		for (int32_t k = 0; k < w->model.particle_count; ++k) lo = fmin(lo, w->state.x[k].z), hi = fmax(hi, w->state.x[k].z);
 		drape_stats st = drape_world_get_stats(w);
 		printf("    %-18s z in [%.5f, %.5f], %d in contact, KE %.2e\n", drape_integrator_name((drape_integrator)i), lo, hi,
 		       st.solid_contacts, drape_world_kinetic_energy(w));
@@ -927,7 +927,7 @@ static void test_shipped_scene(void)
 		const drape_mesh* m = drape_cloth_mesh(w, (drape_cloth_id){0});
 		int32_t nu = s.cloths[0].grid_resolution[0], nv = s.cloths[0].grid_resolution[1];
 		int32_t corner = (nv - 1) * nu;
-		CHECK(w->x[corner].x == m->positions[3 * corner] && w->x[corner].z == m->positions[3 * corner + 2]);
+		CHECK(w->state.x[corner].x == m->positions[3 * corner] && w->state.x[corner].z == m->positions[3 * corner + 2]);
 		drape_world_destroy(w);
 	}
 	scene_free(&s);

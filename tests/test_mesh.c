@@ -140,15 +140,15 @@ static void test_masses_and_coefficients(void)
 	drape_cloth_id c;
 	drape_world* w = make_sheet_bent(&wd, &mat, 9, 0.8, false, &c, DRAPE_BEND_DIHEDRAL); /* its hinges */
 	double total = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) total += w->mass[i];
+	for (int32_t i = 0; i < w->model.particle_count; ++i) total += w->model.mass[i];
 	CHECK_NEAR(total, 0.2 * 0.64, 1e-12);
 	double corner_share[81];
 	drape_cloth_get_masses(w, c, corner_share);
 	/* a corner of the alternating grid touches one or two triangles: 1/3 of each */
 	double cell = 0.1 * 0.1;
 	CHECK(fabs(corner_share[0] - 0.2 * cell / 6.0) < 1e-15 || fabs(corner_share[0] - 0.2 * cell / 3.0) < 1e-15);
-	for (int32_t t = 0; t < w->triangle_count; ++t) {
-		const triangle_elem* e = &w->triangles[t];
+	for (int32_t t = 0; t < w->model.triangle_count; ++t) {
+		const triangle_elem* e = &w->model.triangles[t];
 		CHECK_NEAR(e->rest.area, cell / 2.0, 1e-15);
 		CHECK_NEAR(e->k_stretch * e->rest.area, 300.0, 1e-9);
 		CHECK_NEAR(e->k_shear * e->rest.area, 7.0, 1e-10);
@@ -156,9 +156,9 @@ static void test_masses_and_coefficients(void)
 	/* Hinges across an edge along u get bend_u, along v bend_v, diagonals the blend
 	 * (k_u du^2 + k_v dv^2) / (du^2 + dv^2) = (1e-4 + 3e-4) / 2; all times |e|^2 / (A1 + A2). */
 	int along_u = 0, along_v = 0, diagonal = 0;
-	for (int32_t k = 0; k < w->hinge_count; ++k) {
-		const hinge_elem* h = &w->hinges[k];
-		vec3 e = v3_sub(w->x[h->v[1]], w->x[h->v[0]]);
+	for (int32_t k = 0; k < w->model.hinge_count; ++k) {
+		const hinge_elem* h = &w->model.hinges[k];
+		vec3 e = v3_sub(w->state.x[h->v[1]], w->state.x[h->v[0]]);
 		double shape = v3_len2(e) / cell;
 		if (fabs(e.y) < 1e-12) {
 			CHECK_NEAR(h->k, 1e-4 * shape, 1e-18);
@@ -185,14 +185,14 @@ static double cylinder_bend_energy(int res)
 	drape_world* w = make_sheet_bent(&wd, &mat, res, 0.5, false, NULL, DRAPE_BEND_DIHEDRAL); /* its hinges */
 	/* roll the sheet (lying in z = 1) around an axis along u with radius R */
 	const double R = 0.4;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		double v = w->x[i].y, phi = v / R;
-		w->x[i] = v3(w->x[i].x, R * sin(phi), 1.0 - R + R * cos(phi));
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		double v = w->state.x[i].y, phi = v / R;
+		w->state.x[i] = v3(w->state.x[i].x, R * sin(phi), 1.0 - R + R * cos(phi));
 	}
 	double e = 0.0;
-	for (int32_t k = 0; k < w->hinge_count; ++k) {
-		const hinge_elem* h = &w->hinges[k];
-		vec3 x[4] = {w->x[h->v[0]], w->x[h->v[1]], w->x[h->v[2]], w->x[h->v[3]]};
+	for (int32_t k = 0; k < w->model.hinge_count; ++k) {
+		const hinge_elem* h = &w->model.hinges[k];
+		vec3 x[4] = {w->state.x[h->v[0]], w->state.x[h->v[1]], w->state.x[h->v[2]], w->state.x[h->v[3]]};
 		double th = bend_angle(x);
 		e += 0.5 * h->k * th * th;
 	}

@@ -76,25 +76,25 @@ static void test_internal_forces_no_net_force_or_torque(void)
 	drape_material m = no_drag();
 	drape_world* w = make_sheet(&wd, &m, 9, 0.4, false, NULL);
 	uint64_t seed = 99;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->x[i] = v3_add(w->x[i], v3(0.03 * fixture_rand(&seed), 0.03 * fixture_rand(&seed), 0.05 * fixture_rand(&seed)));
-		w->v[i] = v3_zero();
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.03 * fixture_rand(&seed), 0.03 * fixture_rand(&seed), 0.05 * fixture_rand(&seed)));
+		w->state.v[i] = v3_zero();
 	}
-	world_prepare(w);
+	workspace_prepare(w);
 	const double h = 0.01;
 	constraints_prepare(w, 0.0, h);
 	implicit_assemble(w, 0.0, h);
 	vec3 force = v3_zero(), torque = v3_zero();
 	double scale = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		vec3 f = v3_scale(w->b[i], 1.0 / h);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		vec3 f = v3_scale(w->work.b[i], 1.0 / h);
 		force = v3_add(force, f);
-		torque = v3_add(torque, v3_cross(w->x[i], f));
+		torque = v3_add(torque, v3_cross(w->state.x[i], f));
 		scale = fmax(scale, v3_len(f));
 	}
 	CHECK(scale > 1e-3);
-	CHECK(v3_len(force) < 1e-10 * scale * w->particle_count);
-	CHECK(v3_len(torque) < 1e-10 * scale * w->particle_count);
+	CHECK(v3_len(force) < 1e-10 * scale * w->model.particle_count);
+	CHECK(v3_len(torque) < 1e-10 * scale * w->model.particle_count);
 	drape_world_destroy(w);
 }
 
@@ -109,14 +109,14 @@ static void test_momentum_conserved(void)
 	drape_cloth_id c;
 	drape_world* w = make_sheet(&wd, &m, 9, 0.4, false, &c);
 	uint64_t seed = 5;
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	for (int32_t i = 0; i < w->model.particle_count; ++i)
+		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 	vec3 p0 = v3_zero();
-	for (int32_t i = 0; i < w->particle_count; ++i) p0 = v3_madd(p0, w->mass[i], w->v[i]);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) p0 = v3_madd(p0, w->model.mass[i], w->state.v[i]);
 	double e0 = drape_world_kinetic_energy(w);
 	CHECK(drape_world_step(w, 0.5) == DRAPE_OK);
 	vec3 p1 = v3_zero();
-	for (int32_t i = 0; i < w->particle_count; ++i) p1 = v3_madd(p1, w->mass[i], w->v[i]);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) p1 = v3_madd(p1, w->model.mass[i], w->state.v[i]);
 	CHECK(v3_len(v3_sub(p1, p0)) < 1e-8 * (1.0 + v3_len(p0)));
 	/* ...while the damping and backward Euler dissipate energy. */
 	CHECK(drape_world_kinetic_energy(w) < e0);
@@ -146,7 +146,7 @@ static void test_pin_forces_carry_the_weight(void)
 		for (int a = 0; a < 3; ++a) total[a] += f[a];
 	}
 	double mass = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) mass += w->mass[i];
+	for (int32_t i = 0; i < w->model.particle_count; ++i) mass += w->model.mass[i];
 	CHECK_NEAR(mass, m.density * 0.25, 1e-12);
 	CHECK_NEAR(total[2], mass * 9.81, 1e-3 * mass * 9.81);
 	CHECK_NEAR(total[0], 0.0, 1e-3 * mass * 9.81);
@@ -157,9 +157,9 @@ static void test_pin_forces_carry_the_weight(void)
 static double max_strain(drape_world* w)
 {
 	double worst = 0.0;
-	for (int32_t t = 0; t < w->triangle_count; ++t) {
-		const triangle_elem* e = &w->triangles[t];
-		vec3 x[3] = {w->x[e->v[0]], w->x[e->v[1]], w->x[e->v[2]]};
+	for (int32_t t = 0; t < w->model.triangle_count; ++t) {
+		const triangle_elem* e = &w->model.triangles[t];
+		vec3 x[3] = {w->state.x[e->v[0]], w->state.x[e->v[1]], w->state.x[e->v[2]]};
 		vec3 wu, wv;
 		stretch_w(&e->rest, x, &wu, &wv);
 		worst = fmax(worst, fmax(fabs(v3_len(wu) - 1.0), fabs(v3_len(wv) - 1.0)));
@@ -182,7 +182,7 @@ static void test_very_stiff_sheet_at_frame_steps(void)
 	drape_stats s = drape_world_get_stats(w);
 	CHECK(s.steps == 45 && s.rejected == 0);
 	bool finite = true;
-	for (int32_t i = 0; i < w->particle_count; ++i) finite = finite && v3_isfinite(w->x[i]) && v3_isfinite(w->v[i]);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) finite = finite && v3_isfinite(w->state.x[i]) && v3_isfinite(w->state.v[i]);
 	CHECK(finite);
 	/* Bounded: no energy from nowhere (the sheet has m g h ~ 0.2 J to give), and no triangle torn
 	 * apart. CG's loose default tolerance (1e-3) leaves the stiffest modes a few percent off. */
@@ -199,8 +199,8 @@ static void test_adaptive_recovers_from_violent_start(void)
 	drape_cloth_id c;
 	drape_world* w = make_sheet(&wd, NULL, 11, 0.5, true, &c);
 	uint64_t seed = 77;
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		w->v[i] = v3(30.0 * fixture_rand(&seed), 30.0 * fixture_rand(&seed), 30.0 * fixture_rand(&seed));
+	for (int32_t i = 0; i < w->model.particle_count; ++i)
+		w->state.v[i] = v3(30.0 * fixture_rand(&seed), 30.0 * fixture_rand(&seed), 30.0 * fixture_rand(&seed));
 	for (int f = 1; f <= 60; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 	drape_stats s = drape_world_get_stats(w);
 	CHECK(s.rejected > 0);
@@ -319,7 +319,7 @@ static void test_limiter_holding_a_shape_keeps_frame_steps(void)
 			const drape_stats st = drape_world_get_stats(w);
 			CHECK(st.steps <= 2 * 15);
 			/* the limiter is still at work: something stays out by more than its tolerance */
-			CHECK(strain_limit_violation(w, w->x) > 0.05 * w->def.strain_limit);
+			CHECK(strain_limit_violation(w, w->state.x) > 0.05 * w->def.strain_limit);
 			CHECK(drape_world_kinetic_energy(w) < 1e-5);
 			drape_world_destroy(w);
 		}

@@ -28,11 +28,11 @@
 static drape_world* random_system_of(const drape_world_def* wd, drape_bend_model model, int res, double h, uint64_t seed)
 {
 	drape_world* w = make_sheet_bent(wd, NULL, res, 0.5, false, NULL, model);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->x[i] = v3_add(w->x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
-		w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
+		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 	}
-	world_prepare(w);
+	workspace_prepare(w);
 	constraints_prepare(w, 0.0, h);
 	implicit_assemble(w, 0.0, h);
 	return w;
@@ -50,21 +50,21 @@ static drape_world* random_system(int res, double h, uint64_t seed)
 /* Every fourth particle constrained, cycling through point, plane and line (eq. 13). */
 static void constrain(drape_world* w, uint64_t* seed)
 {
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->constrained[i] = 0;
-		w->S[i] = m3_identity();
-		w->z[i] = v3_zero();
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->work.constrained[i] = 0;
+		w->work.S[i] = m3_identity();
+		w->work.z[i] = v3_zero();
 	}
-	for (int32_t i = 0; i < w->particle_count; i += 4) {
+	for (int32_t i = 0; i < w->model.particle_count; i += 4) {
 		vec3 p = v3_normalize(v3(fixture_rand(seed), fixture_rand(seed), fixture_rand(seed)));
 		vec3 q = v3_normalize(v3_cross(p, v3(0.3, 0.5, 0.7)));
 		vec3 target = v3(fixture_rand(seed), fixture_rand(seed), fixture_rand(seed));
-		w->constrained[i] = 1;
+		w->work.constrained[i] = 1;
 		int kind = (i / 4) % 3;
 		mat3 P = m3_outer(p, p);
 		if (kind == 2) P = m3_add(P, m3_outer(q, q));
-		w->S[i] = kind == 0 ? m3_zero() : m3_sub(m3_identity(), P);
-		w->z[i] = kind == 0 ? target : m3_mulv(P, target);
+		w->work.S[i] = kind == 0 ? m3_zero() : m3_sub(m3_identity(), P);
+		w->work.z[i] = kind == 0 ? target : m3_mulv(P, target);
 	}
 }
 
@@ -72,35 +72,35 @@ static void constrain(drape_world* w, uint64_t* seed)
  * `factor_from` (w itself: exact; another system on the same pattern: stale), and compares. */
 static void compare_with_block_jacobi(drape_world* w, drape_world* factor_from)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	vec3* ref = malloc((size_t)n * sizeof *ref);
-	pcg_result rb = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, ref);
-	cholesky_precond* chol = cholesky_create(&factor_from->A);
+	pcg_result rb = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, ref);
+	cholesky_precond* chol = cholesky_create(&factor_from->work.A);
 	CHECK(chol != NULL);
 	if (!chol) {
 		free(ref);
 		return;
 	}
-	CHECK(cholesky_factor(chol, &factor_from->A, factor_from->S, factor_from->constrained));
-	w->pcg.cholesky = chol;
-	pcg_result rc = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
-	w->pcg.cholesky = NULL;
+	CHECK(cholesky_factor(chol, &factor_from->work.A, factor_from->work.S, factor_from->work.constrained));
+	w->work.pcg.cholesky = chol;
+	pcg_result rc = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, w->work.dv);
+	w->work.pcg.cholesky = NULL;
 	CHECK(rb.converged && rc.converged);
 	/* An exact factor of the filtered matrix converges at once. */
 	if (factor_from == w) CHECK(rc.iterations <= 3 && rc.iterations < rb.iterations);
 	double worst = 0.0, scale = 0.0;
 	int exact_points = 0;
 	for (int32_t i = 0; i < n; ++i) {
-		worst = fmax(worst, v3_len(v3_sub(ref[i], w->dv[i])));
+		worst = fmax(worst, v3_len(v3_sub(ref[i], w->work.dv[i])));
 		scale = fmax(scale, v3_len(ref[i]));
-		if (!w->constrained[i]) continue;
+		if (!w->work.constrained[i]) continue;
 		/* The filter holds the constrained components at z, exactly for points. */
-		vec3 c = v3_sub(w->dv[i], m3_mulv(w->S[i], w->dv[i]));
-		if (w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0) {
-			CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+		vec3 c = v3_sub(w->work.dv[i], m3_mulv(w->work.S[i], w->work.dv[i]));
+		if (w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0) {
+			CHECK(w->work.dv[i].x == w->work.z[i].x && w->work.dv[i].y == w->work.z[i].y && w->work.dv[i].z == w->work.z[i].z);
 			exact_points++;
 		} else {
-			CHECK(v3_len(v3_sub(c, w->z[i])) <= 1e-12 * (1.0 + v3_len(w->z[i])));
+			CHECK(v3_len(v3_sub(c, w->work.z[i])) <= 1e-12 * (1.0 + v3_len(w->work.z[i])));
 		}
 	}
 	CHECK(exact_points > 0);
@@ -111,25 +111,25 @@ static void compare_with_block_jacobi(drape_world* w, drape_world* factor_from)
 	 * an exact coarse solve, and with more levels (a coarse limit of 4 aggregates), where the
 	 * prolongator is smoothed (smoothed_prolongator.h) and two threads give the same bits. */
 	for (int levels = 0; levels < 2; ++levels) {
-		two_level* tl = two_level_create(&w->A, levels ? 4 : TWO_LEVEL_MAX_FACTORED);
+		two_level* tl = two_level_create(&w->work.A, levels ? 4 : TWO_LEVEL_MAX_FACTORED);
 		CHECK(tl != NULL);
 		if (tl) {
 			CHECK(two_level_coarse_count(tl) > 1 && two_level_coarse_count(tl) < n / 4);
 			CHECK(two_level_smoothed(tl) == (levels == 1));
-			CHECK(two_level_setup(tl, &w->A, w->S, w->constrained));
-			w->pcg.two_level = tl;
+			CHECK(two_level_setup(tl, &w->work.A, w->work.S, w->work.constrained));
+			w->work.pcg.two_level = tl;
 			vec3* two = malloc((size_t)n * sizeof *two);
-			pcg_result r2 = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 2, &w->pcg, two);
-			pcg_result rt = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
-			w->pcg.two_level = NULL;
+			pcg_result r2 = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 2, &w->work.pcg, two);
+			pcg_result rt = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, w->work.dv);
+			w->work.pcg.two_level = NULL;
 			CHECK(rt.converged && rt.iterations < rb.iterations);
-			CHECK(two && r2.iterations == rt.iterations && memcmp(two, w->dv, (size_t)n * sizeof *two) == 0);
+			CHECK(two && r2.iterations == rt.iterations && memcmp(two, w->work.dv, (size_t)n * sizeof *two) == 0);
 			free(two);
 			double worst_t = 0.0;
 			for (int32_t i = 0; i < n; ++i) {
-				worst_t = fmax(worst_t, v3_len(v3_sub(ref[i], w->dv[i])));
-				if (w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0)
-					CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+				worst_t = fmax(worst_t, v3_len(v3_sub(ref[i], w->work.dv[i])));
+				if (w->work.constrained[i] && w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0)
+					CHECK(w->work.dv[i].x == w->work.z[i].x && w->work.dv[i].y == w->work.z[i].y && w->work.dv[i].z == w->work.z[i].z);
 			}
 			CHECK(worst_t <= 1e-6 * scale);
 			two_level_destroy(tl);
@@ -149,14 +149,14 @@ static void test_smoothed_prolongator_galerkin(void)
 		drape_world* w = random_system_of(&wd, split ? DRAPE_BEND_TENSOR : DRAPE_BEND_DIHEDRAL, 9, 0.02, 7);
 		CHECK(w != NULL);
 		if (!w) return;
-		const int32_t n = w->particle_count;
+		const int32_t n = w->model.particle_count;
 		constrain(w, &seed);
-		CHECK(!split || w->A.iso_start != NULL);
+		CHECK(!split || w->work.A.iso_start != NULL);
 		int32_t* agg = malloc((size_t)n * sizeof *agg);
-		const int32_t nc = agg ? aggregate_greedy(n, w->A.row_start, w->A.cols, agg) : 0;
+		const int32_t nc = agg ? aggregate_greedy(n, w->work.A.row_start, w->work.A.cols, agg) : 0;
 		smoothed_prolongator p;
 		bsr coarse = {0};
-		CHECK(agg && nc > 1 && smoothed_prolongator_init(&p, &w->A, agg, nc, &coarse));
+		CHECK(agg && nc > 1 && smoothed_prolongator_init(&p, &w->work.A, agg, nc, &coarse));
 		vec3 *x = malloc((size_t)n * sizeof *x), *r = malloc((size_t)n * sizeof *r);
 		vec3 *xc = malloc((size_t)nc * sizeof *xc), *Acx = malloc((size_t)nc * sizeof *Acx);
 		CHECK(x && r && xc && Acx);
@@ -177,14 +177,14 @@ static void test_smoothed_prolongator_galerkin(void)
 			CHECK(fabs(lhs - rhs) <= 1e-12 * fabs(lhs));
 			/* The filtered matrix's energy, A's blocks and scalar part through filtered.h. */
 			bsr_zero(&coarse, 1);
-			smoothed_prolongator_galerkin(&p, &w->A, w->S, w->constrained, &coarse);
+			smoothed_prolongator_galerkin(&p, &w->work.A, w->work.S, w->work.constrained, &coarse);
 			double fine = 0.0;
 			for (int32_t I = 0; I < n; ++I) {
 				vec3 s = v3_zero();
-				for (int32_t k = w->A.row_start[I]; k < w->A.row_start[I + 1]; ++k)
-					s = v3_add(s, m3_mulv(filtered_block(&w->A, k, I, w->A.cols[k], w->S, w->constrained), x[w->A.cols[k]]));
-				for (int32_t k = bsr_iso_begin(&w->A, I); k < bsr_iso_end(&w->A, I); ++k)
-					s = v3_add(s, m3_mulv(filtered_iso(&w->A, k, I, w->S, w->constrained), x[w->A.iso_cols[k]]));
+				for (int32_t k = w->work.A.row_start[I]; k < w->work.A.row_start[I + 1]; ++k)
+					s = v3_add(s, m3_mulv(filtered_block(&w->work.A, k, I, w->work.A.cols[k], w->work.S, w->work.constrained), x[w->work.A.cols[k]]));
+				for (int32_t k = bsr_iso_begin(&w->work.A, I); k < bsr_iso_end(&w->work.A, I); ++k)
+					s = v3_add(s, m3_mulv(filtered_iso(&w->work.A, k, I, w->work.S, w->work.constrained), x[w->work.A.iso_cols[k]]));
 				fine += v3_dot(x[I], s);
 			}
 			bsr_mul(&coarse, xc, Acx, 1);
@@ -230,33 +230,33 @@ static void test_tensor_scalar_part_same_system(void)
 		sys[full] = w;
 	}
 	drape_world *split = sys[0], *full = sys[1];
-	const int32_t n = split->particle_count;
-	CHECK(full->A.iso_start == NULL);
-	CHECK(split->A.iso_start != NULL && split->A.iso_start[n] > 0);
-	CHECK(split->A.nnz < full->A.nnz);
+	const int32_t n = split->model.particle_count;
+	CHECK(full->work.A.iso_start == NULL);
+	CHECK(split->work.A.iso_start != NULL && split->work.A.iso_start[n] > 0);
+	CHECK(split->work.A.nnz < full->work.A.nnz);
 	vec3* x = malloc((size_t)n * sizeof *x);
 	vec3* ys = malloc((size_t)n * sizeof *ys);
 	vec3* yf = malloc((size_t)n * sizeof *yf);
 	uint64_t seed = 47;
 	for (int32_t i = 0; i < n; ++i) x[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-	bsr_mul(&split->A, x, ys, 1);
-	bsr_mul(&full->A, x, yf, 1);
+	bsr_mul(&split->work.A, x, ys, 1);
+	bsr_mul(&full->work.A, x, yf, 1);
 	double worst = 0.0, scale = 0.0, worst_b = 0.0;
 	for (int32_t i = 0; i < n; ++i) {
 		worst = fmax(worst, v3_len(v3_sub(ys[i], yf[i])));
 		scale = fmax(scale, v3_len(yf[i]));
-		worst_b = fmax(worst_b, v3_len(v3_sub(split->b[i], full->b[i])));
+		worst_b = fmax(worst_b, v3_len(v3_sub(split->work.b[i], full->work.b[i])));
 	}
 	CHECK(scale > 0.0 && worst <= 1e-12 * scale);
 	CHECK(worst_b <= 1e-12);
-	pcg_result rf = pcg_solve(&full->A, full->b, full->z, NULL, full->S, full->constrained, 1e-10, 100000, 1, &full->pcg, yf);
-	two_level* tl = two_level_create(&split->A, TWO_LEVEL_MAX_FACTORED);
+	pcg_result rf = pcg_solve(&full->work.A, full->work.b, full->work.z, NULL, full->work.S, full->work.constrained, 1e-10, 100000, 1, &full->work.pcg, yf);
+	two_level* tl = two_level_create(&split->work.A, TWO_LEVEL_MAX_FACTORED);
 	CHECK(tl != NULL);
 	if (tl) {
-		CHECK(two_level_setup(tl, &split->A, split->S, split->constrained));
-		split->pcg.two_level = tl;
-		pcg_result rs = pcg_solve(&split->A, split->b, split->z, NULL, split->S, split->constrained, 1e-10, 100000, 1, &split->pcg, ys);
-		split->pcg.two_level = NULL;
+		CHECK(two_level_setup(tl, &split->work.A, split->work.S, split->work.constrained));
+		split->work.pcg.two_level = tl;
+		pcg_result rs = pcg_solve(&split->work.A, split->work.b, split->work.z, NULL, split->work.S, split->work.constrained, 1e-10, 100000, 1, &split->work.pcg, ys);
+		split->work.pcg.two_level = NULL;
 		CHECK(rf.converged && rs.converged && rs.iterations < rf.iterations);
 		double diff = 0.0, size = 0.0;
 		for (int32_t i = 0; i < n; ++i) {
@@ -310,21 +310,21 @@ static void test_multigrid_same_answer_as_block_jacobi(void)
 		drape_world* w = random_system(SHORT(13, 9) + 4 * (int)s, 1.0 / 30.0, 200 + s);
 		uint64_t seed = 11 * s;
 		constrain(w, &seed);
-		const int32_t n = w->particle_count;
+		const int32_t n = w->model.particle_count;
 		vec3* ref = malloc((size_t)n * sizeof *ref);
 		vec3* u = malloc(4 * (size_t)n * sizeof *u);
-		pcg_result rb = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, ref);
+		pcg_result rb = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, ref);
 		CHECK(rb.converged);
 		double scale = 0.0;
 		for (int32_t i = 0; i < n; ++i) scale = fmax(scale, v3_len(ref[i]));
 		CHECK(scale > 0.0);
 		for (int rotations = 0; rotations < 2; ++rotations)
 			for (int levels = 0; levels < 2; ++levels) {
-				multigrid* mg = multigrid_create(&w->A, levels ? 12 : INT32_MAX, rotations);
+				multigrid* mg = multigrid_create(&w->work.A, levels ? 12 : INT32_MAX, rotations);
 				CHECK(mg != NULL);
 				if (!mg) continue;
 				CHECK(levels ? multigrid_level_count(mg) >= 3 : multigrid_level_count(mg) == 1);
-				CHECK(multigrid_setup(mg, &w->A, w->S, w->constrained, w->x, 1));
+				CHECK(multigrid_setup(mg, &w->work.A, w->work.S, w->work.constrained, w->state.x, 1));
 				/* Symmetric: u^T P^-1 v = v^T P^-1 u, to round-off. */
 				for (int32_t i = 0; i < 2 * n; ++i) u[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 				multigrid_apply(mg, u, u + 2 * n);
@@ -336,18 +336,18 @@ static void test_multigrid_same_answer_as_block_jacobi(void)
 					mag += v3_len(u[i]) * v3_len(u[3 * n + i]);
 				}
 				CHECK(fabs(uv - vu) <= 1e-10 * mag);
-				w->pcg.multigrid = mg;
-				pcg_result rm = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
-				w->pcg.multigrid = NULL;
+				w->work.pcg.multigrid = mg;
+				pcg_result rm = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, w->work.dv);
+				w->work.pcg.multigrid = NULL;
 				if (getenv("DRAPE_TEST_VERBOSE"))
 					fprintf(stderr, "n %d rotations %d levels %d: %d iterations (block Jacobi %d)\n", n, rotations,
 						multigrid_level_count(mg), rm.iterations, rb.iterations);
 				CHECK(rm.converged && rm.iterations < rb.iterations);
 				double worst = 0.0;
 				for (int32_t i = 0; i < n; ++i) {
-					worst = fmax(worst, v3_len(v3_sub(ref[i], w->dv[i])));
-					if (w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0)
-						CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+					worst = fmax(worst, v3_len(v3_sub(ref[i], w->work.dv[i])));
+					if (w->work.constrained[i] && w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0)
+						CHECK(w->work.dv[i].x == w->work.z[i].x && w->work.dv[i].y == w->work.z[i].y && w->work.dv[i].z == w->work.z[i].z);
 				}
 				CHECK(worst <= 1e-6 * scale);
 				multigrid_destroy(mg);
@@ -366,23 +366,23 @@ static void test_multigrid_refresh_same_answer(void)
 	drape_world* w = random_system(SHORT(19, 13), 1.0 / 30.0, 300);
 	uint64_t seed = 31;
 	constrain(w, &seed);
-	multigrid* mg = multigrid_create(&w->A, 12, true);
-	CHECK(mg != NULL && multigrid_setup(mg, &w->A, w->S, w->constrained, w->x, 1));
+	multigrid* mg = multigrid_create(&w->work.A, 12, true);
+	CHECK(mg != NULL && multigrid_setup(mg, &w->work.A, w->work.S, w->work.constrained, w->state.x, 1));
 	constrain(w, &seed); /* other planes, lines and targets */
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	vec3* ref = malloc((size_t)n * sizeof *ref);
-	pcg_result rb = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, ref);
-	CHECK(mg != NULL && multigrid_refresh(mg, &w->A, w->S, w->constrained, 1));
-	w->pcg.multigrid = mg;
-	pcg_result rm = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 100000, 1, &w->pcg, w->dv);
-	w->pcg.multigrid = NULL;
+	pcg_result rb = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, ref);
+	CHECK(mg != NULL && multigrid_refresh(mg, &w->work.A, w->work.S, w->work.constrained, 1));
+	w->work.pcg.multigrid = mg;
+	pcg_result rm = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 100000, 1, &w->work.pcg, w->work.dv);
+	w->work.pcg.multigrid = NULL;
 	CHECK(rb.converged && rm.converged && rm.iterations < rb.iterations);
 	double worst = 0.0, scale = 0.0;
 	for (int32_t i = 0; i < n; ++i) {
-		worst = fmax(worst, v3_len(v3_sub(ref[i], w->dv[i])));
+		worst = fmax(worst, v3_len(v3_sub(ref[i], w->work.dv[i])));
 		scale = fmax(scale, v3_len(ref[i]));
-		if (w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0)
-			CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+		if (w->work.constrained[i] && w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0)
+			CHECK(w->work.dv[i].x == w->work.z[i].x && w->work.dv[i].y == w->work.z[i].y && w->work.dv[i].z == w->work.z[i].z);
 	}
 	CHECK(worst <= 1e-6 * scale);
 	multigrid_destroy(mg);
@@ -432,10 +432,10 @@ static double* run_sheet(drape_preconditioner pc, int threads, int res, int* cou
 	drape_world* w = make_sheet(&wd, NULL, res, 1.0, true, &c);
 	if (pc == DRAPE_PRECONDITIONER_MULTIGRID) {
 		/* Below MULTIGRID_MAX_FACTORED the hierarchy is one factored level: force three. */
-		CHECK(world_prepare(w) == DRAPE_OK);
-		multigrid_destroy(w->multigrid);
-		w->multigrid = multigrid_create(&w->A, 24, true);
-		CHECK(w->multigrid != NULL && multigrid_level_count(w->multigrid) >= 3);
+		CHECK(workspace_prepare(w) == DRAPE_OK);
+		multigrid_destroy(w->work.multigrid);
+		w->work.multigrid = multigrid_create(&w->work.A, 24, true);
+		CHECK(w->work.multigrid != NULL && multigrid_level_count(w->work.multigrid) >= 3);
 	}
 	int n = drape_cloth_vertex_count(w, c);
 	double* x0 = malloc(3 * (size_t)n * sizeof *x0);
@@ -546,9 +546,9 @@ static double scene_strain(const char* name, int res, int frames, const char* so
 		CHECK(drape_world_step(w, f / (double)s.fps - drape_world_time(w)) == DRAPE_OK);
 		for (int j = 0; j < res; ++j)
 			for (int i = 0; i < res; ++i) {
-				vec3 p = w->x[j * res + i];
-				if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[j * res + i + 1], p)) / rest - 1.0));
-				if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->x[(j + 1) * res + i], p)) / rest - 1.0));
+				vec3 p = w->state.x[j * res + i];
+				if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->state.x[j * res + i + 1], p)) / rest - 1.0));
+				if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->state.x[(j + 1) * res + i], p)) / rest - 1.0));
 			}
 	}
 	drape_world_destroy(w);

@@ -52,9 +52,9 @@ static void round_trip(const char* path, const char* const* sets, int32_t count,
 	fclose(f);
 	CHECK(drape_world_time(b) == saved / sb.fps);
 	step_to(b, &sb, saved, last);
-	CHECK(a->particle_count == b->particle_count);
-	size_t bytes = (size_t)a->particle_count * sizeof(vec3);
-	int same_x = memcmp(a->x, b->x, bytes) == 0, same_v = memcmp(a->v, b->v, bytes) == 0;
+	CHECK(a->model.particle_count == b->model.particle_count);
+	size_t bytes = (size_t)a->model.particle_count * sizeof(vec3);
+	int same_x = memcmp(a->state.x, b->state.x, bytes) == 0, same_v = memcmp(a->state.v, b->state.v, bytes) == 0;
 	if (!same_x || !same_v) fprintf(stderr, "%s: resumed run differs (x %d, v %d)\n", path, same_x, same_v);
 	CHECK(same_x && same_v);
 	drape_world_destroy(a);
@@ -110,10 +110,10 @@ static void test_seams(void)
 	scene s;
 	drape_world* w = build(DRAPE_SOURCE_DIR "/scenes/garment_tube.json", NULL, 0, &s);
 	if (!w) return;
-	const int32_t before = w->particle_count;
+	const int32_t before = w->model.particle_count;
 	step_to(w, &s, 0, 1);
 	CHECK(drape_seam_count(w) == 2 && drape_seam_merged(w, (drape_seam_id){0}) && drape_seam_merged(w, (drape_seam_id){1}));
-	CHECK(w->particle_count < before);
+	CHECK(w->model.particle_count < before);
 	drape_world_destroy(w);
 	scene_free(&s);
 	round_trip(DRAPE_SOURCE_DIR "/scenes/garment_tube.json", NULL, 0, 1, SHORT(8, 4));

@@ -24,11 +24,11 @@ static drape_world* assembled_sheet(int res, double h, uint64_t seed, bool pins)
 {
 	drape_world_def wd = drape_default_world_def();
 	drape_world* w = make_sheet(&wd, NULL, res, 0.5, pins, NULL);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->x[i] = v3_add(w->x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
-		w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
+		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 	}
-	world_prepare(w);
+	workspace_prepare(w);
 	constraints_prepare(w, 0.0, h);
 	implicit_assemble(w, 0.0, h);
 	return w;
@@ -78,14 +78,14 @@ static void test_bsr_packed_same_bits(void)
 	drape_world_def wd = drape_default_world_def();
 	drape_world* w = make_sheet_bent(&wd, NULL, 11, 0.5, false, NULL, DRAPE_BEND_TENSOR);
 	uint64_t seed = 11;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->x[i] = v3_add(w->x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
-		w->v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
+		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
 	}
-	world_prepare(w);
+	workspace_prepare(w);
 	constraints_prepare(w, 0.0, 1.0 / 30.0);
 	implicit_assemble(w, 0.0, 1.0 / 30.0);
-	const bsr* A = &w->A;
+	const bsr* A = &w->work.A;
 	const int32_t n = A->n;
 	CHECK(A->iso_start != NULL && A->iso_start[n] > 0);
 	vec3* x = malloc((size_t)n * sizeof *x);
@@ -119,15 +119,15 @@ static void test_matrix_is_symmetric(void)
 {
 	drape_world* w = assembled_sheet(9, 1.0 / 30.0, 3, false);
 	double worst = 0.0, scale = 0.0;
-	for (int32_t i = 0; i < w->A.n; ++i)
-		for (int32_t k = w->A.row_start[i]; k < w->A.row_start[i + 1]; ++k) {
-			int32_t j = w->A.cols[k];
-			int32_t kt = bsr_find(&w->A, j, i);
+	for (int32_t i = 0; i < w->work.A.n; ++i)
+		for (int32_t k = w->work.A.row_start[i]; k < w->work.A.row_start[i + 1]; ++k) {
+			int32_t j = w->work.A.cols[k];
+			int32_t kt = bsr_find(&w->work.A, j, i);
 			CHECK(kt >= 0);
 			for (int a = 0; a < 3; ++a)
 				for (int c = 0; c < 3; ++c) {
-					worst = fmax(worst, fabs(w->A.blocks[k].m[a][c] - w->A.blocks[kt].m[c][a]));
-					scale = fmax(scale, fabs(w->A.blocks[k].m[a][c]));
+					worst = fmax(worst, fabs(w->work.A.blocks[k].m[a][c] - w->work.A.blocks[kt].m[c][a]));
+					scale = fmax(scale, fabs(w->work.A.blocks[k].m[a][c]));
 				}
 		}
 	CHECK(scale > 0.0);
@@ -140,14 +140,14 @@ static void test_matrix_is_positive_definite(void)
 {
 	drape_world* w = assembled_sheet(9, 1.0 / 30.0, 5, false);
 	uint64_t seed = 11;
-	vec3* x = malloc((size_t)w->particle_count * sizeof *x);
-	vec3* y = malloc((size_t)w->particle_count * sizeof *y);
+	vec3* x = malloc((size_t)w->model.particle_count * sizeof *x);
+	vec3* y = malloc((size_t)w->model.particle_count * sizeof *y);
 	for (int trial = 0; trial < 20; ++trial) {
-		for (int32_t i = 0; i < w->particle_count; ++i)
+		for (int32_t i = 0; i < w->model.particle_count; ++i)
 			x[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-		bsr_mul(&w->A, x, y, 1);
+		bsr_mul(&w->work.A, x, y, 1);
 		double q = 0.0;
-		for (int32_t i = 0; i < w->particle_count; ++i) q += v3_dot(x[i], y[i]);
+		for (int32_t i = 0; i < w->model.particle_count; ++i) q += v3_dot(x[i], y[i]);
 		CHECK(q > 0.0);
 	}
 	free(x);
@@ -159,28 +159,28 @@ static void test_matrix_is_positive_definite(void)
  * would: S from eq. 13 and z in the constrained directions. */
 static void random_constraints(drape_world* w, uint64_t* seed)
 {
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->constrained[i] = 0;
-		w->S[i] = m3_identity();
-		w->z[i] = v3_zero();
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->work.constrained[i] = 0;
+		w->work.S[i] = m3_identity();
+		w->work.z[i] = v3_zero();
 	}
-	for (int32_t i = 0; i < w->particle_count; i += 5) {
+	for (int32_t i = 0; i < w->model.particle_count; i += 5) {
 		vec3 p = v3_normalize(v3(fixture_rand(seed), fixture_rand(seed), fixture_rand(seed)));
 		vec3 target = v3(fixture_rand(seed), fixture_rand(seed), fixture_rand(seed));
-		w->constrained[i] = 1;
+		w->work.constrained[i] = 1;
 		switch ((i / 5) % 3) {
 		case 0: /* point: S = 0 */
-			w->S[i] = m3_zero();
-			w->z[i] = target;
+			w->work.S[i] = m3_zero();
+			w->work.z[i] = target;
 			break;
 		case 1: /* plane: one direction */
-			w->S[i] = m3_sub(m3_identity(), m3_outer(p, p));
-			w->z[i] = v3_scale(p, v3_dot(p, target));
+			w->work.S[i] = m3_sub(m3_identity(), m3_outer(p, p));
+			w->work.z[i] = v3_scale(p, v3_dot(p, target));
 			break;
 		default: { /* line: two directions */
 			vec3 q = v3_normalize(v3_cross(p, v3(0.3, 0.5, 0.7)));
-			w->S[i] = m3_sub(m3_sub(m3_identity(), m3_outer(p, p)), m3_outer(q, q));
-			w->z[i] = v3_add(v3_scale(p, v3_dot(p, target)), v3_scale(q, v3_dot(q, target)));
+			w->work.S[i] = m3_sub(m3_sub(m3_identity(), m3_outer(p, p)), m3_outer(q, q));
+			w->work.z[i] = v3_add(v3_scale(p, v3_dot(p, target)), v3_scale(q, v3_dot(q, target)));
 		}
 		}
 	}
@@ -193,29 +193,29 @@ static void test_pcg_holds_constraints_every_iteration(void)
 	random_constraints(w, &seed);
 	int exact_points = 0;
 	for (int its = 1; its <= 6; ++its) {
-		pcg_result r = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-12, its, 1, &w->pcg, w->dv);
+		pcg_result r = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-12, its, 1, &w->work.pcg, w->work.dv);
 		CHECK(r.iterations == its);
-		for (int32_t i = 0; i < w->particle_count; ++i) {
-			if (!w->constrained[i]) continue;
+		for (int32_t i = 0; i < w->model.particle_count; ++i) {
+			if (!w->work.constrained[i]) continue;
 			/* (I - S) dv == z: the constrained components are z's. */
-			vec3 c = v3_sub(w->dv[i], m3_mulv(w->S[i], w->dv[i]));
-			if (w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0) {
-				CHECK(w->dv[i].x == w->z[i].x && w->dv[i].y == w->z[i].y && w->dv[i].z == w->z[i].z);
+			vec3 c = v3_sub(w->work.dv[i], m3_mulv(w->work.S[i], w->work.dv[i]));
+			if (w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0) {
+				CHECK(w->work.dv[i].x == w->work.z[i].x && w->work.dv[i].y == w->work.z[i].y && w->work.dv[i].z == w->work.z[i].z);
 				exact_points++;
 			} else {
-				CHECK(v3_len(v3_sub(c, w->z[i])) <= 1e-14 * (1.0 + v3_len(w->z[i])));
+				CHECK(v3_len(v3_sub(c, w->work.z[i])) <= 1e-14 * (1.0 + v3_len(w->work.z[i])));
 			}
 		}
 	}
 	CHECK(exact_points > 0);
 	/* Converged: the residual vanishes in the free directions and the system holds there. */
-	pcg_result r = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 10000, 1, &w->pcg, w->dv);
+	pcg_result r = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 10000, 1, &w->work.pcg, w->work.dv);
 	CHECK(r.converged);
-	pcg_residual(&w->A, w->dv, w->b, w->e, 1);
+	pcg_residual(&w->work.A, w->work.dv, w->work.b, w->work.e, 1);
 	double bn = 0.0, worst = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		bn = fmax(bn, v3_len(w->b[i]));
-		vec3 free_part = w->constrained[i] ? m3_mulv(w->S[i], w->e[i]) : w->e[i];
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		bn = fmax(bn, v3_len(w->work.b[i]));
+		vec3 free_part = w->work.constrained[i] ? m3_mulv(w->work.S[i], w->work.e[i]) : w->work.e[i];
 		worst = fmax(worst, v3_len(free_part));
 	}
 	CHECK(worst <= 1e-6 * bn);
@@ -284,14 +284,14 @@ static void test_step_grid(void)
  * PCG stops on, computed here independently. */
 static double jacobi_residual(const drape_world* w, const vec3* x)
 {
-	int32_t n = w->particle_count;
+	int32_t n = w->model.particle_count;
 	vec3* ax = malloc((size_t)n * sizeof *ax);
-	bsr_mul(&w->A, x, ax, 1);
+	bsr_mul(&w->work.A, x, ax, 1);
 	double d = 0.0;
 	for (int32_t i = 0; i < n; ++i) {
-		vec3 r = v3_sub(w->b[i], ax[i]);
-		if (w->constrained[i]) r = m3_mulv(w->S[i], r);
-		d += v3_dot(r, m3_mulv(spd_inverse(w->A.blocks[w->A.diag[i]]), r));
+		vec3 r = v3_sub(w->work.b[i], ax[i]);
+		if (w->work.constrained[i]) r = m3_mulv(w->work.S[i], r);
+		d += v3_dot(r, m3_mulv(spd_inverse(w->work.A.blocks[w->work.A.diag[i]]), r));
 	}
 	free(ax);
 	return d;
@@ -304,24 +304,24 @@ static double jacobi_residual(const drape_world* w, const vec3* x)
 static void test_pcg_stops_independent_of_warm_start(void)
 {
 	drape_world* w = assembled_sheet(11, 1.0 / 30.0, 41, false);
-	int32_t n = w->particle_count;
+	int32_t n = w->model.particle_count;
 	uint64_t seed = 47;
 	random_constraints(w, &seed);
 	const double tol = 1e-3;
 	vec3* guess = malloc((size_t)n * sizeof *guess);
 	vec3* zero = calloc((size_t)n, sizeof *zero);
 	/* delta0 = filter(b)^T D^-1 filter(b) (the residual of dv = 0), and the start dv = z's */
-	const double scale = fmax(jacobi_residual(w, zero), jacobi_residual(w, w->z));
-	pcg_result rc = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, tol, 10000, 1, &w->pcg, w->dv);
-	CHECK(rc.converged && jacobi_residual(w, w->dv) <= tol * tol * scale * (1.0 + 1e-9));
+	const double scale = fmax(jacobi_residual(w, zero), jacobi_residual(w, w->work.z));
+	pcg_result rc = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, tol, 10000, 1, &w->work.pcg, w->work.dv);
+	CHECK(rc.converged && jacobi_residual(w, w->work.dv) <= tol * tol * scale * (1.0 + 1e-9));
 	for (int32_t i = 0; i < n; ++i) {
-		guess[i] = v3_scale(w->dv[i], 40.0);
-		if (w->constrained[i]) guess[i] = v3_add(m3_mulv(w->S[i], guess[i]), w->z[i]);
+		guess[i] = v3_scale(w->work.dv[i], 40.0);
+		if (w->work.constrained[i]) guess[i] = v3_add(m3_mulv(w->work.S[i], guess[i]), w->work.z[i]);
 	}
 	CHECK(jacobi_residual(w, guess) > 100.0 * scale);
-	pcg_result rw = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, tol, 10000, 1, &w->pcg, w->dv);
+	pcg_result rw = pcg_solve(&w->work.A, w->work.b, w->work.z, guess, w->work.S, w->work.constrained, tol, 10000, 1, &w->work.pcg, w->work.dv);
 	CHECK(rw.converged);
-	CHECK(jacobi_residual(w, w->dv) <= tol * tol * scale * (1.0 + 1e-9));
+	CHECK(jacobi_residual(w, w->work.dv) <= tol * tol * scale * (1.0 + 1e-9));
 	free(guess);
 	free(zero);
 	drape_world_destroy(w);
@@ -333,30 +333,30 @@ static void test_pcg_stops_independent_of_warm_start(void)
 static void test_pcg_warm_start(void)
 {
 	drape_world* w = assembled_sheet(11, 1.0 / 30.0, 41, false);
-	int32_t n = w->particle_count;
+	int32_t n = w->model.particle_count;
 	uint64_t seed = 43;
 	random_constraints(w, &seed);
 	vec3* cold = malloc((size_t)n * sizeof *cold);
 	vec3* guess = malloc((size_t)n * sizeof *guess);
-	pcg_result rc = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-10, 10000, 1, &w->pcg, w->dv);
-	memcpy(cold, w->dv, (size_t)n * sizeof *cold);
+	pcg_result rc = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-10, 10000, 1, &w->work.pcg, w->work.dv);
+	memcpy(cold, w->work.dv, (size_t)n * sizeof *cold);
 	for (int32_t i = 0; i < n; ++i) guess[i] = v3_madd(cold[i], 1e-3, v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed)));
-	pcg_result rw = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, 1e-10, 10000, 1, &w->pcg, w->dv);
+	pcg_result rw = pcg_solve(&w->work.A, w->work.b, w->work.z, guess, w->work.S, w->work.constrained, 1e-10, 10000, 1, &w->work.pcg, w->work.dv);
 	CHECK(rc.converged && rw.converged);
 	CHECK(rw.iterations < rc.iterations);
 	double worst = 0.0, scale = 0.0;
 	for (int32_t i = 0; i < n; ++i) {
-		worst = fmax(worst, v3_len(v3_sub(cold[i], w->dv[i])));
+		worst = fmax(worst, v3_len(v3_sub(cold[i], w->work.dv[i])));
 		scale = fmax(scale, v3_len(cold[i]));
 	}
 	CHECK(worst <= 1e-6 * scale);
 	/* one iteration from a wild guess: constrained components are still exactly z */
 	for (int32_t i = 0; i < n; ++i) guess[i] = v3(100.0 * fixture_rand(&seed), 0.0, -50.0);
-	pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, 1e-10, 1, 1, &w->pcg, w->dv);
+	pcg_solve(&w->work.A, w->work.b, w->work.z, guess, w->work.S, w->work.constrained, 1e-10, 1, 1, &w->work.pcg, w->work.dv);
 	for (int32_t i = 0; i < n; ++i) {
-		if (!w->constrained[i]) continue;
-		vec3 c = v3_sub(w->dv[i], m3_mulv(w->S[i], w->dv[i]));
-		CHECK(v3_len(v3_sub(c, w->z[i])) <= 1e-12 * (1.0 + v3_len(w->z[i])));
+		if (!w->work.constrained[i]) continue;
+		vec3 c = v3_sub(w->work.dv[i], m3_mulv(w->work.S[i], w->work.dv[i]));
+		CHECK(v3_len(v3_sub(c, w->work.z[i])) <= 1e-12 * (1.0 + v3_len(w->work.z[i])));
 	}
 	free(cold);
 	free(guess);
@@ -408,20 +408,20 @@ static int plain_pcg(const bsr* A, const vec3* b, vec3* x, double tol, int max_i
 static void test_pcg_without_constraints_is_standard_pcg(void)
 {
 	drape_world* w = assembled_sheet(11, 1.0 / 30.0, 29, false);
-	int32_t n = w->particle_count;
+	int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) {
-		w->constrained[i] = 0;
-		w->S[i] = m3_identity();
-		w->z[i] = v3_zero();
+		w->work.constrained[i] = 0;
+		w->work.S[i] = m3_identity();
+		w->work.z[i] = v3_zero();
 	}
 	vec3* x = malloc((size_t)n * sizeof *x);
 	for (int its = 1; its <= 40; its += 13) {
-		pcg_result r = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-9, its, 1, &w->pcg, w->dv);
-		int pit = plain_pcg(&w->A, w->b, x, 1e-9, its);
+		pcg_result r = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-9, its, 1, &w->work.pcg, w->work.dv);
+		int pit = plain_pcg(&w->work.A, w->work.b, x, 1e-9, its);
 		CHECK(r.iterations == pit);
 		double worst = 0.0, scale = 0.0;
 		for (int32_t i = 0; i < n; ++i) {
-			worst = fmax(worst, v3_len(v3_sub(x[i], w->dv[i])));
+			worst = fmax(worst, v3_len(v3_sub(x[i], w->work.dv[i])));
 			scale = fmax(scale, v3_len(x[i]));
 		}
 		CHECK(worst <= 1e-10 * scale);
@@ -434,13 +434,13 @@ static void test_pcg_without_constraints_is_standard_pcg(void)
 static void test_pcg_thread_count_invariant(void)
 {
 	drape_world* w = assembled_sheet(41, 1.0 / 30.0, 31, true);
-	int32_t n = w->particle_count;
+	int32_t n = w->model.particle_count;
 	vec3* one = malloc((size_t)n * sizeof *one);
-	pcg_result r1 = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-6, 500, 1, &w->pcg, w->dv);
-	memcpy(one, w->dv, (size_t)n * sizeof *one);
-	pcg_result r2 = pcg_solve(&w->A, w->b, w->z, NULL, w->S, w->constrained, 1e-6, 500, 2, &w->pcg, w->dv);
+	pcg_result r1 = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-6, 500, 1, &w->work.pcg, w->work.dv);
+	memcpy(one, w->work.dv, (size_t)n * sizeof *one);
+	pcg_result r2 = pcg_solve(&w->work.A, w->work.b, w->work.z, NULL, w->work.S, w->work.constrained, 1e-6, 500, 2, &w->work.pcg, w->work.dv);
 	CHECK(r1.iterations == r2.iterations);
-	CHECK(memcmp(one, w->dv, (size_t)n * sizeof *one) == 0);
+	CHECK(memcmp(one, w->work.dv, (size_t)n * sizeof *one) == 0);
 	free(one);
 	drape_world_destroy(w);
 }
@@ -633,32 +633,32 @@ static void test_strain_limit_projection(void)
 		drape_world_def wd = drape_default_world_def();
 		CHECK(wd.strain_limit == 0.01);
 		drape_world* w = make_sheet(&wd, NULL, 9, 0.4, pins, NULL);
-		world_prepare(w);
+		workspace_prepare(w);
 		constraints_prepare(w, 0.0, h);
-		const int32_t n = w->particle_count;
+		const int32_t n = w->model.particle_count;
 		uint64_t seed = 7 + (uint64_t)pins;
 		vec3* x0 = malloc((size_t)n * sizeof *x0);
 		vec3* v0 = malloc((size_t)n * sizeof *v0);
 		vec3 p0 = v3_zero();
 		for (int32_t i = 0; i < n; ++i) {
-			vec3 c = v3_sub(w->x[i], v3(0.0, 0.0, 1.0));
-			w->x1[i] = v3_add(v3(1.06 * c.x, 0.97 * c.y, 1.0), v3_scale(v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed)), 0.002));
-			if (w->constrained[i]) w->x1[i] = w->x[i]; /* a pin's proposal is on its target */
-			w->v1[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-			x0[i] = w->x1[i];
-			v0[i] = w->v1[i];
-			p0 = v3_madd(p0, w->mass[i], w->v1[i]);
+			vec3 c = v3_sub(w->state.x[i], v3(0.0, 0.0, 1.0));
+			w->work.x1[i] = v3_add(v3(1.06 * c.x, 0.97 * c.y, 1.0), v3_scale(v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed)), 0.002));
+			if (w->work.constrained[i]) w->work.x1[i] = w->state.x[i]; /* a pin's proposal is on its target */
+			w->work.v1[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+			x0[i] = w->work.x1[i];
+			v0[i] = w->work.v1[i];
+			p0 = v3_madd(p0, w->model.mass[i], w->work.v1[i]);
 		}
-		CHECK(strain_limit_violation(w, w->x1) > 0.03);
+		CHECK(strain_limit_violation(w, w->work.x1) > 0.03);
 		strain_limit_report rep = strain_limit_apply(w, h);
 		CHECK(rep.excess > 0.03);
 		CHECK(rep.newton >= 1);
 		/* independent measure: every triangle's |w_u|, |w_v| within the limit plus a quarter of it
 		 * (what the step control accepts) */
 		double worst = 0.0;
-		for (int32_t k = 0; k < w->triangle_count; ++k) {
-			const triangle_elem* e = &w->triangles[k];
-			vec3 x[3] = {w->x1[e->v[0]], w->x1[e->v[1]], w->x1[e->v[2]]}, wu, wv;
+		for (int32_t k = 0; k < w->model.triangle_count; ++k) {
+			const triangle_elem* e = &w->model.triangles[k];
+			vec3 x[3] = {w->work.x1[e->v[0]], w->work.x1[e->v[1]], w->work.x1[e->v[2]]}, wu, wv;
 			stretch_w(&e->rest, x, &wu, &wv);
 			worst = fmax(worst, fmax(fabs(v3_len(wu) / e->bu - 1.0), fabs(v3_len(wv) / e->bv - 1.0)));
 		}
@@ -667,11 +667,11 @@ static void test_strain_limit_projection(void)
 		vec3 p1 = v3_zero();
 		double moved = 0.0, dv_err = 0.0;
 		for (int32_t i = 0; i < n; ++i) {
-			p1 = v3_madd(p1, w->mass[i], w->v1[i]);
-			vec3 dx = v3_sub(w->x1[i], x0[i]);
+			p1 = v3_madd(p1, w->model.mass[i], w->work.v1[i]);
+			vec3 dx = v3_sub(w->work.x1[i], x0[i]);
 			moved = fmax(moved, v3_len(dx));
-			dv_err = fmax(dv_err, v3_len(v3_sub(v3_sub(w->v1[i], v0[i]), v3_scale(dx, 1.0 / h))));
-			if (w->constrained[i]) CHECK(memcmp(&w->x1[i], &x0[i], sizeof(vec3)) == 0);
+			dv_err = fmax(dv_err, v3_len(v3_sub(v3_sub(w->work.v1[i], v0[i]), v3_scale(dx, 1.0 / h))));
+			if (w->work.constrained[i]) CHECK(memcmp(&w->work.x1[i], &x0[i], sizeof(vec3)) == 0);
 		}
 		CHECK(moved > 1e-3);
 		CHECK(dv_err < 1e-9);
@@ -685,22 +685,22 @@ static void test_strain_limit_projection(void)
 	{
 		drape_world_def wd = drape_default_world_def();
 		drape_world* w = make_sheet(&wd, NULL, 5, 0.4, false, NULL);
-		world_prepare(w);
+		workspace_prepare(w);
 		constraints_prepare(w, 0.0, 0.01);
-		for (int32_t i = 0; i < w->particle_count; ++i) {
-			w->x1[i] = w->x[i];
-			w->v1[i] = v3_zero();
+		for (int32_t i = 0; i < w->model.particle_count; ++i) {
+			w->work.x1[i] = w->state.x[i];
+			w->work.v1[i] = v3_zero();
 		}
-		w->x1[12] = v3_add(w->x1[12], v3(0.0, 0.0, 0.09)); /* the middle, 9 cm out of 10 cm cells: 35 % */
-		const double before = strain_limit_violation(w, w->x1);
+		w->work.x1[12] = v3_add(w->work.x1[12], v3(0.0, 0.0, 0.09)); /* the middle, 9 cm out of 10 cm cells: 35 % */
+		const double before = strain_limit_violation(w, w->work.x1);
 		CHECK(before > 0.25);
 		strain_limit_report rep = strain_limit_apply(w, 0.01);
 		CHECK(rep.newton == 0);
 		CHECK(rep.excess == before && rep.residual == before);
-		CHECK(w->x1[12].z == w->x[12].z + 0.09);
+		CHECK(w->work.x1[12].z == w->state.x[12].z + 0.09);
 		/* The same particle 2 cm out (2 %: 1 % beyond) is projected. */
-		w->x1[12] = v3_add(w->x[12], v3(0.0, 0.0, 0.02));
-		CHECK(strain_limit_violation(w, w->x1) > 0.005);
+		w->work.x1[12] = v3_add(w->state.x[12], v3(0.0, 0.0, 0.02));
+		CHECK(strain_limit_violation(w, w->work.x1) > 0.005);
 		rep = strain_limit_apply(w, 0.01);
 		CHECK(rep.newton >= 1);
 		CHECK(rep.residual < 0.25 * wd.strain_limit);
@@ -710,16 +710,16 @@ static void test_strain_limit_projection(void)
 	drape_world_def wd = drape_default_world_def();
 	wd.strain_limit = 0.0;
 	drape_world* w = make_sheet(&wd, NULL, 5, 0.4, false, NULL);
-	world_prepare(w);
+	workspace_prepare(w);
 	constraints_prepare(w, 0.0, 0.01);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		w->x1[i] = v3_scale(w->x[i], 1.1);
-		w->v1[i] = v3_zero();
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->work.x1[i] = v3_scale(w->state.x[i], 1.1);
+		w->work.v1[i] = v3_zero();
 	}
 	strain_limit_report rep = strain_limit_apply(w, 0.01);
 	CHECK(rep.newton == 0 && rep.excess == 0.0);
-	CHECK(strain_limit_violation(w, w->x1) == 0.0);
-	for (int32_t i = 0; i < w->particle_count; ++i) CHECK(v3_len(w->v1[i]) == 0.0);
+	CHECK(strain_limit_violation(w, w->work.x1) == 0.0);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) CHECK(v3_len(w->work.v1[i]) == 0.0);
 	drape_world_destroy(w);
 }
 

@@ -70,8 +70,8 @@ static int32_t wrong_side(const drape_world* w, const quad* q, signed char* side
 {
 	int32_t wrong = 0;
 	const vec3 n = quad_normal(q);
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		vec3 d = v3_sub(w->x[i], q->o);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		vec3 d = v3_sub(w->state.x[i], q->o);
 		double lz = v3_dot(d, n);
 		signed char s = lz < 0.0 ? -1 : 1;
 		bool over = fabs(v3_dot(d, q->ex)) < q->a && fabs(v3_dot(d, q->ey)) < q->b;
@@ -90,7 +90,7 @@ static int32_t wrong_side(const drape_world* w, const quad* q, signed char* side
  * from its plane. */
 static double run_checked(drape_world* w, const quad* q, int frames)
 {
-	signed char* side = calloc((size_t)w->particle_count, 1);
+	signed char* side = calloc((size_t)w->model.particle_count, 1);
 	wrong_side(w, q, side, NULL);
 	double closest = INFINITY;
 	int32_t worst = 0;
@@ -110,8 +110,8 @@ static double run_checked(drape_world* w, const quad* q, int frames)
 static double mean_along(const drape_world* w, const quad* q, vec3 axis)
 {
 	double s = 0.0;
-	for (int32_t i = 0; i < w->particle_count; ++i) s += v3_dot(v3_sub(w->x[i], q->o), axis);
-	return s / w->particle_count;
+	for (int32_t i = 0; i < w->model.particle_count; ++i) s += v3_dot(v3_sub(w->state.x[i], q->o), axis);
+	return s / w->model.particle_count;
 }
 
 /* A sheet dropped on a horizontal 1 m quad comes to rest on it, a thickness above, with either
@@ -157,10 +157,10 @@ static void test_sheet_pushed_through_returns_to_its_side(void)
 	CHECK(add_quad(w, &q, false, 0.005, 0.3).index == 0);
 	add_sheet(w, 13, 0.6, v3(0.0, 0.0, 0.02), v3(1, 0, 0), v3(0, 1, 0));
 	for (int f = 1; f <= 20; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
-	CHECK(drape_world_get_stats(w).solid_contacts == w->particle_count);
-	for (int32_t i = 0; i < w->particle_count; ++i) w->x[i].z = -0.002;
+	CHECK(drape_world_get_stats(w).solid_contacts == w->model.particle_count);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) w->state.x[i].z = -0.002;
 	for (int f = 21; f <= 30; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
-	for (int32_t i = 0; i < w->particle_count; ++i) CHECK(w->x[i].z > 0.0025);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) CHECK(w->state.x[i].z > 0.0025);
 	drape_world_destroy(w);
 }
 
@@ -175,7 +175,7 @@ static void rising_quad(bool flipped)
 	const drape_pose poses[2] = {{0.0, {0, 0, -0.3}, {1, 0, 0, 0}}, {0.5, {0, 0, 1.2}, {1, 0, 0, 0}}};
 	CHECK(add_quad_posed(w, &q, flipped, 0.005, 0.3, poses, 2).index == 0);
 	add_sheet(w, 13, 0.6, v3(0, 0, 0), v3(1, 0, 0), v3(0, 1, 0));
-	signed char* side = calloc((size_t)w->particle_count, 1);
+	signed char* side = calloc((size_t)w->model.particle_count, 1);
 	q.o.z = -0.3;
 	wrong_side(w, &q, side, NULL);
 	int32_t worst = 0;
@@ -187,7 +187,7 @@ static void rising_quad(bool flipped)
 		int32_t wrong = wrong_side(w, &q, side, NULL);
 		if (wrong > worst) worst = wrong;
 		if (f == 12) /* t = 0.4: carried at the quad's speed, on top of it */
-			for (int32_t i = 0; i < w->particle_count; ++i) lowest = fmin(lowest, w->x[i].z - q.o.z);
+			for (int32_t i = 0; i < w->model.particle_count; ++i) lowest = fmin(lowest, w->state.x[i].z - q.o.z);
 	}
 	CHECK(worst == 0);
 	CHECK(lowest > 0.0025);
@@ -245,7 +245,7 @@ static void sheet_at_wall(bool flipped, double offset)
 	run_checked(w, &q, 15);
 	/* Head-on, it lies against the wall; off-centre, the part past the edge drags the rest round
 	 * it, which run_checked allows (round the edge, never through the wall). */
-	for (int32_t i = 0; offset == 0.0 && i < w->particle_count; ++i) CHECK(w->x[i].x > 0.0 && w->x[i].x < 0.01);
+	for (int32_t i = 0; offset == 0.0 && i < w->model.particle_count; ++i) CHECK(w->state.x[i].x > 0.0 && w->state.x[i].x < 0.01);
 	drape_world_destroy(w);
 }
 
@@ -272,7 +272,7 @@ static void queries_on_wall(bool flipped)
 	drape_world* w = drape_world_create(&wd);
 	quad q = {v3(0, 0, 0), v3(0, 1, 0), v3(0, 0, 1), 0.5, 0.5};
 	CHECK(add_quad(w, &q, flipped, 0.005, 0.3).index == 0);
-	CHECK(w->solids[0].two_sided);
+	CHECK(w->model.solids[0].two_sided);
 	solids_begin_step(w, 0.0, 0.01);
 	solid_point p;
 	const int front = flipped ? -1 : 1; /* sides are counted along the face's normal */
@@ -322,12 +322,12 @@ static void test_sides_choice(void)
 	sd.shape = DRAPE_SOLID_MESH;
 	sd.mesh = &m;
 	CHECK(drape_solid_add(w, &sd).index == 0);
-	CHECK(!w->solids[0].two_sided);
+	CHECK(!w->model.solids[0].two_sided);
 	sd.sides = DRAPE_SIDES_BOTH;
 	CHECK(drape_solid_add(w, &sd).index == 1);
-	CHECK(w->solids[1].two_sided);
+	CHECK(w->model.solids[1].two_sided);
 	CHECK(add_quad(w, &q, false, 0.005, 0.3).index == 2);
-	CHECK(w->solids[2].two_sided);
+	CHECK(w->model.solids[2].two_sided);
 	sd = drape_default_solid_def();
 	sd.shape = DRAPE_SOLID_SPHERE;
 	sd.sides = DRAPE_SIDES_BOTH;
@@ -344,17 +344,17 @@ static void test_sides_choice(void)
  * was all along; a particle going round a moving rim can meet the sheet in one placement only. */
 static int32_t crossings(drape_world* w, int32_t k, const vec3* x0, double t0)
 {
-	const solid_data* s = &w->solids[k];
+	const solid_data* s = &w->model.solids[k];
 	vec3* v0 = malloc((size_t)s->vertex_count * sizeof *v0);
 	vec3* v1 = malloc((size_t)s->vertex_count * sizeof *v1);
 	solid_mesh_vertices_at(s, t0, v0);
 	solid_mesh_vertices_at(s, drape_world_time(w), v1);
 	int32_t n = 0;
-	for (int32_t i = 0; i < w->particle_count; ++i)
+	for (int32_t i = 0; i < w->model.particle_count; ++i)
 		for (int32_t f = 0; f < s->triangle_count; ++f) {
 			const int32_t* t = &s->triangles[3 * f];
-			if (segment_triangle_intersect(x0[i], w->x[i], v0[t[0]], v0[t[1]], v0[t[2]], NULL) &&
-			    segment_triangle_intersect(x0[i], w->x[i], v1[t[0]], v1[t[1]], v1[t[2]], NULL)) {
+			if (segment_triangle_intersect(x0[i], w->state.x[i], v0[t[0]], v0[t[1]], v0[t[2]], NULL) &&
+			    segment_triangle_intersect(x0[i], w->state.x[i], v1[t[0]], v1[t[1]], v1[t[2]], NULL)) {
 				n++;
 				break;
 			}
@@ -394,7 +394,7 @@ static void test_strip_hangs_over_skinned_arm(void)
 	sd.friction = 0.5;
 	CHECK(drape_solid_add(w, &sd).index == 0);
 	drape_character_destroy(ch);
-	CHECK(w->solids[0].two_sided);
+	CHECK(w->model.solids[0].two_sided);
 	drape_grid_def g = drape_default_grid_def();
 	g.size[0] = 0.2, g.size[1] = 0.8;
 	g.resolution[0] = 6, g.resolution[1] = 21;
@@ -405,10 +405,10 @@ static void test_strip_hangs_over_skinned_arm(void)
 	cl.mesh = &mesh;
 	CHECK(drape_cloth_add(w, &cl).index == 0);
 	drape_mesh_free(&mesh);
-	vec3* x0 = malloc((size_t)w->particle_count * sizeof *x0);
+	vec3* x0 = malloc((size_t)w->model.particle_count * sizeof *x0);
 	int32_t crossed = 0, contacts_held = 0;
 	for (int f = 1; f <= 60; ++f) {
-		memcpy(x0, w->x, (size_t)w->particle_count * sizeof *x0);
+		memcpy(x0, w->state.x, (size_t)w->model.particle_count * sizeof *x0);
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 		drape_stats st = drape_world_get_stats(w);
 		CHECK(st.penetrating == 0 && st.self_intersections == 0);
@@ -420,12 +420,12 @@ static void test_strip_hangs_over_skinned_arm(void)
 			 * it is looked at once it has settled, not at the hold's end. */
 			double zmax = -INFINITY;
 			int32_t front = 0;
-			for (int32_t i = 0; i < w->particle_count; ++i) {
-				zmax = fmax(zmax, w->x[i].z);
-				front += w->x[i].y > 0.0;
+			for (int32_t i = 0; i < w->model.particle_count; ++i) {
+				zmax = fmax(zmax, w->state.x[i].z);
+				front += w->state.x[i].y > 0.0;
 			}
 			CHECK(zmax > 2.0025 && zmax < 2.0075);
-			CHECK(front > 40 && w->particle_count - front > 40);
+			CHECK(front > 40 && w->model.particle_count - front > 40);
 			contacts_held = st.solid_contacts;
 		}
 	}

@@ -626,9 +626,9 @@ static void test_stiff_spring_beyond_reach(void)
 		CHECK(finite);
 		if (!finite) break;
 		double worst = 0.0;
-		for (int32_t k = 0; k < w->triangle_count; ++k) {
-			const triangle_elem* e = &w->triangles[k];
-			vec3 p[3] = {w->x[e->v[0]], w->x[e->v[1]], w->x[e->v[2]]}, wu, wv;
+		for (int32_t k = 0; k < w->model.triangle_count; ++k) {
+			const triangle_elem* e = &w->model.triangles[k];
+			vec3 p[3] = {w->state.x[e->v[0]], w->state.x[e->v[1]], w->state.x[e->v[2]]}, wu, wv;
 			stretch_w(&e->rest, p, &wu, &wv);
 			worst = fmax(worst, fmax(fabs(v3_len(wu) - 1.0), fabs(v3_len(wv) - 1.0)));
 		}

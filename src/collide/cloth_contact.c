@@ -26,14 +26,14 @@
 
 static bool push(drape_world* w, const int32_t node[4], const double weight[4], vec3 normal)
 {
-	if (w->repulsion_count == w->repulsion_capacity) {
-		int32_t cap = w->repulsion_capacity ? 2 * w->repulsion_capacity : 256;
-		repulsion* r = realloc(w->repulsions, (size_t)cap * sizeof *r);
+	if (w->state.repulsion_count == w->state.repulsion_capacity) {
+		int32_t cap = w->state.repulsion_capacity ? 2 * w->state.repulsion_capacity : 256;
+		repulsion* r = realloc(w->state.repulsions, (size_t)cap * sizeof *r);
 		if (!r) return false;
-		w->repulsions = r;
-		w->repulsion_capacity = cap;
+		w->state.repulsions = r;
+		w->state.repulsion_capacity = cap;
 	}
-	repulsion* r = &w->repulsions[w->repulsion_count++];
+	repulsion* r = &w->state.repulsions[w->state.repulsion_count++];
 	for (int k = 0; k < 4; ++k) {
 		r->node[k] = node[k];
 		r->weight[k] = weight[k];
@@ -44,7 +44,7 @@ static bool push(drape_world* w, const int32_t node[4], const double weight[4], 
 
 static void push_vf(drape_world* w, int32_t p, int32_t t, const double bary[3], vec3 normal)
 {
-	const int32_t* tri = w->triangles[t].v;
+	const int32_t* tri = w->model.triangles[t].v;
 	int32_t node[4] = {p, tri[0], tri[1], tri[2]};
 	double weight[4] = {1.0, -bary[0], -bary[1], -bary[2]};
 	push(w, node, weight, normal);
@@ -59,39 +59,39 @@ static void push_ee(drape_world* w, const int32_t e0[2], const int32_t e1[2], do
 
 bool cloth_contacts_init_rest(drape_world* w)
 {
-	double* uv = malloc(6 * (size_t)(w->triangle_count > 0 ? w->triangle_count : 1) * sizeof *uv);
+	double* uv = malloc(6 * (size_t)(w->model.triangle_count > 0 ? w->model.triangle_count : 1) * sizeof *uv);
 	if (!uv) return false;
-	for (int32_t c = 0; c < w->cloth_count; ++c) {
-		const drape_mesh* m = &w->cloths[c].mesh;
+	for (int32_t c = 0; c < w->model.cloth_count; ++c) {
+		const drape_mesh* m = &w->model.cloths[c].mesh;
 		for (int32_t t = 0; t < m->triangle_count; ++t)
 			for (int k = 0; k < 3; ++k) {
 				const double* src = &m->uvs[2 * m->triangle_uvs[3 * t + k]];
-				double* dst = &uv[6 * (size_t)(w->cloths[c].first_triangle + t) + 2 * (size_t)k];
+				double* dst = &uv[6 * (size_t)(w->model.cloths[c].first_triangle + t) + 2 * (size_t)k];
 				dst[0] = src[0];
 				dst[1] = src[1];
 			}
 	}
-	bool ok = cloth_pairs_set_rest(&w->pairs, uv, CLOTH_REST_RADIUS * w->def.cloth_thickness);
+	bool ok = cloth_pairs_set_rest(&w->work.pairs, uv, CLOTH_REST_RADIUS * w->def.cloth_thickness);
 	free(uv);
-	return ok && cloth_layers_setup(&w->layers, w);
+	return ok && cloth_layers_setup(&w->model.layers, w);
 }
 
 bool cloth_contacts_prepare(drape_world* w)
 {
-	w->repulsion_count = 0;
-	if (!w->def.self_collision || !w->pairs_ready) return true;
-	cloth_pairs* d = &w->pairs;
-	if (cloth_pairs_proximity(d, w->x, w->def.cloth_thickness) < 0 && (d->overloaded || (w->cancel && *w->cancel)))
+	w->state.repulsion_count = 0;
+	if (!w->def.self_collision || !w->work.pairs_ready) return true;
+	cloth_pairs* d = &w->work.pairs;
+	if (cloth_pairs_proximity(d, w->state.x, w->def.cloth_thickness) < 0 && (d->overloaded || (w->cancel && *w->cancel)))
 		return false;
 	/* Between layers the side comes from the layers (cloth_layers.c): a pair found the wrong
 	 * way round is pushed back through, not held there. */
-	cloth_layers* l = &w->layers;
-	cloth_layers_normals(l, w, w->x);
+	cloth_layers* l = &w->model.layers;
+	cloth_layers_normals(l, w, w->state.x);
 	for (int32_t k = 0; k < d->vf_count; ++k) {
 		const cc_vf* c = &d->vf[k];
-		const int32_t* tv = w->triangles[c->t].v;
+		const int32_t* tv = w->model.triangles[c->t].v;
 		vec3 n = c->normal;
-		cloth_layers_orient_vf(l, w, c->p, c->t, w->x[tv[0]], w->x[tv[1]], w->x[tv[2]], &n);
+		cloth_layers_orient_vf(l, w, c->p, c->t, w->state.x[tv[0]], w->state.x[tv[1]], w->state.x[tv[2]], &n);
 		push_vf(w, c->p, c->t, c->bary, n);
 	}
 	for (int32_t k = 0; k < d->ee_count; ++k) {
@@ -102,10 +102,10 @@ bool cloth_contacts_prepare(drape_world* w)
 	}
 	/* Between layers, intersections already there are pulled back into order: particles on the
 	 * wrong side of an intersecting triangle farther than the thickness have no proximity pair. */
-	const int32_t pulls = cloth_layers_pulls(l, w, d, w->x);
+	const int32_t pulls = cloth_layers_pulls(l, w, d, w->state.x);
 	if (pulls < 0 && (d->overloaded || (w->cancel && *w->cancel))) return false;
 	for (int32_t k = 0; k < pulls; ++k) push_vf(w, l->pulls[k].p, l->pulls[k].t, l->pulls[k].bary, l->pulls[k].normal);
-	w->proximity_count = w->repulsion_count;
+	w->state.proximity_count = w->state.repulsion_count;
 	return true;
 }
 
@@ -116,7 +116,7 @@ bool cloth_contacts_prepare(drape_world* w)
 static void alter_positions(drape_world* w, const repulsion* r, double h)
 {
 	vec3 gap = v3_zero();
-	for (int a = 0; a < 4; ++a) gap = v3_madd(gap, r->weight[a], w->x1[r->node[a]]);
+	for (int a = 0; a < 4; ++a) gap = v3_madd(gap, r->weight[a], w->work.x1[r->node[a]]);
 	double deficit = w->def.cloth_thickness - v3_dot(r->normal, gap);
 	if (!(deficit > 0.0)) return;
 	/* At most PUSH_SPEED h per step, as for solids: a correction that does not shrink with the
@@ -127,29 +127,29 @@ static void alter_positions(drape_world* w, const repulsion* r, double h)
 		/* weights are +1 (or 1 - s, s) on the near side and -bary (or -(1 - u), -u) on the far
 		 * side, each side summing to one in magnitude */
 		vec3 move = v3_scale(r->normal, 0.5 * deficit * r->weight[a]);
-		if (w->constrained[i]) {
+		if (w->work.constrained[i]) {
 			/* a pinched contact's particle moves in the directions its contact leaves free (its
 			 * filter S, sec. 5.1); other constrained particles keep their constraints' y */
-			if (w->solid_count == 0 || !w->contacts[i].pinched) continue;
-			move = m3_mulv(w->S[i], move);
+			if (w->model.solid_count == 0 || !w->state.contacts[i].pinched) continue;
+			move = m3_mulv(w->work.S[i], move);
 		}
-		w->y[i] = v3_add(w->y[i], move);
+		w->work.y[i] = v3_add(w->work.y[i], move);
 	}
 }
 
 int32_t cloth_contacts_catch_crossings(drape_world* w, double h, int32_t* pinched)
 {
 	*pinched = 0;
-	if (!w->def.self_collision || !w->pairs_ready) return 0;
-	cloth_pairs* d = &w->pairs;
-	if (cloth_pairs_crossings(d, w->x, w->x1, 1e-9) < 0 && (d->overloaded || (w->cancel && *w->cancel))) return -1;
-	int32_t before = w->repulsion_count;
-	const cloth_layers* l = &w->layers;
+	if (!w->def.self_collision || !w->work.pairs_ready) return 0;
+	cloth_pairs* d = &w->work.pairs;
+	if (cloth_pairs_crossings(d, w->state.x, w->work.x1, 1e-9) < 0 && (d->overloaded || (w->cancel && *w->cancel))) return -1;
+	int32_t before = w->state.repulsion_count;
+	const cloth_layers* l = &w->model.layers;
 	for (int32_t k = 0; k < d->xvf_count; ++k) {
 		const cc_xvf* c = &d->xvf[k];
-		const int32_t* tv = w->triangles[c->t].v;
+		const int32_t* tv = w->model.triangles[c->t].v;
 		vec3 n = c->normal, at[3];
-		for (int a = 0; a < 3; ++a) at[a] = v3_lerp(w->x[tv[a]], w->x1[tv[a]], c->toi);
+		for (int a = 0; a < 3; ++a) at[a] = v3_lerp(w->state.x[tv[a]], w->work.x1[tv[a]], c->toi);
 		cloth_layers_orient_vf(l, w, c->p, c->t, at[0], at[1], at[2], &n);
 		push_vf(w, c->p, c->t, c->bary, n);
 	}
@@ -164,45 +164,45 @@ int32_t cloth_contacts_catch_crossings(drape_world* w, double h, int32_t* pinche
 	 * normal motion, and sticking ones all of it. Such contacts are pinched: they slide, on the
 	 * solid's bare surface, leaving the thickness to the layers; the caller makes the
 	 * constraints again and then applies the corrections (cloth_contacts_alter_crossings). */
-	for (int32_t k = before; k < w->repulsion_count; ++k)
-		for (int a = 0; a < 4; ++a) *pinched += contact_pinch(w, w->repulsions[k].node[a]);
+	for (int32_t k = before; k < w->state.repulsion_count; ++k)
+		for (int a = 0; a < 4; ++a) *pinched += contact_pinch(w, w->state.repulsions[k].node[a]);
 	if (*pinched == 0)
-		for (int32_t k = before; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k], h);
-	return w->repulsion_count - before;
+		for (int32_t k = before; k < w->state.repulsion_count; ++k) alter_positions(w, &w->state.repulsions[k], h);
+	return w->state.repulsion_count - before;
 }
 
 void cloth_contacts_alter_crossings(drape_world* w, double h)
 {
-	for (int32_t k = w->proximity_count; k < w->repulsion_count; ++k) alter_positions(w, &w->repulsions[k], h);
+	for (int32_t k = w->state.proximity_count; k < w->state.repulsion_count; ++k) alter_positions(w, &w->state.repulsions[k], h);
 }
 
 void cloth_contacts_commit_pinches(drape_world* w)
 {
-	if (w->solid_count == 0) return;
+	if (w->model.solid_count == 0) return;
 	/* A pinch lasts while its particle is in some repulsion pair (layers still pressed on it):
 	 * mark every pinched contact, clear the mark of those in a pair, release the rest. */
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		if (w->contacts[i].pinched) w->contacts[i].pinched = PINCH_UNPRESSED;
-	for (int32_t e = 0; e < w->repulsion_count; ++e)
+	for (int32_t i = 0; i < w->model.particle_count; ++i)
+		if (w->state.contacts[i].pinched) w->state.contacts[i].pinched = PINCH_UNPRESSED;
+	for (int32_t e = 0; e < w->state.repulsion_count; ++e)
 		for (int a = 0; a < 4; ++a) {
-			contact* c = &w->contacts[w->repulsions[e].node[a]];
+			contact* c = &w->state.contacts[w->state.repulsions[e].node[a]];
 			if (c->pinched) c->pinched = PINCH_PRESSED;
 		}
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		if (w->contacts[i].pinched == PINCH_UNPRESSED) w->contacts[i].pinched = 0;
+	for (int32_t i = 0; i < w->model.particle_count; ++i)
+		if (w->state.contacts[i].pinched == PINCH_UNPRESSED) w->state.contacts[i].pinched = 0;
 }
 
 void cloth_contacts_assemble(drape_world* w, double h)
 {
 	const double k = w->def.cloth_repulsion, kd = w->def.cloth_repulsion_damping, kt = w->def.cloth_friction_damping;
 	const double thickness = w->def.cloth_thickness, h2 = h * h;
-	for (int32_t e = 0; e < w->repulsion_count; ++e) {
-		const repulsion* r = &w->repulsions[e];
+	for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+		const repulsion* r = &w->state.repulsions[e];
 		vec3 n = r->normal;
 		vec3 gap = v3_zero(), u = v3_zero();
 		for (int a = 0; a < 4; ++a) {
-			gap = v3_madd(gap, r->weight[a], w->x[r->node[a]]);
-			u = v3_madd(u, r->weight[a], w->v[r->node[a]]);
+			gap = v3_madd(gap, r->weight[a], w->state.x[r->node[a]]);
+			u = v3_madd(u, r->weight[a], w->state.v[r->node[a]]);
 		}
 		double c0 = v3_dot(n, gap) - thickness;
 		if (c0 > 0.0) c0 = 0.0;
@@ -212,19 +212,19 @@ void cloth_contacts_assemble(drape_world* w, double h)
 		vec3 fdir = v3_add(v3_scale(n, -k * c0 - kd * v3_dot(n, u)), v3_scale(m3_mulv(tangent, u), -kt));
 		/* K (v0 + y/h) with K_ab = -k w_a w_b n n^T: */
 		vec3 ky = v3_zero();
-		for (int b = 0; b < 4; ++b) ky = v3_madd(ky, r->weight[b], v3_madd(w->v[r->node[b]], 1.0 / h, w->y[r->node[b]]));
+		for (int b = 0; b < 4; ++b) ky = v3_madd(ky, r->weight[b], v3_madd(w->state.v[r->node[b]], 1.0 / h, w->work.y[r->node[b]]));
 		double kyn = -k * v3_dot(n, ky);
-		mat3* extra = bsr_extra_add(&w->A, r->node);
+		mat3* extra = bsr_extra_add(&w->work.A, r->node);
 		for (int a = 0; a < 4; ++a) {
 			int32_t i = r->node[a];
 			/* b_a += h f_a + h^2 sum_b K_ab (v0 + y/h)_b */
 			vec3 rhs = v3_add(v3_scale(fdir, h * r->weight[a]), v3_scale(n, h2 * r->weight[a] * kyn));
-			w->b[i] = v3_add(w->b[i], rhs);
+			w->work.b[i] = v3_add(w->work.b[i], rhs);
 			for (int c = 0; c < 4; ++c) {
 				double ww = r->weight[a] * r->weight[c];
 				/* A_ac += -h df/dv - h^2 df/dx = ww (h dv + h^2 k n n^T) */
 				mat3 blk = m3_scale(m3_add(m3_scale(dv, h), m3_scale(nn, h2 * k)), ww);
-				if (a == c) w->A.blocks[w->A.diag[i]] = m3_add(w->A.blocks[w->A.diag[i]], blk);
+				if (a == c) w->work.A.blocks[w->work.A.diag[i]] = m3_add(w->work.A.blocks[w->work.A.diag[i]], blk);
 				else if (extra) extra[4 * a + c] = blk;
 			}
 		}
@@ -233,6 +233,6 @@ void cloth_contacts_assemble(drape_world* w, double h)
 
 int32_t cloth_contacts_intersections(drape_world* w, const vec3* x)
 {
-	if (!w->def.self_collision || !w->pairs_ready) return 0;
-	return cloth_pairs_intersections(&w->pairs, x, NULL, 0);
+	if (!w->def.self_collision || !w->work.pairs_ready) return 0;
+	return cloth_pairs_intersections(&w->work.pairs, x, NULL, 0);
 }

@@ -29,10 +29,10 @@ void cloth_layers_free(cloth_layers* l)
 bool cloth_layers_setup(cloth_layers* l, const drape_world* w)
 {
 	l->active = false;
-	for (int32_t c = 1; c < w->cloth_count; ++c)
-		if (w->cloths[c].layer != w->cloths[0].layer) l->active = true;
+	for (int32_t c = 1; c < w->model.cloth_count; ++c)
+		if (w->model.cloths[c].layer != w->model.cloths[0].layer) l->active = true;
 	if (!l->active) return true;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	if (!l->pairs) l->pairs = malloc(2 * LAYER_PULL_PAIRS * sizeof *l->pairs);
 	if (!l->pulls) l->pulls = malloc(6 * LAYER_PULL_PAIRS * sizeof *l->pulls);
 	if (!l->pairs || !l->pulls) {
@@ -56,9 +56,9 @@ bool cloth_layers_setup(cloth_layers* l, const drape_world* w)
 		l->capacity = n;
 	}
 	/* each cloth's particles are one range from its first_vertex, in cloth order (cloth.c, seam.c) */
-	for (int32_t c = 0; c < w->cloth_count; ++c) {
-		const int32_t end = c + 1 < w->cloth_count ? w->cloths[c + 1].first_vertex : n;
-		for (int32_t i = w->cloths[c].first_vertex; i < end; ++i) l->layer[i] = w->cloths[c].layer;
+	for (int32_t c = 0; c < w->model.cloth_count; ++c) {
+		const int32_t end = c + 1 < w->model.cloth_count ? w->model.cloths[c + 1].first_vertex : n;
+		for (int32_t i = w->model.cloths[c].first_vertex; i < end; ++i) l->layer[i] = w->model.cloths[c].layer;
 	}
 	return true;
 }
@@ -66,10 +66,10 @@ bool cloth_layers_setup(cloth_layers* l, const drape_world* w)
 void cloth_layers_normals(cloth_layers* l, const drape_world* w, const vec3* x)
 {
 	if (!l->active) return;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) l->normal[i] = v3_zero();
-	for (int32_t t = 0; t < w->triangle_count; ++t) {
-		const int32_t* v = w->triangles[t].v;
+	for (int32_t t = 0; t < w->model.triangle_count; ++t) {
+		const int32_t* v = w->model.triangles[t].v;
 		/* |cross| is twice the area: area-weighted */
 		vec3 m = v3_cross(v3_sub(x[v[1]], x[v[0]]), v3_sub(x[v[2]], x[v[0]]));
 		for (int k = 0; k < 3; ++k) l->normal[v[k]] = v3_add(l->normal[v[k]], m);
@@ -81,7 +81,7 @@ void cloth_layers_orient_vf(const cloth_layers* l, const drape_world* w, int32_t
 			    vec3* normal)
 {
 	if (!l->active) return;
-	const int32_t lp = l->layer[p], lt = l->layer[w->triangles[t].v[0]];
+	const int32_t lp = l->layer[p], lt = l->layer[w->model.triangles[t].v[0]];
 	vec3 n;
 	if (lp == lt || !face_normal(a, b, c, &n)) return;
 	*normal = lp > lt ? n : v3_neg(n);
@@ -105,7 +105,7 @@ void cloth_layers_orient_ee(const cloth_layers* l, const int32_t e0[2], const in
 static void pull(cloth_layers* l, const drape_world* w, const vec3* x, int32_t p, int32_t t, double outward)
 {
 	if (l->pulled[p]) return;
-	const int32_t* v = w->triangles[t].v;
+	const int32_t* v = w->model.triangles[t].v;
 	vec3 n;
 	if (!face_normal(x[v[0]], x[v[1]], x[v[2]], &n)) return;
 	n = v3_scale(n, outward);
@@ -122,13 +122,13 @@ static void pull(cloth_layers* l, const drape_world* w, const vec3* x, int32_t p
 int32_t cloth_layers_pulls(cloth_layers* l, const drape_world* w, cloth_pairs* d, const vec3* x)
 {
 	l->pull_count = 0;
-	if (!l->active || w->intersections <= 0) return 0;
+	if (!l->active || w->state.intersections <= 0) return 0;
 	const int32_t count = cloth_pairs_intersections(d, x, l->pairs, LAYER_PULL_PAIRS);
 	if (count < 0) return -1;
 	const int32_t listed = count < LAYER_PULL_PAIRS ? count : LAYER_PULL_PAIRS;
 	for (int32_t k = 0; k < listed; ++k) {
 		int32_t a = l->pairs[2 * k], b = l->pairs[2 * k + 1];
-		const int32_t la = l->layer[w->triangles[a].v[0]], lb = l->layer[w->triangles[b].v[0]];
+		const int32_t la = l->layer[w->model.triangles[a].v[0]], lb = l->layer[w->model.triangles[b].v[0]];
 		if (la == lb) continue;
 		if (la > lb) {
 			int32_t tmp = a;
@@ -136,8 +136,8 @@ int32_t cloth_layers_pulls(cloth_layers* l, const drape_world* w, cloth_pairs* d
 			b = tmp;
 		}
 		/* a is the inner triangle, b the outer: a's corners belong inside b, b's outside a */
-		for (int c = 0; c < 3; ++c) pull(l, w, x, w->triangles[a].v[c], b, -1.0);
-		for (int c = 0; c < 3; ++c) pull(l, w, x, w->triangles[b].v[c], a, 1.0);
+		for (int c = 0; c < 3; ++c) pull(l, w, x, w->model.triangles[a].v[c], b, -1.0);
+		for (int c = 0; c < 3; ++c) pull(l, w, x, w->model.triangles[b].v[c], a, 1.0);
 	}
 	for (int32_t k = 0; k < l->pull_count; ++k) l->pulled[l->pulls[k].p] = 0;
 	return l->pull_count;

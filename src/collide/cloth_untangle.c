@@ -27,19 +27,19 @@ typedef struct mesh_adjacency {
  * hold it: a neighbour across an interior edge counts twice, which the mean does not mind). */
 static bool adjacency_build(const drape_world* w, mesh_adjacency* a)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	a->start = calloc((size_t)n + 1, sizeof *a->start);
-	a->next = malloc(6 * (size_t)(w->triangle_count > 0 ? w->triangle_count : 1) * sizeof *a->next);
+	a->next = malloc(6 * (size_t)(w->model.triangle_count > 0 ? w->model.triangle_count : 1) * sizeof *a->next);
 	if (!a->start || !a->next) return false;
-	for (int32_t t = 0; t < w->triangle_count; ++t)
-		for (int k = 0; k < 3; ++k) a->start[w->triangles[t].v[k] + 1] += 2;
+	for (int32_t t = 0; t < w->model.triangle_count; ++t)
+		for (int k = 0; k < 3; ++k) a->start[w->model.triangles[t].v[k] + 1] += 2;
 	for (int32_t i = 0; i < n; ++i) a->start[i + 1] += a->start[i];
 	int32_t* fill = malloc(((size_t)n + 1) * sizeof *fill);
 	if (!fill) return false;
 	memcpy(fill, a->start, ((size_t)n + 1) * sizeof *fill);
-	for (int32_t t = 0; t < w->triangle_count; ++t)
+	for (int32_t t = 0; t < w->model.triangle_count; ++t)
 		for (int k = 0; k < 3; ++k) {
-			const int32_t* v = w->triangles[t].v;
+			const int32_t* v = w->model.triangles[t].v;
 			a->next[fill[v[k]]++] = v[(k + 1) % 3];
 			a->next[fill[v[k]]++] = v[(k + 2) % 3];
 		}
@@ -62,7 +62,7 @@ static void grow(const mesh_adjacency* a, int32_t n, uint8_t* in_patch)
 static void smooth(const drape_world* w, const mesh_adjacency* a, const uint8_t* in_patch, const uint8_t* held, vec3* x,
 		   vec3* scratch)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) {
 		scratch[i] = x[i];
 		if (in_patch[i] != 1 || held[i] || a->start[i + 1] == a->start[i]) continue;
@@ -76,8 +76,8 @@ static void smooth(const drape_world* w, const mesh_adjacency* a, const uint8_t*
 
 int32_t cloth_untangle(drape_world* w)
 {
-	const int32_t before = w->intersections, n = w->particle_count;
-	if (!w->pairs_ready || before <= 0) return before;
+	const int32_t before = w->state.intersections, n = w->model.particle_count;
+	if (!w->work.pairs_ready || before <= 0) return before;
 	int32_t* pairs = malloc(2 * (size_t)before * sizeof *pairs);
 	uint8_t* in_patch = calloc((size_t)n, 1);
 	uint8_t* held = calloc((size_t)n, 1);
@@ -86,24 +86,24 @@ int32_t cloth_untangle(drape_world* w)
 	mesh_adjacency a = {0};
 	int32_t count = before;
 	if (!pairs || !in_patch || !held || !saved || !scratch || !adjacency_build(w, &a)) goto done;
-	count = cloth_pairs_intersections(&w->pairs, w->x, pairs, before);
+	count = cloth_pairs_intersections(&w->work.pairs, w->state.x, pairs, before);
 	if (count <= 0) {
 		count = count < 0 ? before : 0;
 		goto done;
 	}
 	const int32_t listed = count < before ? count : before;
 	for (int32_t k = 0; k < 2 * listed; ++k)
-		for (int c = 0; c < 3; ++c) in_patch[w->triangles[pairs[k]].v[c]] = 1;
+		for (int c = 0; c < 3; ++c) in_patch[w->model.triangles[pairs[k]].v[c]] = 1;
 	/* pinned particles stay where their pins hold them */
-	for (int32_t k = 0; k < w->constraint_count; ++k)
-		if (w->constraints[k].alive) held[w->constraints[k].particle] = 1;
-	memcpy(saved, w->x, (size_t)n * sizeof *saved);
+	for (int32_t k = 0; k < w->model.constraint_count; ++k)
+		if (w->model.constraints[k].alive) held[w->model.constraints[k].particle] = 1;
+	memcpy(saved, w->state.x, (size_t)n * sizeof *saved);
 	const int32_t initial = count;
 	for (int ring = 1; ring <= UNTANGLE_RINGS && count > 0; ++ring) {
 		grow(&a, n, in_patch);
 		for (int s = 0; s < UNTANGLE_SWEEPS && count > 0; ++s) {
-			smooth(w, &a, in_patch, held, w->x, scratch);
-			int32_t now = cloth_pairs_intersections(&w->pairs, w->x, NULL, 0);
+			smooth(w, &a, in_patch, held, w->state.x, scratch);
+			int32_t now = cloth_pairs_intersections(&w->work.pairs, w->state.x, NULL, 0);
 			if (now < 0) {
 				count = initial + 1; /* over budget or interrupted: give up, restore below */
 				break;
@@ -113,7 +113,7 @@ int32_t cloth_untangle(drape_world* w)
 		if (count > initial) break;
 	}
 	if (count >= initial) {
-		memcpy(w->x, saved, (size_t)n * sizeof *saved);
+		memcpy(w->state.x, saved, (size_t)n * sizeof *saved);
 		count = initial;
 	}
 done:
@@ -124,6 +124,6 @@ done:
 	free(scratch);
 	free(a.start);
 	free(a.next);
-	w->intersections = count;
+	w->state.intersections = count;
 	return count;
 }

@@ -43,15 +43,15 @@ static void set_plane(contact* c, const solid_point* p, double h)
 /* Starts a contact of particle i with solid k: sticking if it barely slides. */
 static void begin_contact(drape_world* w, int32_t i, int32_t k, const solid_point* p, double h)
 {
-	contact* c = &w->contacts[i];
+	contact* c = &w->state.contacts[i];
 	c->solid = k;
 	set_plane(c, p, h);
-	vec3 rel = v3_sub(w->v[i], c->surface_velocity);
+	vec3 rel = v3_sub(w->state.v[i], c->surface_velocity);
 	vec3 slip = v3_sub(rel, v3_scale(c->normal, v3_dot(rel, c->normal)));
 	c->slip_speed = v3_len(slip);
 	c->slip_growing = false;
 	c->break_dir = v3_zero();
-	c->sticking = c->slip_speed < STICK_SPEED && w->solids[k].friction > 0.0;
+	c->sticking = c->slip_speed < STICK_SPEED && w->model.solids[k].friction > 0.0;
 	c->pinched = 0;
 	c->normal_force = 0.0;
 	c->caught = false;
@@ -60,9 +60,9 @@ static void begin_contact(drape_world* w, int32_t i, int32_t k, const solid_poin
 /* The constraint directions of particle i's contact for a step of h. */
 static void constrain(drape_world* w, int32_t i, double h)
 {
-	const contact* c = &w->contacts[i];
-	const double thickness = w->solids[c->solid].thickness;
-	vec3 x = w->x[i], vs = c->surface_velocity, n = c->normal;
+	const contact* c = &w->state.contacts[i];
+	const double thickness = w->model.solids[c->solid].thickness;
+	vec3 x = w->state.x[i], vs = c->surface_velocity, n = c->normal;
 	/* Target along n: on the grown surface at the step's end, but no further than PUSH_SPEED h
 	 * beyond where the surface's own motion would take the particle. */
 	double target = v3_dot(n, c->point_end) + (c->pinched ? 0.0 : thickness);
@@ -85,13 +85,13 @@ static void constrain(drape_world* w, int32_t i, double h)
 /* The side of two-sided solid k particle c is known to be on, 0 if none. */
 static int known_side(const drape_world* w, const contact* c, int32_t k)
 {
-	return w->solids[k].two_sided && c->side_solid == k ? c->side : 0;
+	return w->model.solids[k].two_sided && c->side_solid == k ? c->side : 0;
 }
 
 /* Remembers the side p was measured from (or, beyond a rim, the side the particle is on). */
 static void remember_side(const drape_world* w, contact* c, int32_t k, const solid_point* p)
 {
-	if (!w->solids[k].two_sided) return;
+	if (!w->model.solids[k].two_sided) return;
 	c->side_solid = k;
 	c->side = p->side;
 }
@@ -106,15 +106,15 @@ static void forget_side(contact* c, int32_t k)
 /* Fully pinned particles need no contact (the pin wins). */
 static bool pinned(const drape_world* w, int32_t i)
 {
-	return w->constrained[i] && w->S[i].m[0][0] == 0.0 && w->S[i].m[1][1] == 0.0 && w->S[i].m[2][2] == 0.0;
+	return w->work.constrained[i] && w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0;
 }
 
 void contacts_prepare(drape_world* w, double h)
 {
-	if (w->solid_count == 0) return;
-	const int32_t n = w->particle_count;
+	if (w->model.solid_count == 0) return;
+	const int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) {
-		contact* c = &w->contacts[i];
+		contact* c = &w->state.contacts[i];
 		c->caught = false;
 		if (pinned(w, i)) {
 			c->solid = -1;
@@ -124,8 +124,8 @@ void contacts_prepare(drape_world* w, double h)
 		if (c->solid >= 0) {
 			/* An existing contact holds while the particle stays near the surface. */
 			const int32_t k = c->solid;
-			double reach = 2.0 * w->solids[k].thickness;
-			if (solid_closest(w, k, w->x[i], reach, known_side(w, c, k), &p)) {
+			double reach = 2.0 * w->model.solids[k].thickness;
+			if (solid_closest(w, k, w->state.x[i], reach, known_side(w, c, k), &p)) {
 				set_plane(c, &p, h);
 				remember_side(w, c, k, &p);
 			} else {
@@ -136,21 +136,21 @@ void contacts_prepare(drape_world* w, double h)
 		if (c->solid < 0) {
 			/* Within a thickness and approaching (or well inside): a new contact. Particles that
 			 * just released and drift away are left alone. */
-			for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k) {
-				double thickness = w->solids[k].thickness;
-				if (!solid_closest(w, k, w->x[i], thickness, known_side(w, c, k), &p)) {
+			for (int32_t k = 0; k < w->model.solid_count && c->solid < 0; ++k) {
+				double thickness = w->model.solids[k].thickness;
+				if (!solid_closest(w, k, w->state.x[i], thickness, known_side(w, c, k), &p)) {
 					forget_side(c, k);
 					continue;
 				}
 				remember_side(w, c, k, &p);
 				vec3 vs = v3_scale(v3_sub(p.point_end, p.point), 1.0 / h);
-				bool approaching = v3_dot(v3_sub(w->v[i], vs), p.normal) < 0.0;
+				bool approaching = v3_dot(v3_sub(w->state.v[i], vs), p.normal) < 0.0;
 				if (approaching || p.distance < 0.5 * thickness) begin_contact(w, i, k, &p, h);
 			}
 			/* Fast particles: does the free path cross a solid this step? */
-			vec3 end = v3_madd(w->x[i], h, w->v[i]);
-			for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k)
-				if (solid_path_hit(w, k, w->x[i], end, known_side(w, c, k), &p)) {
+			vec3 end = v3_madd(w->state.x[i], h, w->state.v[i]);
+			for (int32_t k = 0; k < w->model.solid_count && c->solid < 0; ++k)
+				if (solid_path_hit(w, k, w->state.x[i], end, known_side(w, c, k), &p)) {
 					begin_contact(w, i, k, &p, h);
 					remember_side(w, c, k, &p);
 				}
@@ -161,8 +161,8 @@ void contacts_prepare(drape_world* w, double h)
 
 bool contact_pinch(drape_world* w, int32_t i)
 {
-	if (w->solid_count == 0) return false;
-	contact* c = &w->contacts[i];
+	if (w->model.solid_count == 0) return false;
+	contact* c = &w->state.contacts[i];
 	if (c->solid < 0 || c->pinched) return false;
 	c->pinched = PINCH_PRESSED;
 	c->sticking = false;
@@ -171,23 +171,23 @@ bool contact_pinch(drape_world* w, int32_t i)
 
 void contacts_constrain(drape_world* w, double h)
 {
-	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i)
-		if (w->contacts[i].solid >= 0) constrain(w, i, h);
+	for (int32_t i = 0; w->model.solid_count > 0 && i < w->model.particle_count; ++i)
+		if (w->state.contacts[i].solid >= 0) constrain(w, i, h);
 }
 
 /* How hard particle i's contact pulls it onto the solid (> 0: attractive), read from the
  * constraint impulse e of the last solve (sec. 5.4), in units of the particle's weight. */
 static double pull_in_weights(const drape_world* w, int32_t i, double h)
 {
-	const double weight = w->mass[i] * RELEASE_G;
-	return -v3_dot(w->e[i], w->contacts[i].normal) / (h * weight);
+	const double weight = w->model.mass[i] * RELEASE_G;
+	return -v3_dot(w->work.e[i], w->state.contacts[i].normal) / (h * weight);
 }
 
 int32_t contacts_release_pulling(drape_world* w, double h)
 {
 	int32_t released = 0;
-	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) {
-		contact* c = &w->contacts[i];
+	for (int32_t i = 0; w->model.solid_count > 0 && i < w->model.particle_count; ++i) {
+		contact* c = &w->state.contacts[i];
 		/* A particle caught crossing in this step keeps its contact for the rest of it, so the
 		 * passes cannot alternate between releasing and catching it. */
 		if (c->solid < 0 || c->caught || !(pull_in_weights(w, i, h) > RELEASE_FLOOR)) continue;
@@ -200,12 +200,12 @@ int32_t contacts_release_pulling(drape_world* w, double h)
 int32_t contacts_catch_crossings(drape_world* w, double h)
 {
 	int32_t added = 0;
-	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) {
-		contact* c = &w->contacts[i];
+	for (int32_t i = 0; w->model.solid_count > 0 && i < w->model.particle_count; ++i) {
+		contact* c = &w->state.contacts[i];
 		if (c->solid >= 0 || pinned(w, i)) continue;
 		solid_point p;
-		for (int32_t k = 0; k < w->solid_count && c->solid < 0; ++k)
-			if (solid_path_hit(w, k, w->x[i], w->x1[i], known_side(w, c, k), &p)) {
+		for (int32_t k = 0; k < w->model.solid_count && c->solid < 0; ++k)
+			if (solid_path_hit(w, k, w->state.x[i], w->work.x1[i], known_side(w, c, k), &p)) {
 				begin_contact(w, i, k, &p, h);
 				remember_side(w, c, k, &p);
 				c->caught = true;
@@ -219,10 +219,10 @@ int32_t contacts_catch_crossings(drape_world* w, double h)
 int32_t contacts_commit(drape_world* w, double h)
 {
 	int32_t released = 0;
-	for (int32_t i = 0; i < w->particle_count; ++i) {
-		contact* c = &w->contacts[i];
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		contact* c = &w->state.contacts[i];
 		if (c->solid < 0) continue;
-		vec3 f = v3_scale(w->e[i], 1.0 / h);
+		vec3 f = v3_scale(w->work.e[i], 1.0 / h);
 		double fn = v3_dot(f, c->normal);
 		if (pull_in_weights(w, i, h) > RELEASE_FLOOR) {
 			/* The constraint pulled the cloth onto the solid beyond the noise floor: release
@@ -233,7 +233,7 @@ int32_t contacts_commit(drape_world* w, double h)
 		}
 		/* A pull under the floor holds, and presses with no force (friction reads it). */
 		if (fn < 0.0) fn = 0.0;
-		const double mu = w->solids[c->solid].friction;
+		const double mu = w->model.solids[c->solid].friction;
 		if (c->sticking) {
 			vec3 tangential = v3_sub(f, v3_scale(c->normal, fn));
 			double ft = v3_len(tangential);
@@ -246,7 +246,7 @@ int32_t contacts_commit(drape_world* w, double h)
 		} else {
 			/* Stick again only when slow and slowing down: a particle that just broke away
 			 * from rest is slow too, but speeding up. */
-			vec3 rel = v3_sub(w->v[i], c->surface_velocity);
+			vec3 rel = v3_sub(w->state.v[i], c->surface_velocity);
 			vec3 slip = v3_sub(rel, v3_scale(c->normal, v3_dot(rel, c->normal)));
 			double speed = v3_len(slip);
 			c->slip_growing = speed > c->slip_speed;
@@ -260,13 +260,13 @@ int32_t contacts_commit(drape_world* w, double h)
 
 bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* dfdv)
 {
-	const contact* c = &w->contacts[i];
+	const contact* c = &w->state.contacts[i];
 	if (c->solid < 0 || c->sticking) return false;
-	const double mu = w->solids[c->solid].friction;
+	const double mu = w->model.solids[c->solid].friction;
 	if (mu <= 0.0 || c->normal_force <= 0.0) return false;
 	const double limit = mu * c->normal_force;
 	vec3 n = c->normal;
-	vec3 rel = v3_sub(w->v[i], c->surface_velocity);
+	vec3 rel = v3_sub(w->state.v[i], c->surface_velocity);
 	vec3 slip = v3_sub(rel, v3_scale(n, v3_dot(rel, n)));
 	double speed = v3_len(slip);
 	mat3 tangent = m3_sub(m3_identity(), m3_outer(n, n));
@@ -278,7 +278,7 @@ bool contact_friction(const drape_world* w, int32_t i, double h, vec3* f, mat3* 
 		*dfdv = m3_zero();
 		return true;
 	}
-	if (speed <= SLIP_FLOOR || (!c->slip_growing && limit * h >= w->mass[i] * speed)) {
+	if (speed <= SLIP_FLOOR || (!c->slip_growing && limit * h >= w->model.mass[i] * speed)) {
 		/* Friction alone could stop the slip within this step: a damping force c (v - v_s)
 		 * with c = limit / |slip|, implicit in v, brings the slip to rest without reversing it
 		 * (its force never exceeds limit while the slip shrinks). */

@@ -96,11 +96,11 @@ static void build_tree(drape_world* w, solid_data* s)
 	free(at0);
 	s->tree_built = bvh_build(&s->tree, s->boxes, s->triangle_count);
 	int32_t need = s->tree_built ? bvh_query_stack_size(&s->tree) : 0;
-	if (need > w->query_stack_size) {
-		int32_t* stack = realloc(w->query_stack, (size_t)need * sizeof *stack);
+	if (need > w->work.query_stack_size) {
+		int32_t* stack = realloc(w->work.query_stack, (size_t)need * sizeof *stack);
 		if (stack) {
-			w->query_stack = stack;
-			w->query_stack_size = need;
+			w->work.query_stack = stack;
+			w->work.query_stack_size = need;
 		} else {
 			bvh_free(&s->tree);
 			s->tree_built = false;
@@ -110,8 +110,8 @@ static void build_tree(drape_world* w, solid_data* s)
 
 void solids_begin_step(drape_world* w, double t, double h)
 {
-	for (int32_t k = 0; k < w->solid_count; ++k) {
-		solid_data* s = &w->solids[k];
+	for (int32_t k = 0; k < w->model.solid_count; ++k) {
+		solid_data* s = &w->model.solids[k];
 		s->t0 = t;
 		s->t1 = t + h;
 		s->x0 = pose_at(s, t);
@@ -156,12 +156,12 @@ static vec3 blend(const vec3* v, const int32_t* tri, const double bary[3])
 static int32_t mesh_candidates(drape_world* w, const solid_data* s, aabb box)
 {
 	for (;;) {
-		int32_t n = bvh_query(&s->tree, box, w->query_hits, w->query_capacity, w->query_stack, w->query_stack_size);
-		if (n <= w->query_capacity) return n;
-		int32_t* grown = realloc(w->query_hits, (size_t)n * 2 * sizeof *grown);
-		if (!grown) return w->query_capacity; /* keep what fits */
-		w->query_hits = grown;
-		w->query_capacity = n * 2;
+		int32_t n = bvh_query(&s->tree, box, w->work.query_hits, w->work.query_capacity, w->work.query_stack, w->work.query_stack_size);
+		if (n <= w->work.query_capacity) return n;
+		int32_t* grown = realloc(w->work.query_hits, (size_t)n * 2 * sizeof *grown);
+		if (!grown) return w->work.query_capacity; /* keep what fits */
+		w->work.query_hits = grown;
+		w->work.query_capacity = n * 2;
 	}
 }
 
@@ -207,7 +207,7 @@ static void two_sided_point(const solid_data* s, const int32_t* tri, bool rim, v
 
 bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, solid_point* out)
 {
-	const solid_data* s = &w->solids[k];
+	const solid_data* s = &w->model.solids[k];
 	if (s->kind != DRAPE_SOLID_MESH) {
 		vec3 local = xform_inv_apply_point(s->x0, x), cl, nl;
 		double d = shape_signed_distance(&s->shape, local, &cl, &nl);
@@ -225,12 +225,12 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, so
 	int32_t n = mesh_candidates(w, s, box);
 	double best = INFINITY, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
 	int32_t face = -1;
-	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
-		const int32_t* tri = &s->triangles[3 * w->query_hits[j]];
+	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+		const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
 		double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
 		if (d2 < best) {
 			best = d2;
-			face = w->query_hits[j];
+			face = w->work.query_hits[j];
 			memcpy(best_bary, bary, sizeof bary);
 		}
 	}
@@ -269,7 +269,7 @@ static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
 
 bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 {
-	const solid_data* s = &w->solids[k];
+	const solid_data* s = &w->model.solids[k];
 	if (s->two_sided) return false; /* a shell has no inside; which side is contact's business */
 	if (s->kind != DRAPE_SOLID_MESH) {
 		if (s->shape.kind == SHAPE_PLANE) return false; /* a plane's "inside" is a half-space: contact's business */
@@ -283,16 +283,16 @@ bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 	column.hi.z = INFINITY;
 	int32_t n = mesh_candidates(w, s, column);
 	int crossings = 0;
-	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
-		const int32_t* t = &s->triangles[3 * w->query_hits[j]];
+	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
 		crossings += ray_up_crosses(p, s->v1[t[0]], s->v1[t[1]], s->v1[t[2]]);
 	}
 	if (crossings % 2 == 0) return false;
 	/* Inside: deeper than `depth` unless some face lies within depth of x. */
 	n = mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
 	double bary[3];
-	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
-		const int32_t* t = &s->triangles[3 * w->query_hits[j]];
+	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
 		if (point_triangle_closest(x, s->v1[t[0]], s->v1[t[1]], s->v1[t[2]], bary) <= depth * depth) return false;
 	}
 	return true;
@@ -324,7 +324,7 @@ static bool rim_hit(vec3 a, vec3 b, vec3 p, vec3 q, vec3 m1, double radius, doub
 
 bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_point* out)
 {
-	const solid_data* s = &w->solids[k];
+	const solid_data* s = &w->model.solids[k];
 	if (s->kind != DRAPE_SOLID_MESH) {
 		vec3 la = xform_inv_apply_point(s->x0, a), lb = xform_inv_apply_point(s->x1, b), nl, cl;
 		double d0 = shape_signed_distance(&s->shape, la, &cl, &nl);
@@ -361,14 +361,14 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 	int32_t n = mesh_candidates(w, s, box);
 	double first = INFINITY, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
 	int32_t face = -1;
-	for (int32_t j = 0; j < n && j < w->query_capacity; ++j) {
-		const int32_t* tri = &s->triangles[3 * w->query_hits[j]];
+	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+		const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
 		double t;
 		if (ccd_point_triangle(a, b, s->v0[tri[0]], s->v1[tri[0]], s->v0[tri[1]], s->v1[tri[1]], s->v0[tri[2]],
 				       s->v1[tri[2]], 1e-9, &t, bary) &&
 		    t < first) {
 			first = t;
-			face = w->query_hits[j];
+			face = w->work.query_hits[j];
 			memcpy(best_bary, bary, sizeof bary);
 		}
 	}
@@ -377,8 +377,8 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 	int32_t rim_face = -1;
 	vec3 rim_dir = v3_zero();
 	double rim_s = 0.0;
-	for (int32_t j = 0; s->two_sided && j < n && j < w->query_capacity; ++j) {
-		const int32_t f = w->query_hits[j];
+	for (int32_t j = 0; s->two_sided && j < n && j < w->work.query_capacity; ++j) {
+		const int32_t f = w->work.query_hits[j];
 		const int32_t* tri = &s->triangles[3 * f];
 		for (int e = 0; e < 3; ++e) {
 			if (!(s->open_edges[f] & (1u << e))) continue;

@@ -107,7 +107,7 @@ static bool solid_is_animated_mesh(const solid_data* s)
 static int32_t animated_solid_count(const drape_world* world)
 {
 	int32_t n = 0;
-	for (int32_t k = 0; k < world->solid_count; ++k) n += solid_is_animated_mesh(&world->solids[k]);
+	for (int32_t k = 0; k < world->model.solid_count; ++k) n += solid_is_animated_mesh(&world->model.solids[k]);
 	return n;
 }
 
@@ -202,8 +202,8 @@ caches* caches_begin(const char* dir, unsigned formats, const drape_world* world
 	}
 	if (ok) cache_stems(world, c->stems, n);
 	/* The moving bodies follow the cloths: their own node in glTF and USD, their own PC2. */
-	for (int32_t k = 0; ok && solids > 0 && k < world->solid_count; ++k) {
-		const solid_data* sd = &world->solids[k];
+	for (int32_t k = 0; ok && solids > 0 && k < world->model.solid_count; ++k) {
+		const solid_data* sd = &world->model.solids[k];
 		if (!solid_is_animated_mesh(sd)) continue;
 		int32_t e = c->total, j = e - n;
 		drape_mesh* m = &c->solid_meshes[j];
@@ -252,8 +252,8 @@ static bool write_solid_frames(const caches* c, int frame, const drape_world* wo
 {
 	double t = drape_world_time(world);
 	bool ok = true;
-	for (int32_t k = 0; ok && k < world->solid_count; ++k) {
-		const solid_data* s = &world->solids[k];
+	for (int32_t k = 0; ok && k < world->model.solid_count; ++k) {
+		const solid_data* s = &world->model.solids[k];
 		if (!solid_is_animated_mesh(s)) continue;
 		vec3* p = malloc((size_t)s->vertex_count * sizeof *p);
 		double* x = malloc(3 * (size_t)s->vertex_count * sizeof *x);
@@ -357,7 +357,7 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 	if (c->broken) return false;
 	for (int32_t i = 0; i < c->count; ++i) drape_cloth_get_positions(world, (drape_cloth_id){i}, c->positions[i]);
 	for (int32_t i = c->count; i < c->total; ++i) {
-		const solid_data* sd = &world->solids[c->solid_index[i - c->count]];
+		const solid_data* sd = &world->model.solids[c->solid_index[i - c->count]];
 		vec3* p = malloc((size_t)sd->vertex_count * sizeof *p);
 		if (!p) return core_fail(err, err_size, "out of memory writing solid '%s'", sd->name);
 		solid_mesh_vertices_at(sd, drape_world_time(world), p);

@@ -120,7 +120,7 @@ static bool add_entry(drape_world* world, scene* s, char* err, size_t err_size)
 	for (int32_t i = 0; i < s->solid_count; ++i) {
 		scene_solid* so = &s->solids[i];
 		for (int32_t k = 0; k < drape_solid_count(world); ++k)
-			if (world->solids[k].name && strcmp(world->solids[k].name, so->name) == 0)
+			if (world->model.solids[k].name && strcmp(world->model.solids[k].name, so->name) == 0)
 				return fail(s, err, err_size, "name: the world has a solid named '%s' already", so->name);
 		if (so->hold_until_relaxed)
 			world_warn(world,

@@ -96,12 +96,12 @@ static bool find_character(const json_ctx* c, const jnode* n, const loader* L, c
 	jnode cn = json_node(n, named);
 	if (named && !json_string(c, &cn, &name)) return false;
 	/* the scene's solids, then (for a scene entry) the world's */
-	const int32_t own = L->s->solid_count, total = own + (L->world ? L->world->solid_count : 0);
+	const int32_t own = L->s->solid_count, total = own + (L->world ? L->world->model.solid_count : 0);
 	int32_t found = 0, name_count = 0;
 	const char* names[64];
 	for (int32_t i = 0; i < total; ++i) {
-		const drape_character* ch = i < own ? L->s->solids[i].character : L->world->solids[i - own].character;
-		const char* sname = i < own ? L->s->solids[i].name : L->world->solids[i - own].name;
+		const drape_character* ch = i < own ? L->s->solids[i].character : L->world->model.solids[i - own].character;
+		const char* sname = i < own ? L->s->solids[i].name : L->world->model.solids[i - own].name;
 		if (!ch || !sname) continue;
 		if (name_count < 64) names[name_count++] = sname;
 		if (name && strcmp(sname, name) != 0) continue;

@@ -37,7 +37,7 @@ static cholesky_precond* fail(cholesky_precond* p)
 
 cholesky_precond* cholesky_create(const bsr* A)
 {
-	/* Factors A's block pattern, so A must hold everything there (world_prepare). */
+	/* Factors A's block pattern, so A must hold everything there (workspace_prepare). */
 	if (A->iso_start) return NULL;
 	cholesky_precond* p = calloc(1, sizeof *p);
 	if (!p) return NULL;

@@ -208,7 +208,7 @@ static bool build_level(multigrid* m, int32_t l)
 
 multigrid* multigrid_create(const bsr* A, int32_t max_factored, bool rotations)
 {
-	/* Coarsens by A's block pattern, so A must hold everything there (world_prepare). */
+	/* Coarsens by A's block pattern, so A must hold everything there (workspace_prepare). */
 	if (!cholesky_available() || A->iso_start) return NULL;
 	multigrid* m = calloc(1, sizeof *m);
 	if (!m) return NULL;

@@ -23,47 +23,47 @@ static void swap_vectors(vec3** a, vec3** b)
 
 double bdf2_begin(drape_world* w, double h)
 {
-	w->bdf2_active = false;
-	if (w->def.integrator != DRAPE_INTEGRATOR_BDF2 || !(w->h_prev > 0.0)) return h;
-	const double omega = h / w->h_prev;
+	w->work.bdf2_active = false;
+	if (w->def.integrator != DRAPE_INTEGRATOR_BDF2 || !(w->state.h_prev > 0.0)) return h;
+	const double omega = h / w->state.h_prev;
 	if (omega > BDF2_MAX_RATIO) return h;
 	const double den = 1.0 + 2.0 * omega;
 	const double a = (1.0 + omega) * (1.0 + omega) / den, b = omega * omega / den;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	/* x stays x_n, where the forces are linearised (as backward Euler does); the extrapolation
 	 * enters as a shift xb - x_n of the free directions, like eq. 18's y (bdf2_shift). */
 	for (int32_t i = 0; i < n; ++i) {
-		w->x_keep[i] = v3_sub(v3_scale(w->x[i], a - 1.0), v3_scale(w->x_prev[i], b));
-		w->v_keep[i] = v3_sub(v3_scale(w->v[i], a), v3_scale(w->v_prev[i], b));
+		w->work.x_keep[i] = v3_sub(v3_scale(w->state.x[i], a - 1.0), v3_scale(w->state.x_prev[i], b));
+		w->work.v_keep[i] = v3_sub(v3_scale(w->state.v[i], a), v3_scale(w->state.v_prev[i], b));
 	}
-	swap_vectors(&w->v, &w->v_keep);
-	w->bdf2_active = true;
+	swap_vectors(&w->state.v, &w->work.v_keep);
+	w->work.bdf2_active = true;
 	return (1.0 + omega) / den * h;
 }
 
 void bdf2_shift(drape_world* w)
 {
-	if (!w->bdf2_active) return;
-	const int32_t n = w->particle_count;
+	if (!w->work.bdf2_active) return;
+	const int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) {
-		const vec3 s = w->constrained[i] ? m3_mulv(w->S[i], w->x_keep[i]) : w->x_keep[i];
-		w->y[i] = v3_add(w->y[i], s);
+		const vec3 s = w->work.constrained[i] ? m3_mulv(w->work.S[i], w->work.x_keep[i]) : w->work.x_keep[i];
+		w->work.y[i] = v3_add(w->work.y[i], s);
 	}
 }
 
 void bdf2_reject(drape_world* w)
 {
-	if (!w->bdf2_active) return;
-	swap_vectors(&w->v, &w->v_keep);
-	w->bdf2_active = false;
+	if (!w->work.bdf2_active) return;
+	swap_vectors(&w->state.v, &w->work.v_keep);
+	w->work.bdf2_active = false;
 }
 
 void bdf2_accept(drape_world* w, double h)
 {
 	if (w->def.integrator != DRAPE_INTEGRATOR_BDF2) return;
-	memcpy(w->x_prev, w->x, (size_t)w->particle_count * sizeof *w->x);
-	if (w->bdf2_active) swap_vectors(&w->v_prev, &w->v_keep); /* v_keep holds v_n */
-	else memcpy(w->v_prev, w->v, (size_t)w->particle_count * sizeof *w->v);
-	w->bdf2_active = false;
-	w->h_prev = h;
+	memcpy(w->state.x_prev, w->state.x, (size_t)w->model.particle_count * sizeof *w->state.x);
+	if (w->work.bdf2_active) swap_vectors(&w->state.v_prev, &w->work.v_keep); /* v_keep holds v_n */
+	else memcpy(w->state.v_prev, w->state.v, (size_t)w->model.particle_count * sizeof *w->state.v);
+	w->work.bdf2_active = false;
+	w->state.h_prev = h;
 }

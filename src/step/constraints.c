@@ -59,29 +59,29 @@ static void perpendiculars(vec3 a, vec3* p, vec3* q)
 
 void constraints_add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 pv, double h)
 {
-	vec3 r = w->constrained[i] ? m3_mulv(w->S[i], d) : d;
+	vec3 r = w->work.constrained[i] ? m3_mulv(w->work.S[i], d) : d;
 	double len = v3_len(r);
 	if (len < 1e-6) return; /* already constrained by an earlier constraint */
 	if (len != 1.0) r = v3_scale(r, 1.0 / len);
-	w->S[i] = m3_sub(w->S[i], m3_outer(r, r));
-	w->constrained[i] = 1;
-	w->z[i] = v3_madd(w->z[i], v3_dot(r, v3_sub(pv, w->v[i])), r);
-	vec3 drift = v3_sub(v3_sub(p, w->x[i]), v3_scale(pv, h));
+	w->work.S[i] = m3_sub(w->work.S[i], m3_outer(r, r));
+	w->work.constrained[i] = 1;
+	w->work.z[i] = v3_madd(w->work.z[i], v3_dot(r, v3_sub(pv, w->state.v[i])), r);
+	vec3 drift = v3_sub(v3_sub(p, w->state.x[i]), v3_scale(pv, h));
 	/* Sets y's r component (zero before, unless BDF2's offset is already in y: bdf2.c). */
-	w->y[i] = v3_madd(w->y[i], v3_dot(r, drift) - v3_dot(r, w->y[i]), r);
+	w->work.y[i] = v3_madd(w->work.y[i], v3_dot(r, drift) - v3_dot(r, w->work.y[i]), r);
 }
 
 void constraints_prepare(drape_world* w, double t, double h)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) {
-		w->constrained[i] = 0;
-		w->S[i] = m3_identity();
-		w->z[i] = v3_zero();
-		w->y[i] = v3_zero();
+		w->work.constrained[i] = 0;
+		w->work.S[i] = m3_identity();
+		w->work.z[i] = v3_zero();
+		w->work.y[i] = v3_zero();
 	}
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		constraint_data* c = &w->constraints[k];
+	for (int32_t k = 0; k < w->model.constraint_count; ++k) {
+		constraint_data* c = &w->model.constraints[k];
 		if (!c->alive) continue;
 		bool active = t >= c->start_time && t < c->end_time;
 		if (!active) {
@@ -93,7 +93,7 @@ void constraints_prepare(drape_world* w, double t, double h)
 			/* Becoming active: the reference point starts at the given position (moving from
 			 * start_time) or where the particle is now. */
 			c->active = true;
-			c->origin = c->use_position ? c->position : w->x[c->particle];
+			c->origin = c->use_position ? c->position : w->state.x[c->particle];
 			c->origin_time = c->use_position ? c->start_time : t;
 		}
 		vec3 p, pv;
@@ -117,8 +117,8 @@ void constraints_prepare(drape_world* w, double t, double h)
 
 void constraints_store_forces(drape_world* w, double h)
 {
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		constraint_data* c = &w->constraints[k];
-		if (c->alive && c->active) c->force = v3_scale(w->e[c->particle], 1.0 / h);
+	for (int32_t k = 0; k < w->model.constraint_count; ++k) {
+		constraint_data* c = &w->model.constraints[k];
+		if (c->alive && c->active) c->force = v3_scale(w->work.e[c->particle], 1.0 / h);
 	}
 }

@@ -77,7 +77,7 @@ enum { REUSE_OFF, REUSE_RECORD, REUSE_CHANGED };
 static void scatter_role(drape_world* w, const element_terms* t, int role, bool rhs, const int32_t* vert, const int32_t* slot,
 			 const vec3* yv, double h, vec3* rec)
 {
-	if (rec && w->reuse_mode == REUSE_CHANGED) {
+	if (rec && w->work.reuse_mode == REUSE_CHANGED) {
 		const double h2 = h * h;
 		for (int a = 0; a < t->n; ++a) {
 			vec3 r = v3_scale(t->f[a], h);
@@ -96,10 +96,10 @@ static void scatter_role(drape_world* w, const element_terms* t, int role, bool 
 			/* Through the written-out helpers of mat3.h: a 3x3 loop here stayed rolled (GCC 12,
 			 * -O2) and was the assembly's hottest line, 8 % of the figure 1 drape. The same
 			 * operations as blk[i][j] -= h dfdv[i][j] + h^2 dfdx[i][j], so the same bits. */
-			mat3* blk = &w->A.blocks[slot[a * n + c]];
+			mat3* blk = &w->work.A.blocks[slot[a * n + c]];
 			*blk = m3_sub(*blk, m3_madd(m3_scale(t->dfdv[a][c], h), h2, t->dfdx[a][c]));
 		}
-		if (rhs) w->b[vert[a]] = v3_add(w->b[vert[a]], r);
+		if (rhs) w->work.b[vert[a]] = v3_add(w->work.b[vert[a]], r);
 		if (rec) rec[a] = r;
 	}
 }
@@ -124,30 +124,30 @@ static bool reuse_slots(drape_world* w, const int32_t* vert, int n, size_t r_bas
 {
 	*rec = NULL;
 	*used = NULL;
-	if (w->reuse_mode == REUSE_OFF) return true;
-	if (w->reuse_mode == REUSE_CHANGED) {
+	if (w->work.reuse_mode == REUSE_OFF) return true;
+	if (w->work.reuse_mode == REUSE_CHANGED) {
 		bool dirty = false;
-		for (int a = 0; a < n; ++a) dirty = dirty || w->reuse_dirty[vert[a]];
+		for (int a = 0; a < n; ++a) dirty = dirty || w->work.reuse_dirty[vert[a]];
 		if (!dirty) return false;
 	}
-	*rec = w->reuse_r + r_base + (size_t)n * (size_t)idx;
-	*used = w->reuse_used + u_base + (size_t)idx;
+	*rec = w->work.reuse_r + r_base + (size_t)n * (size_t)idx;
+	*used = w->work.reuse_used + u_base + (size_t)idx;
 	return true;
 }
 
-static size_t hinge_r_base(const drape_world* w) { return 3 * (size_t)w->triangle_count; }
-static size_t spring_r_base(const drape_world* w) { return hinge_r_base(w) + 4 * (size_t)w->hinge_count; }
-static size_t bend_r_base(const drape_world* w) { return spring_r_base(w) + 2 * (size_t)w->ms_spring_count; }
-static size_t hinge_u_base(const drape_world* w) { return (size_t)w->triangle_count; }
-static size_t spring_u_base(const drape_world* w) { return hinge_u_base(w) + (size_t)w->hinge_count; }
-static size_t bend_u_base(const drape_world* w) { return spring_u_base(w) + (size_t)w->ms_spring_count; }
+static size_t hinge_r_base(const drape_world* w) { return 3 * (size_t)w->model.triangle_count; }
+static size_t spring_r_base(const drape_world* w) { return hinge_r_base(w) + 4 * (size_t)w->model.hinge_count; }
+static size_t bend_r_base(const drape_world* w) { return spring_r_base(w) + 2 * (size_t)w->model.ms_spring_count; }
+static size_t hinge_u_base(const drape_world* w) { return (size_t)w->model.triangle_count; }
+static size_t spring_u_base(const drape_world* w) { return hinge_u_base(w) + (size_t)w->model.hinge_count; }
+static size_t bend_u_base(const drape_world* w) { return spring_u_base(w) + (size_t)w->model.ms_spring_count; }
 
 static void gather(const drape_world* w, const int32_t* vert, int n, double h, vec3* x, vec3* v, vec3* yv)
 {
 	for (int a = 0; a < n; ++a) {
-		x[a] = w->x[vert[a]];
-		v[a] = w->v[vert[a]];
-		yv[a] = v3_madd(v[a], 1.0 / h, w->y[vert[a]]);
+		x[a] = w->state.x[vert[a]];
+		v[a] = w->state.v[vert[a]];
+		yv[a] = v3_madd(v[a], 1.0 / h, w->work.y[vert[a]]);
 	}
 }
 
@@ -155,7 +155,7 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 {
 	vec3* rec;
 	uint8_t* used;
-	if (!reuse_slots(w, e->v, 3, 0, 0, (int32_t)(e - w->triangles), &rec, &used)) return;
+	if (!reuse_slots(w, e->v, 3, 0, 0, (int32_t)(e - w->model.triangles), &rec, &used)) return;
 	vec3 x[3], v[3], yv[3];
 	gather(w, e->v, 3, h, x, v, yv);
 	sinks s;
@@ -199,7 +199,7 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 {
 	vec3* rec;
 	uint8_t* used;
-	if (!reuse_slots(w, e->v, 4, hinge_r_base(w), hinge_u_base(w), (int32_t)(e - w->hinges), &rec, &used)) return;
+	if (!reuse_slots(w, e->v, 4, hinge_r_base(w), hinge_u_base(w), (int32_t)(e - w->model.hinges), &rec, &used)) return;
 	sinks s;
 	sinks_init(&s, 4);
 	element_terms* t = sink(&s, p, FAMILY_BEND);
@@ -221,18 +221,18 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 /* Force only: b += h f for an explicit spring (no Jacobians to form). */
 static void explicit_force(drape_world* w, const int32_t* vert, int n, const vec3* f, double h)
 {
-	for (int a = 0; a < n; ++a) w->b[vert[a]] = v3_madd(w->b[vert[a]], h, f[a]);
+	for (int a = 0; a < n; ++a) w->work.b[vert[a]] = v3_madd(w->work.b[vert[a]], h, f[a]);
 }
 
 static void assemble_ms_spring(drape_world* w, const ms_spring* e, double h, const assembly_plan* p)
 {
 	vec3* rec;
 	uint8_t* used;
-	if (!reuse_slots(w, e->v, 2, spring_r_base(w), spring_u_base(w), (int32_t)(e - w->ms_springs), &rec, &used)) return;
+	if (!reuse_slots(w, e->v, 2, spring_r_base(w), spring_u_base(w), (int32_t)(e - w->model.ms_springs), &rec, &used)) return;
 	if (p->role[e->family] == ROLE_EXPLICIT) {
 		if (!p->rhs) return;
 		vec3 f[2];
-		ms_spring_force(w->x[e->v[0]], w->x[e->v[1]], w->v[e->v[0]], w->v[e->v[1]], e->rest, e->k * p->scale[e->family],
+		ms_spring_force(w->state.x[e->v[0]], w->state.x[e->v[1]], w->state.v[e->v[0]], w->state.v[e->v[1]], e->rest, e->k * p->scale[e->family],
 				e->kd * p->scale[e->family], f);
 		explicit_force(w, e->v, 2, f, h);
 		return;
@@ -251,11 +251,11 @@ static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const a
 {
 	vec3* rec;
 	uint8_t* used;
-	if (!reuse_slots(w, e->v, 3, bend_r_base(w), bend_u_base(w), (int32_t)(e - w->ms_bends), &rec, &used)) return;
+	if (!reuse_slots(w, e->v, 3, bend_r_base(w), bend_u_base(w), (int32_t)(e - w->model.ms_bends), &rec, &used)) return;
 	if (p->role[e->family] == ROLE_EXPLICIT) {
 		if (!p->rhs) return;
 		vec3 x[3], v[3], f[3];
-		for (int a = 0; a < 3; ++a) x[a] = w->x[e->v[a]], v[a] = w->v[e->v[a]];
+		for (int a = 0; a < 3; ++a) x[a] = w->state.x[e->v[a]], v[a] = w->state.v[e->v[a]];
 		ms_bend_force(x, v, e->wt, e->k * p->scale[e->family], e->kd * p->scale[e->family], e->s, f);
 		explicit_force(w, e->v, 3, f, h);
 		return;
@@ -284,80 +284,80 @@ static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const a
 /* b += an element's recorded terms, as scatter_role added them. */
 static void replay(drape_world* w, const int32_t* vert, int n, size_t r_base, size_t u_base, int32_t idx)
 {
-	if (!w->reuse_used[u_base + (size_t)idx]) return;
-	const vec3* rec = w->reuse_r + r_base + (size_t)n * (size_t)idx;
-	for (int a = 0; a < n; ++a) w->b[vert[a]] = v3_add(w->b[vert[a]], rec[a]);
+	if (!w->work.reuse_used[u_base + (size_t)idx]) return;
+	const vec3* rec = w->work.reuse_r + r_base + (size_t)n * (size_t)idx;
+	for (int a = 0; a < n; ++a) w->work.b[vert[a]] = v3_add(w->work.b[vert[a]], rec[a]);
 }
 
 /* Whether this pass may record or reuse element terms: inside a step, a plan whose families are
  * all implicit or off (one group of terms per element), with b and the full matrix. */
 static bool reusable(const drape_world* w, double t, double h, const assembly_plan* p)
 {
-	if (!w->reuse_step || w->reuse_disabled || !w->reuse_A || !p->rhs || !p->full_matrix) return false;
+	if (!w->work.reuse_step || w->work.reuse_disabled || !w->work.reuse_A || !p->rhs || !p->full_matrix) return false;
 	for (int f = 0; f < FAMILY_COUNT; ++f)
 		if (p->role[f] != ROLE_OFF && p->role[f] != ROLE_IMPLICIT) return false;
-	return !w->reuse_valid || (w->reuse_t == t && w->reuse_h == h);
+	return !w->work.reuse_valid || (w->work.reuse_t == t && w->work.reuse_h == h);
 }
 
 void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 {
 	const int threads = w->threads;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	const vec3 g = v3_load(w->def.gravity);
 	const vec3 wind = world_wind(w, t);
 	const bool reuse = reusable(w, t, h, p);
-	if (reuse && w->reuse_valid) {
+	if (reuse && w->work.reuse_valid) {
 		/* A later pass of the step (see REUSE_CHANGED): A as after the first pass's element
 		 * terms, the changed elements' b terms re-formed, then b summed as a full pass would. */
-		memcpy(w->A.blocks, w->reuse_A, (size_t)w->A.nnz * sizeof *w->A.blocks);
-		w->A.extra_count = 0;
-		w->reuse_passes++;
-		for (int32_t i = 0; i < n; ++i) w->reuse_dirty[i] = memcmp(&w->y[i], &w->reuse_y[i], sizeof(vec3)) != 0;
-		w->reuse_mode = REUSE_CHANGED;
-		ASSEMBLE_COLOURED(&w->triangle_colours, assemble_triangle(w, &w->triangles[w->triangle_colours.order[j]], wind, h, p))
-		ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
-		ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
-		ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
-		w->reuse_mode = REUSE_OFF;
-		memcpy(w->reuse_y, w->y, (size_t)n * sizeof *w->y);
+		memcpy(w->work.A.blocks, w->work.reuse_A, (size_t)w->work.A.nnz * sizeof *w->work.A.blocks);
+		w->work.A.extra_count = 0;
+		w->work.reuse_passes++;
+		for (int32_t i = 0; i < n; ++i) w->work.reuse_dirty[i] = memcmp(&w->work.y[i], &w->work.reuse_y[i], sizeof(vec3)) != 0;
+		w->work.reuse_mode = REUSE_CHANGED;
+		ASSEMBLE_COLOURED(&w->work.triangle_colours, assemble_triangle(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
+		ASSEMBLE_COLOURED(&w->work.hinge_colours, assemble_hinge(w, &w->model.hinges[w->work.hinge_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->work.ms_spring_colours, assemble_ms_spring(w, &w->model.ms_springs[w->work.ms_spring_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->work.ms_bend_colours, assemble_ms_bend(w, &w->model.ms_bends[w->work.ms_bend_colours.order[j]], h, p))
+		w->work.reuse_mode = REUSE_OFF;
+		memcpy(w->work.reuse_y, w->work.y, (size_t)n * sizeof *w->work.y);
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
-		for (int32_t i = 0; i < n; ++i) w->b[i] = v3_scale(g, h * w->mass[i]);
+		for (int32_t i = 0; i < n; ++i) w->work.b[i] = v3_scale(g, h * w->model.mass[i]);
 		const size_t hr = hinge_r_base(w), sr = spring_r_base(w), br = bend_r_base(w);
 		const size_t hu = hinge_u_base(w), su = spring_u_base(w), bu = bend_u_base(w);
-		ASSEMBLE_COLOURED(&w->triangle_colours,
-				  replay(w, w->triangles[w->triangle_colours.order[j]].v, 3, 0, 0, w->triangle_colours.order[j]))
-		ASSEMBLE_COLOURED(&w->hinge_colours, replay(w, w->hinges[w->hinge_colours.order[j]].v, 4, hr, hu, w->hinge_colours.order[j]))
-		ASSEMBLE_COLOURED(&w->ms_spring_colours,
-				  replay(w, w->ms_springs[w->ms_spring_colours.order[j]].v, 2, sr, su, w->ms_spring_colours.order[j]))
-		ASSEMBLE_COLOURED(&w->ms_bend_colours,
-				  replay(w, w->ms_bends[w->ms_bend_colours.order[j]].v, 3, br, bu, w->ms_bend_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->work.triangle_colours,
+				  replay(w, w->model.triangles[w->work.triangle_colours.order[j]].v, 3, 0, 0, w->work.triangle_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->work.hinge_colours, replay(w, w->model.hinges[w->work.hinge_colours.order[j]].v, 4, hr, hu, w->work.hinge_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->work.ms_spring_colours,
+				  replay(w, w->model.ms_springs[w->work.ms_spring_colours.order[j]].v, 2, sr, su, w->work.ms_spring_colours.order[j]))
+		ASSEMBLE_COLOURED(&w->work.ms_bend_colours,
+				  replay(w, w->model.ms_bends[w->work.ms_bend_colours.order[j]].v, 3, br, bu, w->work.ms_bend_colours.order[j]))
 		bend_tensor_assemble(w, h, p, false); /* A already holds its part (reuse_A) */
 	} else {
 		/* Without implicit couplings only the diagonal blocks are read (SOLVE_DIAGONAL). */
-		if (p->full_matrix) bsr_zero(&w->A, threads);
+		if (p->full_matrix) bsr_zero(&w->work.A, threads);
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
 		for (int32_t i = 0; i < n; ++i) {
-			w->A.blocks[w->A.diag[i]] = m3_diag(w->mass[i]);
-			if (p->rhs) w->b[i] = v3_scale(g, h * w->mass[i]);
+			w->work.A.blocks[w->work.A.diag[i]] = m3_diag(w->model.mass[i]);
+			if (p->rhs) w->work.b[i] = v3_scale(g, h * w->model.mass[i]);
 		}
 		if (reuse) {
-			size_t elems = (size_t)w->triangle_count + (size_t)w->hinge_count + (size_t)w->ms_spring_count +
-				       (size_t)w->ms_bend_count;
-			memset(w->reuse_used, 0, elems);
-			w->reuse_mode = REUSE_RECORD;
+			size_t elems = (size_t)w->model.triangle_count + (size_t)w->model.hinge_count + (size_t)w->model.ms_spring_count +
+				       (size_t)w->model.ms_bend_count;
+			memset(w->work.reuse_used, 0, elems);
+			w->work.reuse_mode = REUSE_RECORD;
 		}
-		ASSEMBLE_COLOURED(&w->triangle_colours, assemble_triangle(w, &w->triangles[w->triangle_colours.order[j]], wind, h, p))
-		ASSEMBLE_COLOURED(&w->hinge_colours, assemble_hinge(w, &w->hinges[w->hinge_colours.order[j]], h, p))
-		ASSEMBLE_COLOURED(&w->ms_spring_colours, assemble_ms_spring(w, &w->ms_springs[w->ms_spring_colours.order[j]], h, p))
-		ASSEMBLE_COLOURED(&w->ms_bend_colours, assemble_ms_bend(w, &w->ms_bends[w->ms_bend_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->work.triangle_colours, assemble_triangle(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
+		ASSEMBLE_COLOURED(&w->work.hinge_colours, assemble_hinge(w, &w->model.hinges[w->work.hinge_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->work.ms_spring_colours, assemble_ms_spring(w, &w->model.ms_springs[w->work.ms_spring_colours.order[j]], h, p))
+		ASSEMBLE_COLOURED(&w->work.ms_bend_colours, assemble_ms_bend(w, &w->model.ms_bends[w->work.ms_bend_colours.order[j]], h, p))
 		bend_tensor_assemble(w, h, p, true);
 		if (reuse) {
-			w->reuse_mode = REUSE_OFF;
-			memcpy(w->reuse_A, w->A.blocks, (size_t)w->A.nnz * sizeof *w->A.blocks);
-			memcpy(w->reuse_y, w->y, (size_t)n * sizeof *w->y);
-			w->reuse_t = t;
-			w->reuse_h = h;
-			w->reuse_valid = true;
+			w->work.reuse_mode = REUSE_OFF;
+			memcpy(w->work.reuse_A, w->work.A.blocks, (size_t)w->work.A.nnz * sizeof *w->work.A.blocks);
+			memcpy(w->work.reuse_y, w->work.y, (size_t)n * sizeof *w->work.y);
+			w->work.reuse_t = t;
+			w->work.reuse_h = h;
+			w->work.reuse_valid = true;
 		}
 	}
 	if (!p->rhs) return;
@@ -365,25 +365,25 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 	 * slip-stopping friction or a stiff user spring never sets the step size. */
 	const assembly_plan local = {.role = {ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT, ROLE_IMPLICIT}, .rhs = true};
 	/* Sliding friction (sec. 5.4): a tangential damping against the slip, implicit in v. */
-	for (int32_t i = 0; w->solid_count > 0 && i < n; ++i) {
+	for (int32_t i = 0; w->model.solid_count > 0 && i < n; ++i) {
 		sinks s;
 	sinks_init(&s, 1);
 		element_terms* et = sink(&s, &local, FAMILY_OTHER);
 		if (!contact_friction(w, i, h, &et->f[0], &et->dfdv[0][0])) continue;
-		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
-		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h, NULL, NULL);
+		vec3 yv = v3_madd(w->state.v[i], 1.0 / h, w->work.y[i]);
+		scatter(w, &s, &local, &i, &w->work.A.diag[i], &yv, h, NULL, NULL);
 	}
 	if (p->role[FAMILY_OTHER] == ROLE_IMPLICIT) cloth_contacts_assemble(w, h);
-	for (int32_t k = 0; k < w->spring_count; ++k) {
-		const spring_data* sp = &w->springs[k];
+	for (int32_t k = 0; k < w->model.spring_count; ++k) {
+		const spring_data* sp = &w->model.springs[k];
 		if (!sp->alive) continue;
 		int32_t i = sp->particle;
 		sinks s;
 	sinks_init(&s, 1);
 		element_terms* et = sink(&s, &local, FAMILY_OTHER);
-		spring_terms(w->x[i], w->v[i], sp->target, sp->stiffness, sp->damping, sp->force, et);
-		vec3 yv = v3_madd(w->v[i], 1.0 / h, w->y[i]);
-		scatter(w, &s, &local, &i, &w->A.diag[i], &yv, h, NULL, NULL);
+		spring_terms(w->state.x[i], w->state.v[i], sp->target, sp->stiffness, sp->damping, sp->force, et);
+		vec3 yv = v3_madd(w->state.v[i], 1.0 / h, w->work.y[i]);
+		scatter(w, &s, &local, &i, &w->work.A.diag[i], &yv, h, NULL, NULL);
 	}
 }
 
@@ -398,18 +398,18 @@ void implicit_assemble(drape_world* w, double t, double h)
  * so constrained directions still land exactly on their targets. */
 bool implicit_propose(drape_world* w, double h, bool old_velocity)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	bool finite = true;
 #pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048) reduction(&& : finite)
 	for (int32_t i = 0; i < n; ++i) {
-		w->v1[i] = v3_add(w->v[i], w->dv[i]);
-		vec3 move = w->v1[i];
+		w->work.v1[i] = v3_add(w->state.v[i], w->work.dv[i]);
+		vec3 move = w->work.v1[i];
 		if (old_velocity) {
-			move = w->v[i];
-			if (w->constrained[i]) move = v3_add(m3_mulv(w->S[i], w->v[i]), v3_sub(w->v1[i], m3_mulv(w->S[i], w->v1[i])));
+			move = w->state.v[i];
+			if (w->work.constrained[i]) move = v3_add(m3_mulv(w->work.S[i], w->state.v[i]), v3_sub(w->work.v1[i], m3_mulv(w->work.S[i], w->work.v1[i])));
 		}
-		w->x1[i] = v3_add(v3_add(w->x[i], v3_scale(move, h)), w->y[i]);
-		finite = finite && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
+		w->work.x1[i] = v3_add(v3_add(w->state.x[i], v3_scale(move, h)), w->work.y[i]);
+		finite = finite && v3_isfinite(w->work.x1[i]) && v3_isfinite(w->work.v1[i]);
 	}
 	return finite;
 }
@@ -419,105 +419,105 @@ bool implicit_propose(drape_world* w, double h, bool old_velocity)
  * e = A_ii dv - b is its constraint impulse. */
 static bool solve_diagonal(drape_world* w)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	bool ok = true;
 	for (int32_t i = 0; i < n; ++i) {
-		mat3 a = w->A.blocks[w->A.diag[i]];
-		vec3 r = w->b[i];
-		if (w->constrained[i]) {
-			const mat3 S = w->S[i];
-			r = m3_mulv(S, v3_sub(r, m3_mulv(a, w->z[i])));
+		mat3 a = w->work.A.blocks[w->work.A.diag[i]];
+		vec3 r = w->work.b[i];
+		if (w->work.constrained[i]) {
+			const mat3 S = w->work.S[i];
+			r = m3_mulv(S, v3_sub(r, m3_mulv(a, w->work.z[i])));
 			a = m3_add(m3_mul(S, m3_mul(a, S)), m3_sub(m3_identity(), S));
 		}
 		mat3 inv;
 		if (!m3_inverse(a, 1e12, &inv)) {
 			ok = false;
-			w->dv[i] = v3_zero();
+			w->work.dv[i] = v3_zero();
 			continue;
 		}
 		vec3 u = m3_mulv(inv, r);
-		w->dv[i] = w->constrained[i] ? v3_add(m3_mulv(w->S[i], u), w->z[i]) : u;
-		w->e[i] = v3_sub(m3_mulv(w->A.blocks[w->A.diag[i]], w->dv[i]), w->b[i]);
+		w->work.dv[i] = w->work.constrained[i] ? v3_add(m3_mulv(w->work.S[i], u), w->work.z[i]) : u;
+		w->work.e[i] = v3_sub(m3_mulv(w->work.A.blocks[w->work.A.diag[i]], w->work.dv[i]), w->work.b[i]);
 	}
 	return ok;
 }
 
 void implicit_assemble_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* inertia_v0, solve_tally* r)
 {
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	double ta = now_ms();
 	assemble_pass(w, t, h, &sc->pass[0]);
 	if (inertia_v0)
-		for (int32_t i = 0; i < n; ++i) w->b[i] = v3_madd(w->b[i], -w->mass[i], v3_sub(w->v[i], inertia_v0[i]));
+		for (int32_t i = 0; i < n; ++i) w->work.b[i] = v3_madd(w->work.b[i], -w->model.mass[i], v3_sub(w->state.v[i], inertia_v0[i]));
 	r->eval_ms += now_ms() - ta;
 }
 
 pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, double h, const vec3* guess, solve_tally* r)
 {
 	const int threads = w->threads;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	pcg_result res = {.iterations = 0, .converged = true};
 	double tb = now_ms();
 	switch (sc->solve) {
 	case SOLVE_PCG:
-		if (w->cholesky) {
+		if (w->work.cholesky) {
 			/* The factor is kept while it works: refactor when the last solve needed many
 			 * iterations (the cloth has moved on, contacts came) or the step size changed
 			 * (A = M - h df/dv - h^2 df/dx depends on it directly). docs/solver.md, "Preconditioners". */
-			if (!cholesky_valid(w->cholesky) || h != w->cholesky_h ||
-			    w->cholesky_last_iterations >= w->def.refactor_iterations) {
-				cholesky_factor(w->cholesky, &w->A, w->S, w->constrained);
-				w->cholesky_h = h;
-				w->stats.factorizations++;
+			if (!cholesky_valid(w->work.cholesky) || h != w->work.cholesky_h ||
+			    w->work.cholesky_last_iterations >= w->def.refactor_iterations) {
+				cholesky_factor(w->work.cholesky, &w->work.A, w->work.S, w->work.constrained);
+				w->work.cholesky_h = h;
+				w->state.stats.factorizations++;
 			}
-			w->pcg.cholesky = w->cholesky;
+			w->work.pcg.cholesky = w->work.cholesky;
 		}
-		if (w->two_level) {
+		if (w->work.two_level) {
 			/* The coarse matrix is one pass over A and a small factorisation: every solve. */
-			two_level_setup(w->two_level, &w->A, w->S, w->constrained);
-			w->stats.factorizations++;
-			w->pcg.two_level = w->two_level;
+			two_level_setup(w->work.two_level, &w->work.A, w->work.S, w->work.constrained);
+			w->state.stats.factorizations++;
+			w->work.pcg.two_level = w->work.two_level;
 		}
-		if (w->multigrid) {
+		if (w->work.multigrid) {
 			/* Prolongators and Galerkin matrices are refilled from A at a step's first solve;
 			 * a contact pass of the same step (the same x, v and h: A differs by the contacts)
 			 * refreshes only the finest level, which keeps the cycle SPD (docs/solver.md). */
-			if (!w->multigrid_step_built || !multigrid_valid(w->multigrid)) {
-				multigrid_setup(w->multigrid, &w->A, w->S, w->constrained, w->x, threads);
-				w->stats.factorizations++;
-				w->multigrid_step_built = true;
+			if (!w->work.multigrid_step_built || !multigrid_valid(w->work.multigrid)) {
+				multigrid_setup(w->work.multigrid, &w->work.A, w->work.S, w->work.constrained, w->state.x, threads);
+				w->state.stats.factorizations++;
+				w->work.multigrid_step_built = true;
 			} else {
-				multigrid_refresh(w->multigrid, &w->A, w->S, w->constrained, threads);
+				multigrid_refresh(w->work.multigrid, &w->work.A, w->work.S, w->work.constrained, threads);
 			}
-			w->pcg.multigrid = w->multigrid;
+			w->work.pcg.multigrid = w->work.multigrid;
 		}
-		w->pcg.cancel = w->cancel;
-		res = pcg_solve(&w->A, w->b, w->z, guess, w->S, w->constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
-				threads, &w->pcg, w->dv);
-		w->cholesky_last_iterations = res.iterations;
-		pcg_net_force_correction(&w->A, w->b, w->constrained, threads, w->e, w->dv);
-		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
+		w->work.pcg.cancel = w->cancel;
+		res = pcg_solve(&w->work.A, w->work.b, w->work.z, guess, w->work.S, w->work.constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
+				threads, &w->work.pcg, w->work.dv);
+		w->work.cholesky_last_iterations = res.iterations;
+		pcg_net_force_correction(&w->work.A, w->work.b, w->work.constrained, threads, w->work.e, w->work.dv);
+		pcg_residual(&w->work.A, w->work.dv, w->work.b, w->work.e, threads);
 		break;
 	case SOLVE_DIAGONAL:
 		res.breakdown = !solve_diagonal(w);
 		break;
 	case SOLVE_LINES_U:
 	case SOLVE_LINES_V:
-		res.breakdown = !line_solve(w, sc->solve == SOLVE_LINES_U ? 0 : 1, w->b, w->dv);
-		pcg_residual(&w->A, w->dv, w->b, w->e, threads);
+		res.breakdown = !line_solve(w, sc->solve == SOLVE_LINES_U ? 0 : 1, w->work.b, w->work.dv);
+		pcg_residual(&w->work.A, w->work.dv, w->work.b, w->work.e, threads);
 		break;
 	case SOLVE_SPLIT: {
 		/* Eq. 19 as A_U M^-1 A_V dv = b: rows solve A_U w = b, then columns A_V dv = M w. The
 		 * constraint impulse is the sum of both sweeps' residuals (docs/integrators.md). */
-		res.breakdown = !line_solve(w, 0, w->b, w->w_mid);
-		pcg_residual(&w->A, w->w_mid, w->b, w->e_mid, threads);
+		res.breakdown = !line_solve(w, 0, w->work.b, w->work.w_mid);
+		pcg_residual(&w->work.A, w->work.w_mid, w->work.b, w->work.e_mid, threads);
 		double tc = now_ms();
 		assemble_pass(w, t, h, &sc->pass[1]);
 		r->eval_ms += now_ms() - tc;
-		for (int32_t i = 0; i < n; ++i) w->w_mid[i] = v3_scale(w->w_mid[i], w->mass[i]);
-		res.breakdown = !line_solve(w, 1, w->w_mid, w->dv) || res.breakdown;
-		pcg_residual(&w->A, w->dv, w->w_mid, w->e, threads);
-		for (int32_t i = 0; i < n; ++i) w->e[i] = v3_add(w->e[i], w->e_mid[i]);
+		for (int32_t i = 0; i < n; ++i) w->work.w_mid[i] = v3_scale(w->work.w_mid[i], w->model.mass[i]);
+		res.breakdown = !line_solve(w, 1, w->work.w_mid, w->work.dv) || res.breakdown;
+		pcg_residual(&w->work.A, w->work.dv, w->work.w_mid, w->work.e, threads);
+		for (int32_t i = 0; i < n; ++i) w->work.e[i] = v3_add(w->work.e[i], w->work.e_mid[i]);
 		break;
 	}
 	}
@@ -553,37 +553,37 @@ static pcg_result solve_step(drape_world* w, const step_scheme* sc, double t, do
  * Returns whether the final x1 and v1 are finite. */
 bool implicit_newton_refine(drape_world* w, const step_scheme* sc, double t, double h, solve_tally* r)
 {
-	const int32_t n = w->particle_count;
-	vec3 *x0 = w->x, *v0 = w->v, *y0 = w->y, *z0 = w->z;
+	const int32_t n = w->model.particle_count;
+	vec3 *x0 = w->state.x, *v0 = w->state.v, *y0 = w->work.y, *z0 = w->work.z;
 	double change = 0.0;
-	for (int32_t i = 0; i < n; ++i) change = fmax(change, v3_len(v3_sub(w->v1[i], v0[i])));
+	for (int32_t i = 0; i < n; ++i) change = fmax(change, v3_len(v3_sub(w->work.v1[i], v0[i])));
 	/* Later passes must not reuse (or overwrite) the element terms recorded about (x0, v0). */
-	const bool reuse_step = w->reuse_step;
-	w->reuse_step = false;
+	const bool reuse_step = w->work.reuse_step;
+	w->work.reuse_step = false;
 	bool values = true; /* the last iterate's x1 and v1 are finite */
 	for (int k = 1; k < w->def.newton_iterations; ++k) {
 		for (int32_t i = 0; i < n; ++i) {
-			w->newton_x[i] = w->x1[i];
-			w->newton_v[i] = w->v1[i];
-			w->newton_y[i] = v3_scale(w->v1[i], -h);
+			w->work.newton_x[i] = w->work.x1[i];
+			w->work.newton_v[i] = w->work.v1[i];
+			w->work.newton_y[i] = v3_scale(w->work.v1[i], -h);
 		}
-		w->x = w->newton_x, w->v = w->newton_v, w->y = w->newton_y, w->z = w->newton_z;
-		w->multigrid_step_built = false; /* a different matrix: rebuild the hierarchy */
+		w->state.x = w->work.newton_x, w->state.v = w->work.newton_v, w->work.y = w->work.newton_y, w->work.z = w->work.newton_z;
+		w->work.multigrid_step_built = false; /* a different matrix: rebuild the hierarchy */
 		pcg_result res = solve_step(w, sc, t, h, NULL, v0, r);
 		double correction = 0.0;
 		values = true;
 		for (int32_t i = 0; i < n; ++i) {
-			w->x1[i] = v3_madd(w->newton_x[i], h, w->dv[i]);
-			w->v1[i] = v3_add(w->newton_v[i], w->dv[i]);
-			values = values && v3_isfinite(w->x1[i]) && v3_isfinite(w->v1[i]);
-			correction = fmax(correction, v3_len(w->dv[i]));
+			w->work.x1[i] = v3_madd(w->work.newton_x[i], h, w->work.dv[i]);
+			w->work.v1[i] = v3_add(w->work.newton_v[i], w->work.dv[i]);
+			values = values && v3_isfinite(w->work.x1[i]) && v3_isfinite(w->work.v1[i]);
+			correction = fmax(correction, v3_len(w->work.dv[i]));
 		}
-		w->x = x0, w->v = v0, w->y = y0, w->z = z0;
+		w->state.x = x0, w->state.v = v0, w->work.y = y0, w->work.z = z0;
 		if (!values || res.breakdown || !(correction > NEWTON_TOLERANCE * change)) break;
 	}
-	w->reuse_step = reuse_step;
+	w->work.reuse_step = reuse_step;
 	/* dv is the step's whole velocity change again (the warm start and the constraint forces
 	 * read it); e keeps the last iteration's residual, the nonlinear system's constraint impulse. */
-	for (int32_t i = 0; i < n; ++i) w->dv[i] = v3_sub(w->v1[i], v0[i]);
+	for (int32_t i = 0; i < n; ++i) w->work.dv[i] = v3_sub(w->work.v1[i], v0[i]);
 	return values;
 }

@@ -17,8 +17,8 @@ void integrator_scheme(const drape_world* w, step_scheme* s)
 {
 	memset(s, 0, sizeof *s);
 	assembly_plan* p = &s->pass[0];
-	const int implicit_family = w->adi_phase == 0 ? FAMILY_STRETCH_U : FAMILY_STRETCH_V;
-	const int other_family = w->adi_phase == 0 ? FAMILY_STRETCH_V : FAMILY_STRETCH_U;
+	const int implicit_family = w->state.adi_phase == 0 ? FAMILY_STRETCH_U : FAMILY_STRETCH_V;
+	const int other_family = w->state.adi_phase == 0 ? FAMILY_STRETCH_V : FAMILY_STRETCH_U;
 	switch (w->def.integrator) {
 	case DRAPE_INTEGRATOR_FORWARD_EULER:
 	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER:

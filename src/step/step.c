@@ -36,7 +36,7 @@ static void stage_start(step_context* c) { c->stage_clock = now_ms(); }
 static void stage_end(step_context* c, drape_stage stage)
 {
 	const double now = now_ms();
-	c->w->stats.stage_ms[stage] += now - c->stage_clock;
+	c->w->state.stats.stage_ms[stage] += now - c->stage_clock;
 	c->stage_clock = now;
 }
 
@@ -49,11 +49,11 @@ static bool world_closed(const drape_world* w)
 	const drape_world_def* d = &w->def;
 	for (int k = 0; k < 3; ++k)
 		if (d->air_velocity[k] != 0.0 || d->gust_amplitude[k] != 0.0) return false;
-	if (w->solid_count > 0 || w->seam_count > 0) return false;
-	for (int32_t k = 0; k < w->spring_count; ++k)
-		if (w->springs[k].alive) return false;
-	for (int32_t k = 0; k < w->constraint_count; ++k) {
-		const constraint_data* q = &w->constraints[k];
+	if (w->model.solid_count > 0 || w->model.seam_count > 0) return false;
+	for (int32_t k = 0; k < w->model.spring_count; ++k)
+		if (w->model.springs[k].alive) return false;
+	for (int32_t k = 0; k < w->model.constraint_count; ++k) {
+		const constraint_data* q = &w->model.constraints[k];
 		if (q->alive && (q->motion != DRAPE_MOTION_FIXED || q->use_position)) return false;
 	}
 	return true;
@@ -65,12 +65,12 @@ void step_context_init(step_context* c, drape_world* w, double duration)
 	c->w = w;
 	c->policy = step_judge_default_policy(&w->def);
 	c->duration = duration;
-	c->t_end = w->time + duration;
+	c->t_end = w->state.time + duration;
 	c->budget = step_judge_budget(&c->policy, duration);
-	step_grid_begin(&c->grid, w->time, duration, w->def.max_dt);
-	c->topology_changed = w->dirty;
+	step_grid_begin(&c->grid, w->state.time, duration, w->def.max_dt);
+	c->topology_changed = w->model.dirty;
 	c->closed = c->policy.diverging_scheme && world_closed(w);
-	for (int32_t i = 0; c->closed && i < w->particle_count; ++i) c->mass += w->mass[i];
+	for (int32_t i = 0; c->closed && i < w->model.particle_count; ++i) c->mass += w->model.mass[i];
 	stage_start(c);
 }
 
@@ -81,10 +81,10 @@ void step_prepare(step_context* c)
 	 * before going on (collide/cloth_untangle.c). Not after steps that could not avoid an
 	 * intersection: a cloth that keeps crushing itself (a stiff pull at whole-frame steps) would
 	 * be smoothed at every frame, and the jolts never let it come to rest. */
-	if (c->topology_changed && w->intersections > 0) w->stats.self_intersections = cloth_untangle(w);
+	if (c->topology_changed && w->state.intersections > 0) w->state.stats.self_intersections = cloth_untangle(w);
 	if (w->def.threads == 0) {
 		w->threads = thread_policy_free_cores(w->threads_max);
-		if (w->pairs_ready) cloth_pairs_set_threads(&w->pairs, w->threads);
+		if (w->work.pairs_ready) cloth_pairs_set_threads(&w->work.pairs, w->threads);
 	}
 	stage_end(c, DRAPE_STAGE_PREPARE);
 }
@@ -100,29 +100,29 @@ static void attempt_init(step_context* c)
 	r->worst_spring = -1;
 	memset(&c->tally, 0, sizeof c->tally);
 	memset(&c->facts, 0, sizeof c->facts);
-	c->facts.t = w->time;
+	c->facts.t = w->state.time;
 	c->facts.h = c->hs;
 	c->facts.finite = true;
-	c->facts.intersections_before = w->intersections;
-	w->limit_pending_moved = false;
+	c->facts.intersections_before = w->state.intersections;
+	w->work.limit_pending_moved = false;
 }
 
 drape_status step_begin(step_context* c)
 {
 	drape_world* w = c->w;
 	if (w->cancel && *w->cancel) {
-		return world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "interrupted at t = %.6g s", w->time);
+		return world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "interrupted at t = %.6g s", w->state.time);
 	}
-	const step_verdict v = step_judge_attempt(++c->attempts, c->budget, w->time, c->duration, w->control.dt);
+	const step_verdict v = step_judge_attempt(++c->attempts, c->budget, w->state.time, c->duration, w->state.control.dt);
 	if (v.kind == STEP_VERDICT_FAIL) {
-		step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+		step_control_init(&w->state.control, w->def.max_dt, w->def.min_dt);
 		return world_fail_status(w, DRAPE_ERROR_DIVERGED, "%s", v.message);
 	}
 	/* On the grid of H / 2^k, landing exactly on t_end (step_grid.h). */
-	c->h = step_grid_next(&c->grid, w->control.dt, &c->units, &c->full);
+	c->h = step_grid_next(&c->grid, w->state.control.dt, &c->units, &c->full);
 	/* BDF2: backward Euler's step of size hs from the extrapolated state (step/bdf2.c). */
 	c->hs = bdf2_begin(w, c->h);
-	c->t = w->time + (c->h - c->hs);
+	c->t = w->state.time + (c->h - c->hs);
 	attempt_init(c);
 	stage_end(c, DRAPE_STAGE_COMMIT);
 	return DRAPE_OK;
@@ -131,7 +131,7 @@ drape_status step_begin(step_context* c)
 void step_pose_solids(step_context* c)
 {
 	drape_world* w = c->w;
-	if (w->solid_count > 0) {
+	if (w->model.solid_count > 0) {
 		solids_begin_step(w, c->t, c->hs);
 		/* part of cloth/solid handling in Table 1's breakdown */
 		c->report.cs_ms += now_ms() - c->stage_clock;
@@ -144,7 +144,7 @@ bool step_detect_contacts(step_context* c)
 	drape_world* w = c->w;
 	step_report* r = &c->report;
 	const double t = c->t, h = c->hs;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
 	step_scheme scheme;
@@ -155,11 +155,11 @@ bool step_detect_contacts(step_context* c)
 	contacts_prepare(w, h);
 	double t2 = now_ms();
 	r->eval_ms += t1 - t0;
-	if (w->solid_count > 0) r->cs_ms += t2 - t1;
+	if (w->model.solid_count > 0) r->cs_ms += t2 - t1;
 	const bool crowded_start = !cloth_contacts_prepare(w);
 	bdf2_shift(w);
 	double t3 = now_ms();
-	if (w->pairs_ready) r->cc_ms += t3 - t2;
+	if (w->work.pairs_ready) r->cc_ms += t3 - t2;
 	if (crowded_start) {
 		/* the cloth at the step's start is crushed onto itself (or an interrupt came) */
 		c->facts.crowded_start = true;
@@ -169,21 +169,21 @@ bool step_detect_contacts(step_context* c)
 	}
 
 	c->guess = NULL;
-	if (w->def.warm_start && w->h_last > 0.0) {
+	if (w->def.warm_start && w->state.h_last > 0.0) {
 		/* dv scales with the step (dv ~ h a); rescale in place so a rejected and retried step
 		 * finds the guess already at its size. */
-		double s = h / w->h_last;
+		double s = h / w->state.h_last;
 		if (s != 1.0)
-			for (int32_t i = 0; i < n; ++i) w->dv_last[i] = v3_scale(w->dv_last[i], s);
-		w->h_last = h;
-		c->guess = w->dv_last;
+			for (int32_t i = 0; i < n; ++i) w->state.dv_last[i] = v3_scale(w->state.dv_last[i], s);
+		w->state.h_last = h;
+		c->guess = w->state.dv_last;
 	}
 
 	integrator_scheme(w, &c->scheme);
 	if (c->scheme.solve != SOLVE_PCG) c->guess = NULL;
-	w->reuse_step = true; /* the passes below may share element terms (assemble_pass) */
-	w->reuse_valid = false;
-	w->multigrid_step_built = false; /* the first pass builds the multigrid hierarchy */
+	w->work.reuse_step = true; /* the passes below may share element terms (assemble_pass) */
+	w->work.reuse_valid = false;
+	w->work.multigrid_step_built = false; /* the first pass builds the multigrid hierarchy */
 	c->pass = 1;
 	c->passes_over = false;
 	c->cloth_crossings = c->pinched = 0;
@@ -208,7 +208,7 @@ static bool propose(step_context* c)
 	step_report* r = &c->report;
 	step_facts* f = &c->facts;
 	const double t = c->t, h = c->hs;
-	const int32_t n = w->particle_count;
+	const int32_t n = w->model.particle_count;
 	/* An interrupt is honoured mid-step, between the solve and the contact passes. */
 	if (c->solve.cancelled || (w->cancel && *w->cancel)) {
 		f->cancelled = true;
@@ -217,7 +217,7 @@ static bool propose(step_context* c)
 	/* A further pass solves nearly the same system (the same x, v and h; some contacts
 	 * added or released): it starts from this pass's answer, in place (pcg_solve allows
 	 * guess == dv), rather than from the previous step's again. */
-	if (w->def.warm_start && c->scheme.solve == SOLVE_PCG) c->guess = w->dv;
+	if (w->def.warm_start && c->scheme.solve == SOLVE_PCG) c->guess = w->work.dv;
 	double tc = now_ms();
 	f->breakdown = c->solve.breakdown;
 	f->finite = implicit_propose(w, h, c->scheme.old_velocity_positions);
@@ -225,7 +225,7 @@ static bool propose(step_context* c)
 	if (w->def.newton_iterations > 1 && !(f->finite = implicit_newton_refine(w, &c->scheme, t, h, &c->tally))) return false;
 	if (step_judge_wild_possible(&c->policy, h)) {
 		int32_t worst, spring;
-		double change = strain_change_of_proposal(w, w->x, &worst, &spring);
+		double change = strain_change_of_proposal(w, w->state.x, &worst, &spring);
 		if (step_judge_wild(&c->policy, change)) {
 			r->stretch_change = change;
 			r->worst_triangle = worst;
@@ -239,9 +239,9 @@ static bool propose(step_context* c)
 		 * below would hide a step too large for the motion, and backward Euler damps
 		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
 		if (step_judge_measures_strain(&c->policy)) c->raw_change = strain_change_judged(w, &c->raw_worst, &c->raw_spring);
-		memcpy(w->limit_pending, w->x1, (size_t)n * sizeof *w->x1);
+		memcpy(w->work.limit_pending, w->work.x1, (size_t)n * sizeof *w->work.x1);
 		strain_limit_report lr = strain_limit_apply(w, h);
-		w->limit_pending_moved = lr.newton > 0;
+		w->work.limit_pending_moved = lr.newton > 0;
 		r->limit_excess = fmax(r->limit_excess, lr.excess);
 		r->limit_residual = lr.residual;
 		r->limit_newton += lr.newton;
@@ -272,7 +272,7 @@ bool step_contacts_changed(step_context* c)
 	if (c->cloth_crossings < 0) {
 		f->cancelled = w->cancel && *w->cancel;
 		f->crowded = !f->cancelled;
-	} else if (w->solid_count == 0) {
+	} else if (w->model.solid_count == 0) {
 		again = !(c->cloth_crossings == 0 || c->pass == CONTACT_PASSES);
 	} else {
 		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
@@ -299,7 +299,7 @@ bool step_contacts_changed(step_context* c)
 static double limit_at_start(const void* world)
 {
 	const drape_world* w = world;
-	return strain_limit_violation(w, w->x);
+	return strain_limit_violation(w, w->state.x);
 }
 
 step_verdict step_judge(step_context* c)
@@ -308,8 +308,8 @@ step_verdict step_judge(step_context* c)
 	step_report* r = &c->report;
 	step_facts* f = &c->facts;
 	const double h = c->hs;
-	w->reuse_step = false;
-	w->reuse_valid = false;
+	w->work.reuse_step = false;
+	w->work.reuse_valid = false;
 	/* The solves' timings and iterations join the report. */
 	r->eval_ms += c->tally.eval_ms;
 	r->cg_ms += c->tally.cg_ms;
@@ -319,19 +319,19 @@ step_verdict step_judge(step_context* c)
 	/* The continuous test guarantees that motion with no crossing keeps an intersection-free
 	 * cloth intersection-free; the exact count is needed only when crossings remained (or the
 	 * cloth was already intersecting, to see whether the step made it worse). */
-	r->intersections = w->intersections;
-	if (!f->cancelled && !f->crowded_start && f->finite && w->pairs_ready && (c->cloth_crossings > 0 || w->intersections > 0)) {
+	r->intersections = w->state.intersections;
+	if (!f->cancelled && !f->crowded_start && f->finite && w->work.pairs_ready && (c->cloth_crossings > 0 || w->state.intersections > 0)) {
 		double tf = now_ms();
-		r->intersections = cloth_contacts_intersections(w, w->x1);
+		r->intersections = cloth_contacts_intersections(w, w->work.x1);
 		r->cc_ms += now_ms() - tf;
 		if (r->intersections < 0) {
-			r->intersections = w->intersections;
+			r->intersections = w->state.intersections;
 			f->cancelled = w->cancel && *w->cancel;
 			f->crowded = !f->cancelled;
 		}
 	}
 	if (!f->cancelled && !f->crowded_start && step_judge_measures_strain(&c->policy) && f->finite && !f->wild && !f->crowded) {
-		r->stretch_change = strain_change_of_proposal(w, w->x, &r->worst_triangle, &r->worst_spring);
+		r->stretch_change = strain_change_of_proposal(w, w->state.x, &r->worst_triangle, &r->worst_spring);
 		if (c->raw_change > r->stretch_change && step_judge_raw_counts(&c->policy, h)) {
 			r->stretch_change = c->raw_change;
 			r->worst_triangle = c->raw_worst;
@@ -341,11 +341,11 @@ step_verdict step_judge(step_context* c)
 	/* An explicit part beyond its stable step makes energy that nothing in a closed world supplies
 	 * (the judge's closed_energy_growth). */
 	if (c->closed && !f->cancelled && !f->crowded_start && f->finite && !f->wild && !f->crowded) {
-		const double start = world_kinetic_energy_at(w, w->v) + world_elastic_energy_at(w, w->x);
-		const double end = world_kinetic_energy_at(w, w->v1) + world_elastic_energy_at(w, w->x1);
+		const double start = world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x);
+		const double end = world_kinetic_energy_at(w, w->work.v1) + world_elastic_energy_at(w, w->work.x1);
 		f->energy_measured = true;
 		f->energy_start = start;
-		const double fall = world_gravity_energy_at(w, w->x1) - world_gravity_energy_at(w, w->x);
+		const double fall = world_gravity_energy_at(w, w->work.x1) - world_gravity_energy_at(w, w->state.x);
 		f->energy_gain = end + fall - start;
 		f->energy_work = fabs(fall);
 		f->mass = c->mass;
@@ -357,7 +357,7 @@ step_verdict step_judge(step_context* c)
 	}
 	f->limit_start = limit_at_start;
 	f->limit_ctx = w;
-	const step_verdict v = step_judge_step(&c->policy, &w->control, f, r);
+	const step_verdict v = step_judge_step(&c->policy, &w->state.control, f, r);
 	r->outcome = v.reason;
 	stage_end(c, DRAPE_STAGE_JUDGE);
 	return v;
@@ -366,14 +366,14 @@ step_verdict step_judge(step_context* c)
 /* Table 1's timings and the solve counts of an attempt, accepted or rejected. */
 static void add_attempt_stats(drape_world* w, const step_report* r)
 {
-	w->stats.eval_ms += r->eval_ms;
-	w->stats.cg_ms += r->cg_ms;
-	w->stats.cs_ms += r->cs_ms;
-	w->stats.cc_ms += r->cc_ms;
-	w->stats.cg_iterations += r->cg_iterations;
-	w->stats.solves += r->solves;
-	w->stats.release_solves += r->release_solves;
-	w->stats.contacts_released += r->released;
+	w->state.stats.eval_ms += r->eval_ms;
+	w->state.stats.cg_ms += r->cg_ms;
+	w->state.stats.cs_ms += r->cs_ms;
+	w->state.stats.cc_ms += r->cc_ms;
+	w->state.stats.cg_iterations += r->cg_iterations;
+	w->state.stats.solves += r->solves;
+	w->state.stats.release_solves += r->release_solves;
+	w->state.stats.contacts_released += r->released;
 }
 
 drape_status step_commit(step_context* c)
@@ -384,26 +384,26 @@ drape_status step_commit(step_context* c)
 	add_attempt_stats(w, r);
 	bdf2_accept(w, h);
 	vec3* t;
-	t = w->x, w->x = w->x1, w->x1 = t;
-	t = w->v, w->v = w->v1, w->v1 = t;
-	t = w->dv, w->dv = w->dv_last, w->dv_last = t;
+	t = w->state.x, w->state.x = w->work.x1, w->work.x1 = t;
+	t = w->state.v, w->state.v = w->work.v1, w->work.v1 = t;
+	t = w->work.dv, w->work.dv = w->state.dv_last, w->state.dv_last = t;
 	strain_change_accept_limit(w);
-	w->h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
-	w->adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
-	w->time = step_grid_advance(&c->grid, c->units);
+	w->state.h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
+	w->state.adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
+	w->state.time = step_grid_advance(&c->grid, c->units);
 	constraints_store_forces(w, hs);
-	w->stats.contacts_released += contacts_commit(w, hs);
+	w->state.stats.contacts_released += contacts_commit(w, hs);
 	cloth_contacts_commit_pinches(w);
-	w->intersections = r->intersections;
-	w->stats.self_intersections = r->intersections;
-	w->stats.seam_gap = seams_max_gap(w);
-	w->stats.cloth_contacts = w->repulsion_count;
-	w->stats.solid_contacts = 0;
-	for (int32_t i = 0; w->solid_count > 0 && i < w->particle_count; ++i) w->stats.solid_contacts += w->contacts[i].solid >= 0;
-	w->stats.steps++;
-	if (w->stats.min_dt == 0.0 || h < w->stats.min_dt) w->stats.min_dt = h;
-	if (h > w->stats.max_dt) w->stats.max_dt = h;
-	if (c->full) step_control_accept(&w->control);
+	w->state.intersections = r->intersections;
+	w->state.stats.self_intersections = r->intersections;
+	w->state.stats.seam_gap = seams_max_gap(w);
+	w->state.stats.cloth_contacts = w->state.repulsion_count;
+	w->state.stats.solid_contacts = 0;
+	for (int32_t i = 0; w->model.solid_count > 0 && i < w->model.particle_count; ++i) w->state.stats.solid_contacts += w->state.contacts[i].solid >= 0;
+	w->state.stats.steps++;
+	if (w->state.stats.min_dt == 0.0 || h < w->state.stats.min_dt) w->state.stats.min_dt = h;
+	if (h > w->state.stats.max_dt) w->state.stats.max_dt = h;
+	if (c->full) step_control_accept(&w->state.control);
 	stage_end(c, DRAPE_STAGE_COMMIT);
 	return DRAPE_OK;
 }
@@ -418,25 +418,25 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 	if (v->reason == STEP_CANCELLED) {
 		s = world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "%s", v->message);
 	} else {
-		w->stats.rejected++;
+		w->state.stats.rejected++;
 		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING || r->outcome == STEP_ENERGY_GROWTH)
-			w->stats.rejected_strain++;
-		else if (r->outcome == STEP_PENETRATION) w->stats.rejected_penetration++;
-		else if (r->outcome == STEP_SELF_INTERSECTION) w->stats.rejected_intersection++;
-		else w->stats.rejected_other++;
+			w->state.stats.rejected_strain++;
+		else if (r->outcome == STEP_PENETRATION) w->state.stats.rejected_penetration++;
+		else if (r->outcome == STEP_SELF_INTERSECTION) w->state.stats.rejected_intersection++;
+		else w->state.stats.rejected_other++;
 		const step_rejection j = {
 			.reason = r->outcome,
 			.h = c->h,
-			.time = w->time,
-			.left = c->t_end - w->time,
+			.time = w->state.time,
+			.left = c->t_end - w->state.time,
 			.attempts_left = c->budget - c->attempts,
 			.integrator = drape_integrator_name(w->def.integrator),
-			.spring_v = {r->worst_spring >= 0 ? w->ms_springs[r->worst_spring].v[0] : -1,
-				     r->worst_spring >= 0 ? w->ms_springs[r->worst_spring].v[1] : -1},
+			.spring_v = {r->worst_spring >= 0 ? w->model.ms_springs[r->worst_spring].v[0] : -1,
+				     r->worst_spring >= 0 ? w->model.ms_springs[r->worst_spring].v[1] : -1},
 		};
-		const step_verdict u = step_judge_rejection(&c->policy, &w->control, &j, r);
+		const step_verdict u = step_judge_rejection(&c->policy, &w->state.control, &j, r);
 		if (u.kind == STEP_VERDICT_FAIL) {
-			step_control_init(&w->control, w->def.max_dt, w->def.min_dt);
+			step_control_init(&w->state.control, w->def.max_dt, w->def.min_dt);
 			s = world_fail_status(w, DRAPE_ERROR_DIVERGED, "%s", u.message);
 		}
 	}
@@ -449,9 +449,9 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 static int32_t count_penetrating(drape_world* w)
 {
 	int32_t count = 0;
-	for (int32_t i = 0; i < w->particle_count; ++i)
-		for (int32_t k = 0; k < w->solid_count; ++k)
-			if (solid_inside_end(w, k, w->x[i], w->solids[k].thickness)) {
+	for (int32_t i = 0; i < w->model.particle_count; ++i)
+		for (int32_t k = 0; k < w->model.solid_count; ++k)
+			if (solid_inside_end(w, k, w->state.x[i], w->model.solids[k].thickness)) {
 				++count;
 				break;
 			}
@@ -460,6 +460,6 @@ static int32_t count_penetrating(drape_world* w)
 
 void step_finish(step_context* c)
 {
-	c->w->stats.penetrating = count_penetrating(c->w);
+	c->w->state.stats.penetrating = count_penetrating(c->w);
 	stage_end(c, DRAPE_STAGE_COMMIT);
 }

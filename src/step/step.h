@@ -16,7 +16,7 @@ typedef struct step_context {
 	drape_world* w;
 	step_judge_policy policy;
 	double duration, t_end;
-	bool topology_changed; /* the call began with a topology change (world_prepare) */
+	bool topology_changed; /* the call began with a topology change (workspace_prepare) */
 	int64_t budget, attempts;
 	/* The steps' grid (step_grid.h). The attempt: the step h on it and its length in the grid's
 	 * units, whether it is the control's own size (full) or halved to fit what is left, and the
@@ -46,7 +46,7 @@ typedef struct step_context {
 
 /* The context of one call of drape_world_step for `duration`; starts the PREPARE stage's clock. */
 void step_context_init(step_context* c, drape_world* w, double duration);
-/* Stage PREPARE, once per call, after world_prepare has rebuilt the solver's buffers where the
+/* Stage PREPARE, once per call, after workspace_prepare has rebuilt the solver's buffers where the
  * topology changed: unfolds a cloth that the change left through itself, and sets the threads. */
 void step_prepare(step_context* c);
 /* The head of an attempt (timed with COMMIT): interrupts, the budget, the step's size. */

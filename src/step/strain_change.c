@@ -14,18 +14,18 @@
  * another start, strain_change_judged) and x1 (sec. 7). */
 static double stretch_change(drape_world* w, const vec3* from, int32_t* worst)
 {
-	const int32_t m = w->triangle_count;
+	const int32_t m = w->model.triangle_count;
 	const int32_t chunks = reduce_chunks(m);
-	double* best = w->partial;
-	double* where = w->partial + chunks; /* indices, exact in a double */
+	double* best = w->work.partial;
+	double* where = w->work.partial + chunks; /* indices, exact in a double */
 #pragma omp parallel for num_threads(w->threads) schedule(static) if (chunks > 1)
 	for (int32_t k = 0; k < chunks; ++k) {
 		double worst_change = 0.0;
 		int32_t at = -1;
 		for (int32_t j = k * REDUCE_CHUNK; j < reduce_chunk_end(k, m); ++j) {
-			const triangle_elem* e = &w->triangles[j];
+			const triangle_elem* e = &w->model.triangles[j];
 			vec3 x0[3] = {from[e->v[0]], from[e->v[1]], from[e->v[2]]};
-			vec3 x1[3] = {w->x1[e->v[0]], w->x1[e->v[1]], w->x1[e->v[2]]};
+			vec3 x1[3] = {w->work.x1[e->v[0]], w->work.x1[e->v[1]], w->work.x1[e->v[2]]};
 			vec3 u0, v0, u1, v1;
 			stretch_w(&e->rest, x0, &u0, &v0);
 			stretch_w(&e->rest, x1, &u1, &v1);
@@ -53,11 +53,11 @@ static double spring_stretch_change(const drape_world* w, const vec3* from, int3
 {
 	double result = 0.0;
 	*worst = -1;
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		const ms_spring* e = &w->ms_springs[k];
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
+		const ms_spring* e = &w->model.ms_springs[k];
 		if (e->family != FAMILY_STRETCH_U && e->family != FAMILY_STRETCH_V) continue;
 		double l0 = v3_len(v3_sub(from[e->v[1]], from[e->v[0]]));
-		double l1 = v3_len(v3_sub(w->x1[e->v[1]], w->x1[e->v[0]]));
+		double l1 = v3_len(v3_sub(w->work.x1[e->v[1]], w->work.x1[e->v[0]]));
 		double d = fabs(l1 - l0) / e->rest;
 		if (!(d <= result)) {
 			result = isnan(d) ? INFINITY : d;
@@ -89,10 +89,10 @@ double strain_change_of_proposal(drape_world* w, const vec3* from, int32_t* wors
  * proposal before the projection it is the integrator's own motion. The smaller of the two. */
 double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring)
 {
-	double change = strain_change_of_proposal(w, w->x, worst, spring);
-	if (change > 0.0 && w->limit_moved && !memcmp(w->limit_to, w->x, (size_t)w->particle_count * sizeof *w->x)) {
+	double change = strain_change_of_proposal(w, w->state.x, worst, spring);
+	if (change > 0.0 && w->state.limit_moved && !memcmp(w->state.limit_to, w->state.x, (size_t)w->model.particle_count * sizeof *w->state.x)) {
 		int32_t worst_raw, spring_raw;
-		double raw = strain_change_of_proposal(w, w->limit_from, &worst_raw, &spring_raw);
+		double raw = strain_change_of_proposal(w, w->state.limit_from, &worst_raw, &spring_raw);
 		if (raw < change) {
 			change = raw;
 			*worst = worst_raw;
@@ -104,11 +104,11 @@ double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring)
 
 void strain_change_accept_limit(drape_world* w)
 {
-	w->limit_moved = w->limit_pending_moved;
-	w->limit_pending_moved = false;
-	if (!w->limit_moved) return;
-	vec3* t = w->limit_from;
-	w->limit_from = w->limit_pending;
-	w->limit_pending = t;
-	memcpy(w->limit_to, w->x, (size_t)w->particle_count * sizeof *w->x);
+	w->state.limit_moved = w->work.limit_pending_moved;
+	w->work.limit_pending_moved = false;
+	if (!w->state.limit_moved) return;
+	vec3* t = w->state.limit_from;
+	w->state.limit_from = w->work.limit_pending;
+	w->work.limit_pending = t;
+	memcpy(w->state.limit_to, w->state.x, (size_t)w->model.particle_count * sizeof *w->state.x);
 }

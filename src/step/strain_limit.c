@@ -48,8 +48,8 @@
 /* The filtered inverse mass times d. */
 static vec3 inv_mass_times(const drape_world* w, int32_t i, vec3 d)
 {
-	vec3 r = v3_scale(d, 1.0 / w->mass[i]);
-	return w->constrained[i] ? m3_mulv(w->S[i], r) : r;
+	vec3 r = v3_scale(d, 1.0 / w->model.mass[i]);
+	return w->work.constrained[i] ? m3_mulv(w->work.S[i], r) : r;
 }
 
 bool limit_set_init(limit_set* set, int32_t n)
@@ -123,7 +123,7 @@ static double consider(const drape_world* w, const vec3* x, limit_set* set, cons
 	for (int m = 0; m < count; ++m) {
 		row.c[m] = c[m];
 		row.diag += c[m] * v3_dot(row.n, inv_mass_times(w, vert[m], v3_scale(row.n, c[m])));
-		free_diag += c[m] * c[m] / w->mass[vert[m]];
+		free_diag += c[m] * c[m] / w->model.mass[vert[m]];
 	}
 	/* The element's particles are held (pins, contacts) in all or nearly all of the directions
 	 * that would restore it: nothing to project (a nearly held one would take a huge move for a
@@ -140,8 +140,8 @@ static double consider(const drape_world* w, const vec3* x, limit_set* set, cons
 static double scan(const drape_world* w, const vec3* x, limit_set* set, double s, bool collect)
 {
 	double worst = 0.0;
-	for (int32_t k = 0; k < w->triangle_count; ++k) {
-		const triangle_elem* e = &w->triangles[k];
+	for (int32_t k = 0; k < w->model.triangle_count; ++k) {
+		const triangle_elem* e = &w->model.triangles[k];
 		if (e->springs_only) continue;
 		double cu[3], cv[3];
 		tri_rest_weights(&e->rest, cu, cv);
@@ -151,8 +151,8 @@ static double scan(const drape_world* w, const vec3* x, limit_set* set, double s
 		worst = fmax(worst, fmax(a, b));
 	}
 	static const double pair[2] = {-1.0, 1.0};
-	for (int32_t k = 0; k < w->ms_spring_count; ++k) {
-		const ms_spring* e = &w->ms_springs[k];
+	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
+		const ms_spring* e = &w->model.ms_springs[k];
 		if (e->family != FAMILY_STRETCH_U && e->family != FAMILY_STRETCH_V) continue;
 		double a = consider(w, x, set, e->v, pair, 2, e->rest, e->rest, s, collect);
 		if (a < 0.0) return -1.0;
@@ -223,16 +223,16 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	strain_limit_report rep = {0.0, 0.0, 0};
 	const double s = w->def.strain_limit;
 	if (!strain_limit_active(w)) return rep;
-	double worst = scan(w, w->x1, NULL, s, false);
+	double worst = scan(w, w->work.x1, NULL, s, false);
 	rep.excess = rep.residual = worst;
 	if (!(worst > LIMIT_TOLERANCE * s) || worst > LIMIT_SNAP) return rep;
 
-	limit_set* set = &w->limit;
+	limit_set* set = &w->work.limit;
 	for (int newton = 0; newton < LIMIT_NEWTON && worst > LIMIT_TOLERANCE * s; ++newton) {
 		for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
 		set->particles = 0;
 		set->count = 0;
-		if (scan(w, w->x1, set, s, true) < 0.0) break;
+		if (scan(w, w->work.x1, set, s, true) < 0.0) break;
 		solve(w, set);
 		/* The bounds are one-sided: a row whose multiplier pushes the wrong way (a stretched row
 		 * held from shrinking) leaves the set, and the rest is solved again. */
@@ -252,12 +252,12 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 		const vec3* dx = set->dx;
 		for (int32_t i = 0; i < set->particles; ++i) {
 			const int32_t g = set->global[i];
-			w->x1[g] = v3_sub(w->x1[g], dx[i]);
-			w->v1[g] = v3_madd(w->v1[g], -1.0 / h, dx[i]);
+			w->work.x1[g] = v3_sub(w->work.x1[g], dx[i]);
+			w->work.v1[g] = v3_madd(w->work.v1[g], -1.0 / h, dx[i]);
 		}
 		rep.newton = newton + 1;
 		const double before = worst;
-		worst = scan(w, w->x1, NULL, s, false);
+		worst = scan(w, w->work.x1, NULL, s, false);
 		/* A Newton step that made things worse (rows nearly dependent on each other, or
 		 * elements outside the set pushed out further than the set came in) is halved, up to
 		 * LIMIT_BACKTRACK times, and otherwise taken back, ending the projection. */
@@ -266,11 +266,11 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 			const double undo = back == LIMIT_BACKTRACK ? taken : 0.5 * taken;
 			for (int32_t i = 0; i < set->particles; ++i) {
 				const int32_t g = set->global[i];
-				w->x1[g] = v3_madd(w->x1[g], undo, dx[i]);
-				w->v1[g] = v3_madd(w->v1[g], undo / h, dx[i]);
+				w->work.x1[g] = v3_madd(w->work.x1[g], undo, dx[i]);
+				w->work.v1[g] = v3_madd(w->work.v1[g], undo / h, dx[i]);
 			}
 			taken -= undo;
-			worst = taken > 0.0 ? scan(w, w->x1, NULL, s, false) : before;
+			worst = taken > 0.0 ? scan(w, w->work.x1, NULL, s, false) : before;
 		}
 		rep.residual = worst;
 		if (taken == 0.0) break;

@@ -26,7 +26,7 @@ int test_checks = 0;
 typedef drape_status scenario_fn(char* msg, size_t msg_size);
 
 /* The world made call by call: creation, a grid cloth, a keyframed pin, a sphere and a mesh
- * solid, a spring, then the solver's preparation that the first step makes (world_prepare: every
+ * solid, a spring, then the solver's preparation that the first step makes (workspace_prepare: every
  * buffer sized for the topology). The steps' own allocations (contact and repulsion lists that
  * grow) are not failed here: a step that cannot grow one is rejected and retried. */
 static drape_status world_scenario(char* msg, size_t msg_size)
@@ -80,7 +80,7 @@ static drape_status world_scenario(char* msg, size_t msg_size)
 		st = drape_world_status(w);
 		goto free_mesh;
 	}
-	st = world_prepare(w);
+	st = workspace_prepare(w);
 free_mesh:
 	drape_mesh_free(&mesh);
 done:
@@ -121,9 +121,9 @@ static drape_status seam_scenario(char* msg, size_t msg_size)
 		st = drape_world_status(w);
 		goto done;
 	}
-	st = world_prepare(w);
+	st = workspace_prepare(w);
 	if (st == DRAPE_OK) st = drape_seam_merge(w, s);
-	if (st == DRAPE_OK) st = world_prepare(w);
+	if (st == DRAPE_OK) st = workspace_prepare(w);
 	if (st != DRAPE_OK) snprintf(msg, msg_size, "%s", drape_world_error(w));
 done:
 	drape_world_destroy(w);
@@ -139,7 +139,7 @@ static drape_status scene_run(const char* path, char* msg, size_t msg_size)
 	drape_status st = DRAPE_OK;
 	drape_world* w = scene_build_world_status(&s, &st, msg, msg_size);
 	if (w) {
-		st = world_prepare(w);
+		st = workspace_prepare(w);
 		if (st != DRAPE_OK) snprintf(msg, msg_size, "%s", drape_world_error(w));
 	}
 	drape_world_destroy(w);
