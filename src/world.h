@@ -6,8 +6,6 @@
 
 #include "world_data.h"
 #include "world_error.h"
-
-/* (Re)builds colourings, the matrix pattern and all solver buffers after a topology change. */
-drape_status workspace_prepare(drape_world* w);
+#include "step/workspace.h" /* workspace_prepare: the buffers a topology change rebuilds */
 
 #endif

@@ -1,7 +1,8 @@
 /* The world's data: all particles of all cloths in global arrays, the force elements with their
  * per-element coefficients, constraints, user springs, and the solver's buffers (sized when the
- * topology changes, reused by every step). Types only, so that the files that fill and read it
- * (cloth.c, seam.c, solid.c, the solver) need not depend on world.c, which drives them. */
+ * topology changes, reused by every step), in three parts: model, state and workspace (below).
+ * Types only, so that the files that fill and read it (cloth.c, seam.c, solid.c, the step) need
+ * not depend on world.c, which drives them. */
 #ifndef DRAPE_WORLD_DATA_H
 #define DRAPE_WORLD_DATA_H
 
@@ -191,22 +192,18 @@ typedef struct spring_data {
 	vec3 force;
 } spring_data;
 
-struct drape_world {
-	drape_world_def def;
-	int threads;
-	/* threads: the count of this step; threads_max: the most it may be (scratch is sized for it).
-	 * An automatic world (def.threads = 0) sets threads before each drape_world_step to the
-	 * cores other processes leave free (solver/thread_policy.h). */
-	int threads_max;
-	const volatile int* cancel; /* drape_world_set_cancel: stop between steps while non-zero */
-	char error[512];
-	drape_status status; /* of the last failed call (world_error.c) */
-	char* warnings; /* accumulated, newline-separated */
-	double time;
-
+/* The world in three parts (docs/architecture.md, "The world's three parts"): the model the user
+ * built, the state a step advances, and the workspace a step computes in. Box2D keeps body state
+ * apart from body definitions for the same reason: what the step reads and writes every time is
+ * apart from what changes only with the topology.
+ *
+ * The model: particles' masses, the force elements with their coefficients and rest state, the
+ * cloths, constraints, springs, solids, seams and layers. It changes only through the API (adding
+ * a cloth, a seam's merge), and then marks the workspace stale (dirty). */
+typedef struct world_model {
+	/* particle_capacity is also that of the state's x and v, and of the arrays that trade places
+	 * with them (TRADED_ARRAYS) */
 	int32_t particle_count, particle_capacity;
-	vec3* x;
-	vec3* v;
 	double* mass;
 
 	triangle_elem* triangles;
@@ -218,6 +215,9 @@ struct drape_world {
 	int32_t ms_spring_count, ms_spring_capacity;
 	ms_bend* ms_bends;
 	int32_t ms_bend_count, ms_bend_capacity;
+	/* Tensor bending's elements (forces/bend_tensor.h; their summed matrix is the workspace's bq_). */
+	bend_tensor_elem* btens;
+	int32_t btens_count, btens_capacity;
 
 	cloth_data* cloths;
 	int32_t cloth_count, cloth_capacity;
@@ -229,104 +229,158 @@ struct drape_world {
 	int32_t solid_count, solid_capacity;
 	seam_data* seams; /* seam.c */
 	int32_t seam_count, seam_capacity;
+	cloth_layers layers; /* cloths' layers, when they differ (collide/cloth_layers.c) */
 
-	/* Cloth/solid contact state per particle (kept from step to step), and BVH query scratch. */
-	contact* contacts;
-	/* Cloth/cloth contact: the detector over all cloth triangles, this step's repulsions. */
-	cloth_pairs pairs;
-	bool pairs_ready;
+	/* The topology changed since the workspace was built: the next step prepares it again
+	 * (step/workspace.c). */
+	bool dirty;
+} world_model;
+
+/* The state's per-particle arrays that a topology change resets, each named once: element type,
+ * name and length rule. They live in the workspace's arena (step/workspace.c). */
+#define STATE_ARRAYS(X)                                                                                     \
+	X(contact, contacts, LEN_PARTICLES) /* cloth/solid contact per particle, kept from step to step */ \
+	X(vec3, dv_last, LEN_PARTICLES)     /* the last accepted step's dv: the PCG's warm start */        \
+	X(vec3, x_prev, LEN_PARTICLES)      /* BDF2 (step/bdf2.c): x one accepted step back */             \
+	/* the last proposal before and after the strain limiter's projection (when it moved           \
+	 * anything): the step control measures the next proposal's strain change from the former       \
+	 * while the cloth is where the latter put it (step/strain_change.c, strain_change_judged) */    \
+	X(vec3, limit_from, LEN_PARTICLES)                                                                  \
+	X(vec3, limit_to, LEN_PARTICLES)
+
+/* The arrays that the step trades with x and v by swapping pointers (step_commit, BDF2), each a
+ * separate allocation of particle_capacity elements: whichever of them x or v points to after a
+ * trade, it is as large as cloth.c's growth of x and v expects. */
+#define TRADED_ARRAYS(X)                                                      \
+	X(work, x1) /* this step's proposal: x1 = x0 + h (v0 + dv) + y */     \
+	X(work, v1)                                                           \
+	X(work, v_keep) /* during a BDF2 step: v_n while v holds the extrapolated v */ \
+	X(state, v_prev) /* BDF2: v one accepted step back */
+
+/* The state: what a step advances and a checkpoint saves (world_state.c): time, positions and
+ * velocities, contacts, the step control, and the history the next step starts from. */
+typedef struct world_state {
+	double time;
+	vec3* x;
+	vec3* v;
+#define X(type, name, len) type* name;
+	STATE_ARRAYS(X)
+#undef X
+	vec3* v_prev; /* TRADED_ARRAYS */
+	double h_last; /* the size of the step dv_last belongs to; 0 when there is none */
+	double h_prev; /* BDF2: the size of the step x_prev is from (0: none) */
+	bool limit_moved; /* limit_from, limit_to hold a projection */
+	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
+	step_control control;
+	drape_stats stats;
+	/* Cloth/cloth contact: this step's repulsions, and the count found by proximity at the step's
+	 * start; intersecting triangle pairs at the current state. */
 	repulsion* repulsions;
 	int32_t repulsion_count, repulsion_capacity;
-	int32_t proximity_count;    /* of which found by proximity at the step's start */
-	cloth_layers layers;        /* cloths' layers, when they differ (collide/cloth_layers.c) */
-	int32_t intersections;      /* intersecting triangle pairs at the current state */
-	int32_t* query_hits;
-	int32_t query_capacity;
-	int32_t* query_stack;
-	int32_t query_stack_size;
+	int32_t proximity_count;
+	int32_t intersections;
+} world_state;
 
-	/* Built from the topology by workspace_prepare; valid while !dirty. */
-	bool dirty;
+/* The workspace's arrays, each named once: element type, name and length rule. One arena per
+ * topology change holds them all with the state's STATE_ARRAYS (step/workspace.c: one init, one
+ * free); a step allocates nothing. */
+#define WORKSPACE_ARRAYS(X)                                                                                        \
+	X(vec3, b, LEN_PARTICLES) /* eq. 18's right-hand side */                                                   \
+	X(vec3, dv, LEN_PARTICLES)                                                                                 \
+	X(vec3, z, LEN_PARTICLES) /* the constrained velocity change (sec. 5.1) */                                 \
+	X(vec3, y, LEN_PARTICLES) /* the position alteration (eq. 17) */                                           \
+	X(vec3, e, LEN_PARTICLES) /* the residual A dv - b: constraint impulses (sec. 5.4) */                      \
+	X(mat3, S, LEN_PARTICLES) /* the filter of eq. 13 */                                                       \
+	X(uint8_t, constrained, LEN_PARTICLES)                                                                     \
+	X(double, partial, LEN_CHUNKS) /* reduction scratch, 2 per chunk (solver/reduce.h) */                      \
+	/* line solves (step/line_solve.c): per particle the slots of blocks (p, p-1), (p, p+1),                 \
+	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; per thread scratch for the longest line */  \
+	X(int32_t, line_slots, LEN_LINE_SLOTS)                                                                     \
+	X(mat3, line_m, LEN_LINE_MATRICES) /* lower, diag, upper, scratch */                                       \
+	X(vec3, line_v, LEN_LINE_VECTORS)  /* rhs, solution, scratch */                                            \
+	X(vec3, w_mid, LEN_PARTICLES)      /* split's intermediate w */                                            \
+	X(vec3, e_mid, LEN_PARTICLES)      /* split's first-sweep residual */                                      \
+	/* re-solve passes of one step reuse the element part of the system (step/implicit.c) */                 \
+	X(mat3, reuse_A, LEN_NONZEROS)       /* A after the mass and element terms of the step's first pass */    \
+	X(vec3, reuse_r, LEN_ELEMENT_CORNERS) /* each element's right-hand-side terms, per vertex: triangles   \
+					       * (3 each), hinges (4), ms springs (2), ms bends (3) */            \
+	X(uint8_t, reuse_used, LEN_ELEMENTS) /* per element, in the same order: whether it added terms */        \
+	X(vec3, reuse_y, LEN_PARTICLES)      /* the y those terms were formed with */                             \
+	X(uint8_t, reuse_dirty, LEN_PARTICLES) /* per particle: y differs from reuse_y */                         \
+	X(vec3, limit_pending, LEN_PARTICLES) /* this step's proposal before the projection, until accepted */   \
+	X(vec3, x_keep, LEN_PARTICLES)        /* BDF2: the extrapolation's shift of x (bdf2_shift) */             \
+	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its y          \
+	 * (-h v_k) and a zero z; none (NULL) otherwise */                                                        \
+	X(vec3, newton_x, LEN_NEWTON)                                                                              \
+	X(vec3, newton_v, LEN_NEWTON)                                                                              \
+	X(vec3, newton_y, LEN_NEWTON)                                                                              \
+	X(vec3, newton_z, LEN_NEWTON)
+
+/* The workspace: built from the model by step/workspace.c at each topology change, then reused
+ * by every step. Its arrays (WORKSPACE_ARRAYS) come from one arena; the solver's structures (the
+ * matrix, PCG, preconditioners, colourings, the cloth/cloth detector) keep their own init and free,
+ * called from the workspace's one init and one free. */
+typedef struct world_workspace {
+	void* arena; /* every WORKSPACE_ARRAYS and STATE_ARRAYS array, one allocation */
+#define X(type, name, len) type* name;
+	WORKSPACE_ARRAYS(X)
+#undef X
+	vec3* x1; /* TRADED_ARRAYS */
+	vec3* v1;
+	vec3* v_keep;
+	int32_t line_capacity; /* the longest grid line */
 	colouring triangle_colours, hinge_colours, ms_spring_colours, ms_bend_colours;
-	/* Line solves (step/line_solve.c): per particle, the slots of blocks (p, p-1), (p, p+1),
-	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; and per-line scratch. */
-	int32_t* line_slots;
-	int32_t line_capacity;
-	mat3* line_m;  /* 4 * line_capacity: lower, diag, upper, scratch */
-	vec3* line_v;  /* 3 * line_capacity: rhs, solution, scratch */
-	vec3* w_mid;   /* split's intermediate w */
-	vec3* e_mid;   /* split's first-sweep residual */
-	/* Re-solve passes of one step reuse the element part of the system (step/implicit.c). */
-	mat3* reuse_A;        /* A.nnz: A after the mass and element terms of the step's first pass */
-	vec3* reuse_r;        /* each element's right-hand-side terms, per vertex: triangles (3 each),
-			       * hinges (4), ms springs (2), ms bends (3) */
-	uint8_t* reuse_used;  /* per element, in the same order: whether it added terms */
-	vec3* reuse_y;        /* the y those terms were formed with */
-	uint8_t* reuse_dirty; /* per particle: y differs from reuse_y */
-	double reuse_t, reuse_h;
-	int reuse_mode;      /* what element assembly does with its terms (implicit.c) */
-	bool reuse_step;     /* inside a step's contact passes (step/step.c) */
-	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
-	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
-	int64_t reuse_passes; /* passes that reused the element terms (tests) */
-	int32_t adi_phase; /* ADI: 0 when warp (u) is implicit in the next step, 1 for weft (v) */
 	bsr A;
 	pcg_workspace pcg;
 	limit_set limit; /* strain limiting's projection (step/strain_limit.c) */
-	/* The last proposal before and after that projection (when it moved anything): the step control
-	 * measures the next proposal's strain change from the former while the cloth is where the
-	 * latter put it (step/strain_change.c, strain_change_judged; docs/solver.md, "Strain limiting"). */
-	vec3* limit_from;
-	vec3* limit_to;
-	vec3* limit_pending; /* this step's proposal before the projection, until the step is accepted */
-	bool limit_moved, limit_pending_moved;
+	bool limit_pending_moved;
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	multigrid* multigrid;       /* preconditioner MULTIGRID; NULL otherwise */
 	bool multigrid_step_built;  /* its hierarchy was built by this step's first solve */
 	double cholesky_h;          /* the step size its factor was made for */
 	int cholesky_last_iterations; /* of the last solve with it */
-	vec3* b;
-	vec3* dv;
-	vec3* dv_last; /* the last accepted step's dv: the PCG's warm start */
-	double h_last;  /* its step size; 0 when there is none */
-	vec3* z;
-	vec3* y;
-	vec3* e;
-	vec3* x1;
-	vec3* v1;
-	mat3* S;
-	uint8_t* constrained;
-	double* partial; /* reduction scratch, 2 per chunk */
-
-	step_control control;
-	drape_stats stats;
-	/* Test hook: reject this many upcoming steps as if they had blown up. */
-	int32_t fail_next_steps;
-
-	/* Tensor bending (step/bend_tensor_assemble.c): the elements, and their summed constant
-	 * stiffness and damping as a scalar CSR matrix (E = 1/2 sum q_ij x_i.x_j) with each entry's
-	 * slot in A; built by workspace_prepare. */
-	bend_tensor_elem* btens;
-	int32_t btens_count, btens_capacity;
+	/* Tensor bending (step/bend_tensor_assemble.c): the elements' summed constant stiffness and
+	 * damping as a scalar CSR matrix (E = 1/2 sum q_ij x_i.x_j) with each entry's slot in A. */
 	int32_t* bq_start;
 	int32_t* bq_col;
 	int32_t* bq_slot;
 	double* bq_k;
 	double* bq_d;
-	/* BDF2 (step/bdf2.c): the state one accepted step back and that step's size (0: none). */
-	vec3* x_prev;
-	vec3* v_prev;
-	double h_prev;
-	vec3* x_keep; /* during a BDF2 step: x_n and v_n while x, v hold the extrapolated state */
-	vec3* v_keep;
-	bool bdf2_active;
-	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its
-	 * y (-h v_k) and a zero z; NULL otherwise. */
-	vec3* newton_x;
-	vec3* newton_v;
-	vec3* newton_y;
-	vec3* newton_z;
+	double reuse_t, reuse_h;
+	int reuse_mode;      /* what element assembly does with its terms (implicit.c) */
+	bool reuse_step;     /* inside a step's contact passes (step/step.c) */
+	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
+	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
+	int64_t reuse_passes; /* passes that reused the element terms (tests) */
+	bool bdf2_active;     /* x_keep, v_keep hold this step's extrapolation */
+	/* Cloth/cloth contact: the detector over all cloth triangles (with self_collision). */
+	cloth_pairs pairs;
+	bool pairs_ready;
+	/* BVH query scratch, grown on demand (collide/solid_query.c). */
+	int32_t* query_hits;
+	int32_t query_capacity;
+	int32_t* query_stack;
+	int32_t query_stack_size;
+} world_workspace;
+
+struct drape_world {
+	drape_world_def def;
+	int threads;
+	/* threads: the count of this step; threads_max: the most it may be (scratch is sized for it).
+	 * An automatic world (def.threads = 0) sets threads before each drape_world_step to the
+	 * cores other processes leave free (solver/thread_policy.h). */
+	int threads_max;
+	const volatile int* cancel; /* drape_world_set_cancel: stop between steps while non-zero */
+	char error[512];
+	drape_status status; /* of the last failed call (world_error.c) */
+	char* warnings; /* accumulated, newline-separated */
+	/* Test hook: reject this many upcoming steps as if they had blown up. */
+	int32_t fail_next_steps;
+
+	world_model model;
+	world_state state;
+	world_workspace work;
 };
 
 #endif

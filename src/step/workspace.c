@@ -1,0 +1,256 @@
+/* The step's workspace (workspace.h): one init and one free per topology change. Its arrays
+ * (WORKSPACE_ARRAYS in world_data.h), and the state's arrays that a topology change resets
+ * (STATE_ARRAYS), come from one arena sized by the length rules below, each array named once in
+ * those tables; the solver's structures (the block-sparse matrix of sec. 2.3, the PCG's and the
+ * preconditioners' workspaces of sec. 5.3, the colourings, the cloth/cloth detector of sec. 6)
+ * keep their own init and free, called from here. */
+#include "workspace.h"
+
+#include "bend_tensor_assemble.h"
+#include "line_solve.h"
+#include "strain_limit.h"
+#include "../integrator.h"
+#include "../seam.h"
+#include "../world_error.h"
+#include "../collide/cloth_contact.h"
+#include "../solver/reduce.h"
+
+#include <stdlib.h>
+
+/* The length rules of the arena's arrays. */
+typedef enum length_rule {
+	LEN_PARTICLES,       /* one per particle */
+	LEN_CHUNKS,          /* reduction scratch: 2 per chunk of the longest vector, and 2 */
+	LEN_LINE_SLOTS,      /* 4 per particle */
+	LEN_LINE_MATRICES,   /* 4 per particle of the longest grid line, per thread */
+	LEN_LINE_VECTORS,    /* 3 per particle of the longest grid line, per thread */
+	LEN_NONZEROS,        /* one per block of A */
+	LEN_ELEMENT_CORNERS, /* one per corner of each element: triangles 3, hinges 4, ms springs 2, ms bends 3 */
+	LEN_ELEMENTS,        /* one per element */
+	LEN_NEWTON,          /* one per particle with Newton iterations (def.newton_iterations > 1), else none */
+	LEN_RULES
+} length_rule;
+
+/* Each array starts on its own cache line: threads writing the end of one never share a line with
+ * threads reading the start of the next. */
+#define ARENA_ALIGN 64
+
+static size_t aligned(size_t bytes) { return (bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN; }
+
+static void lengths(const drape_world* w, size_t len[LEN_RULES])
+{
+	const world_model* md = &w->model;
+	const int32_t n = md->particle_count;
+	const size_t m = (size_t)(n > 0 ? n : 1);
+	const int32_t longest = n > md->triangle_count ? n : md->triangle_count;
+	const size_t lines = (size_t)w->work.line_capacity * (size_t)w->threads_max;
+	const size_t elements =
+		(size_t)md->triangle_count + (size_t)md->hinge_count + (size_t)md->ms_spring_count + (size_t)md->ms_bend_count;
+	const size_t corners = 3 * (size_t)md->triangle_count + 4 * (size_t)md->hinge_count +
+			       2 * (size_t)md->ms_spring_count + 3 * (size_t)md->ms_bend_count;
+	len[LEN_PARTICLES] = m;
+	len[LEN_CHUNKS] = (size_t)(2 * reduce_chunks(longest) + 2);
+	len[LEN_LINE_SLOTS] = 4 * m;
+	len[LEN_LINE_MATRICES] = 4 * lines;
+	len[LEN_LINE_VECTORS] = 3 * lines;
+	len[LEN_NONZEROS] = (size_t)(w->work.A.nnz > 0 ? w->work.A.nnz : 1);
+	len[LEN_ELEMENT_CORNERS] = corners ? corners : 1;
+	len[LEN_ELEMENTS] = elements ? elements : 1;
+	len[LEN_NEWTON] = w->def.newton_iterations > 1 ? m : 0;
+}
+
+/* The arena: every array of WORKSPACE_ARRAYS and STATE_ARRAYS in one zeroed allocation (an array
+ * of no length is NULL). */
+static bool arena_build(drape_world* w)
+{
+	size_t len[LEN_RULES];
+	lengths(w, len);
+	size_t bytes = 0;
+#define X(type, name, rule) bytes += aligned(len[rule] * sizeof(type));
+	WORKSPACE_ARRAYS(X)
+	STATE_ARRAYS(X)
+#undef X
+	char* base = calloc(1, bytes);
+	if (!base) return false;
+	w->work.arena = base;
+	size_t at = 0;
+#define X(type, name, rule)                                              \
+	w->work.name = len[rule] > 0 ? (type*)(void*)(base + at) : NULL; \
+	at += aligned(len[rule] * sizeof(type));
+	WORKSPACE_ARRAYS(X)
+#undef X
+#define X(type, name, rule)                                               \
+	w->state.name = len[rule] > 0 ? (type*)(void*)(base + at) : NULL; \
+	at += aligned(len[rule] * sizeof(type));
+	STATE_ARRAYS(X)
+#undef X
+	return true;
+}
+
+static void arena_free(drape_world* w)
+{
+	free(w->work.arena);
+	w->work.arena = NULL;
+#define X(type, name, rule) w->work.name = NULL;
+	WORKSPACE_ARRAYS(X)
+#undef X
+#define X(type, name, rule) w->state.name = NULL;
+	STATE_ARRAYS(X)
+#undef X
+}
+
+/* The arrays the step trades with x and v (TRADED_ARRAYS): as large as x and v may grow before
+ * the next topology change (model.particle_capacity). */
+static bool traded_build(drape_world* w)
+{
+	const size_t cap = (size_t)(w->model.particle_capacity > 0 ? w->model.particle_capacity : 1);
+	bool ok = true;
+#define X(part, name) ok = ok && (w->part.name = malloc(cap * sizeof(vec3))) != NULL;
+	TRADED_ARRAYS(X)
+#undef X
+	return ok;
+}
+
+static void traded_free(drape_world* w)
+{
+#define X(part, name)          \
+	free(w->part.name);    \
+	w->part.name = NULL;
+	TRADED_ARRAYS(X)
+#undef X
+}
+
+/* Line solves: scratch for the longest grid line, per thread. */
+static int32_t longest_line(const drape_world* w)
+{
+	int32_t longest = 1;
+	for (int32_t c = 0; c < w->model.cloth_count; ++c) {
+		if (w->model.cloths[c].nu > longest) longest = w->model.cloths[c].nu;
+		if (w->model.cloths[c].nv > longest) longest = w->model.cloths[c].nv;
+	}
+	return longest;
+}
+
+void workspace_free(drape_world* w)
+{
+	world_workspace* k = &w->work;
+	colouring_free(&k->triangle_colours);
+	colouring_free(&k->hinge_colours);
+	colouring_free(&k->ms_spring_colours);
+	colouring_free(&k->ms_bend_colours);
+	bsr_free(&k->A);
+	pcg_workspace_free(&k->pcg);
+	cholesky_destroy(k->cholesky);
+	k->cholesky = NULL;
+	two_level_destroy(k->two_level);
+	k->two_level = NULL;
+	multigrid_destroy(k->multigrid);
+	k->multigrid = NULL;
+	bend_tensor_free(w);
+	limit_set_free(&k->limit);
+	arena_free(w);
+	traded_free(w);
+	if (k->pairs_ready) cloth_pairs_free(&k->pairs);
+	k->pairs_ready = false;
+	k->reuse_valid = false;
+	k->limit_pending_moved = false;
+	w->state.limit_moved = false;
+	w->state.h_last = 0.0;
+	w->state.h_prev = 0.0;
+}
+
+/* The cloth/cloth detector over all cloth triangles, its rest neighbourhoods, and the
+ * intersections at the current state (self_collision). */
+static bool pairs_build(drape_world* w)
+{
+	const world_model* md = &w->model;
+	world_workspace* k = &w->work;
+	/* the detector wants the triangles as plain vertex triples */
+	int32_t* tris = malloc(3 * (size_t)(md->triangle_count > 0 ? md->triangle_count : 1) * sizeof *tris);
+	bool ok = tris != NULL;
+	for (int32_t t = 0; ok && t < md->triangle_count; ++t)
+		for (int c = 0; c < 3; ++c) tris[3 * t + c] = md->triangles[t].v[c];
+	ok = ok && cloth_pairs_init(&k->pairs, tris, md->triangle_count, md->particle_count);
+	k->pairs.cancel = w->cancel;
+	k->pairs_ready = ok;
+	ok = ok && cloth_contacts_init_rest(w) && seams_set_sewn(w);
+	if (ok) cloth_pairs_set_threads(&k->pairs, w->threads);
+	if (ok) cloth_pairs_set_skin(&k->pairs, CLOTH_PAIRS_SKIN * w->def.cloth_thickness);
+	free(tris);
+	if (ok) w->state.intersections = cloth_pairs_intersections(&k->pairs, w->state.x, NULL, 0);
+	/* over the search's budget (a cloth crushed onto itself): the first step's proximity search
+	 * finds the same and rejects the step (STEP_CROWDED); otherwise interrupted or out of memory,
+	 * both reported by the caller */
+	if (ok && w->state.intersections < 0 && !k->pairs.overloaded) ok = false;
+	if (w->state.intersections < 0) w->state.intersections = 0;
+	return ok;
+}
+
+/* Each element's blocks' slots in A. */
+static void slots_build(drape_world* w)
+{
+	world_model* md = &w->model;
+	const bsr* A = &w->work.A;
+	for (int32_t t = 0; t < md->triangle_count; ++t)
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < 3; ++c) md->triangles[t].slot[3 * a + c] = bsr_find(A, md->triangles[t].v[a], md->triangles[t].v[c]);
+	for (int32_t k = 0; k < md->hinge_count; ++k)
+		for (int a = 0; a < 4; ++a)
+			for (int c = 0; c < 4; ++c) md->hinges[k].slot[4 * a + c] = bsr_find(A, md->hinges[k].v[a], md->hinges[k].v[c]);
+	for (int32_t k = 0; k < md->ms_spring_count; ++k)
+		for (int a = 0; a < 2; ++a)
+			for (int c = 0; c < 2; ++c)
+				md->ms_springs[k].slot[2 * a + c] = bsr_find(A, md->ms_springs[k].v[a], md->ms_springs[k].v[c]);
+	for (int32_t k = 0; k < md->ms_bend_count; ++k)
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < 3; ++c) md->ms_bends[k].slot[3 * a + c] = bsr_find(A, md->ms_bends[k].v[a], md->ms_bends[k].v[c]);
+}
+
+drape_status workspace_prepare(drape_world* w)
+{
+	workspace_free(w);
+	const world_model* md = &w->model;
+	world_workspace* k = &w->work;
+	const int32_t n = md->particle_count;
+	/* The tensor bending's second ring stays out of A's block pattern (bsr.h, the scalar part)
+	 * except for the preconditioners that factor or coarsen A by its pattern. */
+	const bool btens_blocks =
+		w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY || w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID;
+	bsr_builder bb;
+	bool ok = colouring_build(&k->triangle_colours, md->triangles, md->triangle_count, 3, sizeof(triangle_elem), n) &&
+		  colouring_build(&k->hinge_colours, md->hinges, md->hinge_count, 4, sizeof(hinge_elem), n) &&
+		  colouring_build(&k->ms_spring_colours, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring), n) &&
+		  colouring_build(&k->ms_bend_colours, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend), n) &&
+		  bsr_builder_init(&bb, n) &&
+		  bsr_builder_add_elements(&bb, md->triangles, md->triangle_count, 3, sizeof(triangle_elem)) &&
+		  bsr_builder_add_elements(&bb, md->hinges, md->hinge_count, 4, sizeof(hinge_elem)) &&
+		  bsr_builder_add_elements(&bb, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring)) &&
+		  bsr_builder_add_elements(&bb, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend)) &&
+		  bsr_builder_add_elements(&bb, md->btens, btens_blocks ? md->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
+		  bsr_builder_finish(&bb, &k->A) && pcg_workspace_init(&k->pcg, n) && bend_tensor_build(w) &&
+		  limit_set_init(&k->limit, n);
+	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
+	const bool general = integrator_supports_cloth_contact(w->def.integrator);
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && general)
+		ok = (k->cholesky = cholesky_create(&k->A)) != NULL;
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && general)
+		ok = (k->two_level = two_level_create(&k->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
+	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
+		ok = (k->multigrid = multigrid_create(&k->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
+	k->line_capacity = longest_line(w);
+	ok = ok && arena_build(w) && traded_build(w);
+	for (int32_t i = 0; ok && i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
+	if (ok && w->def.self_collision) ok = pairs_build(w);
+	if (!ok) {
+		workspace_free(w);
+		if (w->cancel && *w->cancel) {
+			/* the rest neighbours' build looks at the flag (collide/rest_neighbours.h) */
+			return world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "interrupted while preparing the solver for %d particles", n);
+		}
+		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory preparing the solver for %d particles", n);
+	}
+	slots_build(w);
+	line_slots_build(w);
+	w->model.dirty = false;
+	return DRAPE_OK;
+}
