@@ -5,7 +5,9 @@
 #   - stats.csv without its timing columns (eval_ms, cg_ms, cc_ms, cs_ms, wall_ms): steps,
 #     rejections, CG iterations, step sizes, kinetic energy, contacts per frame,
 #   - the world's state in checkpoint.bin (from its "DRWSTAT" block on: x, v, the step control,
-#     contacts, warm start, all in full double precision) byte for byte.
+#     contacts, warm start, all in full double precision) byte for byte, except BDF2's history
+#     (x_prev, v_prev) while its h_prev is 0 in both: unused then, and uninitialised in binaries
+#     before the world split.
 #
 # usage: scripts/bitident.sh OLD_DRAPE NEW_DRAPE [FRAMES]
 #   FRAMES   frames per scene (default 6); FULL_SCENES (default figure1_drape) lists scenes run
@@ -30,13 +32,33 @@ untimed() { cut -d, -f1-5,10-12,14- "$1"; }
 same_state() {
 	python3 - "$@" <<'PY'
 import sys
+import struct
 def state(p):
     d = open(p, "rb").read()
     return d[d.find(b"DRWSTAT"):]
+def unused_history(d):
+    """The bytes of BDF2's history (x_prev, v_prev) while h_prev is 0: no BDF2 step has filled
+    it, nothing reads it, and binaries before the world split wrote it uninitialised. The state's
+    tail (world_state.c): dv_last h_last x_prev v_prev h_prev contacts intersections limit_moved
+    [limit_from limit_to]."""
+    n, prepared = struct.unpack("<i", d[8:12])[0], struct.unpack("<i", d[16:20])[0]
+    if not prepared: return range(0)
+    for moved in (0, 1):
+        flag = len(d) - 1 - (48 * n if moved else 0)
+        if flag >= 0 and d[flag] == moved: break
+    else: return range(0)
+    h_prev = flag - 4 - 144 * n - 8  # 144: sizeof(contact) (collide/contact.h)
+    if h_prev < 48 * n or struct.unpack("<d", d[h_prev:h_prev + 8])[0] != 0.0: return range(0)
+    return range(h_prev - 48 * n, h_prev)
 a, b = state(sys.argv[1]), state(sys.argv[2])
+r = unused_history(a) if len(a) == len(b) and unused_history(a) == unused_history(b) else range(0)
+def cut(d): return d[:r.start] + d[r.stop:] if len(r) else d
+a, b = cut(a), cut(b)
 if a == b: sys.exit(0)
 if len(sys.argv) < 4 or len(a) != len(b): sys.exit(1)
 c = state(sys.argv[3])
+if unused_history(c) != r: sys.exit(1)
+c = cut(c)
 if len(c) != len(a): sys.exit(1)
 noise = set()
 for i in range(len(a)):

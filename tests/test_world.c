@@ -541,6 +541,46 @@ static void test_two_cloths_one_world(void)
 	drape_world_destroy(w);
 }
 
+/* A cloth added after steps (world_data.h, TRADED_ARRAYS): a commit swaps x with the proposal x1,
+ * so x1 must be as long as the particle capacity that cloth.c grows x by. 49 particles reserve 64;
+ * the 9 added here fit in them without growing x, and used to be written past the end of an x1
+ * of 49 (AddressSanitizer's suite stops there). The new cloth falls freely from where it is added,
+ * the first sheet's pin holds. */
+static void test_cloth_added_after_steps(void)
+{
+	drape_world_def wd = quiet_world();
+	wd.cg_tolerance = 1e-10;
+	wd.stretch_change_limit = 0.1; /* full-frame steps, as the closed form assumes */
+	drape_material m = drape_default_material();
+	m.drag = 0.0;
+	drape_cloth_id a;
+	drape_world* w = make_sheet(&wd, &m, 7, 0.3, true, &a);
+	CHECK(drape_world_step(w, 2.0 / 30.0) == DRAPE_OK);
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = 0.2;
+	g.resolution[0] = g.resolution[1] = 3;
+	g.center[0] = 5.0;
+	drape_mesh mesh;
+	char err[128];
+	CHECK(drape_mesh_make_grid(&g, &mesh, err, sizeof err) == DRAPE_OK);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.material = m;
+	drape_cloth_id b = drape_cloth_add(w, &cd);
+	drape_mesh_free(&mesh);
+	CHECK(b.index == 1 && drape_cloth_vertex_count(w, b) == 9);
+	const int steps = 5;
+	CHECK(drape_world_step(w, steps / 30.0) == DRAPE_OK);
+	double x[3 * 9];
+	drape_cloth_get_positions(w, b, x);
+	double h = 1.0 / 30.0, drop = 9.81 * h * h * steps * (steps + 1) / 2.0;
+	for (int i = 0; i < 9; ++i) CHECK_NEAR(x[3 * i + 2], 0.0 - drop, 1e-8);
+	double p[3];
+	vertex_position(w, a, 48, p); /* a pinned corner of the first sheet */
+	CHECK_NEAR(p[2], 1.0, 1e-12);
+	drape_world_destroy(w);
+}
+
 /* Removed constraints stop acting; their slots are reused by later ones. */
 static void test_constraint_remove_and_reuse(void)
 {
@@ -657,6 +697,7 @@ const test_case world_tests[] = {
 	{"crushed_cloth_stops", test_crushed_cloth_stops},
 	{"explicit_cap_stops", test_explicit_cap_stops},
 	{"two_cloths_one_world", test_two_cloths_one_world},
+	{"cloth_added_after_steps", test_cloth_added_after_steps},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},
 	{NULL, NULL},
 };

@@ -100,12 +100,13 @@ static void arena_free(drape_world* w)
 }
 
 /* The arrays the step trades with x and v (TRADED_ARRAYS): as large as x and v may grow before
- * the next topology change (model.particle_capacity). */
+ * the next topology change (model.particle_capacity). Zeroed, as the arena is: a checkpoint
+ * writes BDF2's history (v_prev) whether or not a BDF2 step has filled it. */
 static bool traded_build(drape_world* w)
 {
 	const size_t cap = (size_t)(w->model.particle_capacity > 0 ? w->model.particle_capacity : 1);
 	bool ok = true;
-#define X(part, name) ok = ok && (w->part.name = malloc(cap * sizeof(vec3))) != NULL;
+#define X(part, name) ok = ok && (w->part.name = calloc(cap, sizeof(vec3))) != NULL;
 	TRADED_ARRAYS(X)
 #undef X
 	return ok;
@@ -134,6 +135,10 @@ static int32_t longest_line(const drape_world* w)
 void workspace_free(drape_world* w)
 {
 	world_workspace* k = &w->work;
+	bend_tensor_free(w);
+	limit_set_free(&k->limit);
+	arena_free(w);
+	traded_free(w);
 	colouring_free(&k->triangle_colours);
 	colouring_free(&k->hinge_colours);
 	colouring_free(&k->ms_spring_colours);
@@ -146,10 +151,6 @@ void workspace_free(drape_world* w)
 	k->two_level = NULL;
 	multigrid_destroy(k->multigrid);
 	k->multigrid = NULL;
-	bend_tensor_free(w);
-	limit_set_free(&k->limit);
-	arena_free(w);
-	traded_free(w);
 	if (k->pairs_ready) cloth_pairs_free(&k->pairs);
 	k->pairs_ready = false;
 	k->reuse_valid = false;
@@ -208,10 +209,11 @@ static void slots_build(drape_world* w)
 
 drape_status workspace_prepare(drape_world* w)
 {
-	workspace_free(w);
 	const world_model* md = &w->model;
 	world_workspace* k = &w->work;
 	const int32_t n = md->particle_count;
+	k->line_capacity = longest_line(w);
+	workspace_free(w);
 	/* The tensor bending's second ring stays out of A's block pattern (bsr.h, the scalar part)
 	 * except for the preconditioners that factor or coarsen A by its pattern. */
 	const bool btens_blocks =
@@ -237,7 +239,6 @@ drape_status workspace_prepare(drape_world* w)
 		ok = (k->two_level = two_level_create(&k->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
 		ok = (k->multigrid = multigrid_create(&k->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
-	k->line_capacity = longest_line(w);
 	ok = ok && arena_build(w) && traded_build(w);
 	for (int32_t i = 0; ok && i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
 	if (ok && w->def.self_collision) ok = pairs_build(w);
