@@ -31,8 +31,10 @@ typedef enum length_rule {
 	LEN_RULES
 } length_rule;
 
-/* Each array starts on its own cache line: threads writing the end of one never share a line with
- * threads reading the start of the next. */
+/* Each slice is a whole number of 64-byte lines from the arena's start. calloc's block is 16-byte
+ * aligned, as each malloc'd array was before the arena; the rounding gives every array the same
+ * offset within a cache line, so a loop over several of them (b, dv, z, ...) finds them aligned
+ * alike. */
 #define ARENA_ALIGN 64
 
 static size_t aligned(size_t bytes) { return (bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN; }
