@@ -59,6 +59,31 @@ static int32_t main_joint(const drape_character* c, int32_t v)
 	return sj[best];
 }
 
+/* The body in the dressing pose, and which of its vertices count as body around bone j (counts). */
+typedef struct body_around {
+	double* x; /* vertex positions, 3 per vertex (free it) */
+	int32_t roots[4];
+	int bone_limb;
+} body_around;
+
+static bool body_around_bone(const drape_character* c, int32_t j, body_around* b, char* err, size_t err_size)
+{
+	b->x = malloc(3 * (size_t)c->vertex_count * sizeof *b->x);
+	if (!b->x) {
+		snprintf(err, err_size, "out of memory");
+		return false;
+	}
+	character_pose(c, 0.0, b->x);
+	for (int k = 0; k < 4; ++k) b->roots[k] = character_find_joint(c, limb_roots[k]);
+	b->bone_limb = limb_of(c, b->roots, j);
+	return true;
+}
+
+static bool body_around_counts(const drape_character* c, const body_around* b, int32_t v)
+{
+	return counts(b->bone_limb, limb_of(c, b->roots, main_joint(c, v)));
+}
+
 /* The pattern's bounding box: lo and hi corners. */
 static bool panel_box(const pattern_panel* p, double lo[2], double hi[2], char* err, size_t err_size)
 {
@@ -131,15 +156,9 @@ bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const cha
 	if (!panel_box(p, lo, hi, err, err_size)) return false;
 	/* The panel's span along the axis, from the axis' midpoint (garment_wrap). */
 	const double s0 = p->offset - 0.5 * (hi[1] - lo[1]), s1 = p->offset + 0.5 * (hi[1] - lo[1]);
-	double* x = malloc(3 * (size_t)c->vertex_count * sizeof *x);
-	if (!x) {
-		snprintf(err, err_size, "out of memory");
-		return false;
-	}
-	character_pose(c, 0.0, x);
-	int32_t roots[4];
-	for (int k = 0; k < 4; ++k) roots[k] = character_find_joint(c, limb_roots[k]);
-	const int bone_limb = limb_of(c, roots, j);
+	body_around b;
+	if (!body_around_bone(c, j, &b, err, err_size)) return false;
+	const double* x = b.x;
 	/* The body's cross-section along the span: its largest distance from the axis in each slice. */
 	double mid[3], extent[BONE_SLICES];
 	for (int k = 0; k < 3; ++k) mid[k] = 0.5 * (p->axis[0][k] + p->axis[1][k]);
@@ -148,12 +167,12 @@ bool garment_place_on_bone(pattern_panel* p, const drape_character* c, const cha
 		double d[3] = {x[3 * v] - mid[0], x[3 * v + 1] - mid[1], x[3 * v + 2] - mid[2]};
 		const double s = dot3(d, a);
 		if (s < s0 || s > s1) continue;
-		if (!counts(bone_limb, limb_of(c, roots, main_joint(c, v)))) continue;
+		if (!body_around_counts(c, &b, v)) continue;
 		int i = (int)((s - s0) / (s1 - s0) * BONE_SLICES);
 		i = i < 0 ? 0 : i >= BONE_SLICES ? BONE_SLICES - 1 : i;
 		extent[i] = fmax(extent[i], sqrt(fmax(0.0, dot3(d, d) - s * s)));
 	}
-	free(x);
+	free(b.x);
 	/* Ends past the body's end (a sleeve longer than the arm) take the nearest cross-section. */
 	int first = 0, last = BONE_SLICES - 1;
 	while (first < BONE_SLICES && extent[first] < 0.0) ++first;
@@ -206,24 +225,18 @@ bool garment_place_flat_on_bone(pattern_panel* p, const drape_character* c, cons
 	double lo[2], hi[2];
 	if (!panel_box(p, lo, hi, err, err_size)) return false;
 	const double zc = head[2] + p->offset, half_w = 0.5 * (hi[0] - lo[0]), half_h = 0.5 * (hi[1] - lo[1]);
-	double* x = malloc(3 * (size_t)c->vertex_count * sizeof *x);
-	if (!x) {
-		snprintf(err, err_size, "out of memory");
-		return false;
-	}
-	character_pose(c, 0.0, x);
-	int32_t roots[4];
-	for (int k = 0; k < 4; ++k) roots[k] = character_find_joint(c, limb_roots[k]);
-	const int bone_limb = limb_of(c, roots, j);
+	body_around b;
+	if (!body_around_bone(c, j, &b, err, err_size)) return false;
+	const double* x = b.x;
 	/* The body's extent towards the side within the panel's footprint, from the joint. */
 	double extent = -1e300;
 	for (int32_t v = 0; v < c->vertex_count; ++v) {
 		const double d[3] = {x[3 * v] - head[0], x[3 * v + 1] - head[1], x[3 * v + 2] - head[2]};
 		if (fabs(d[2] - p->offset) > half_h || fabs(dot3(d, r)) > half_w) continue;
-		if (!counts(bone_limb, limb_of(c, roots, main_joint(c, v)))) continue;
+		if (!body_around_counts(c, &b, v)) continue;
 		extent = fmax(extent, dot3(d, n));
 	}
-	free(x);
+	free(b.x);
 	if (extent == -1e300) {
 		snprintf(err, err_size,
 			 "panel '%s': no part of the body lies behind the panel placed on bone '%s' (%.3g m to %.3g m "
