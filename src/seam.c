@@ -208,13 +208,13 @@ double drape_seam_widest_pair(const drape_world* w, drape_seam_id id, int32_t* p
 	return gap;
 }
 
-bool seams_set_sewn(drape_world* w)
+int32_t* seams_sewn_pairs(const drape_world* w, int32_t* count)
 {
-	int32_t count = 0;
+	int32_t c = 0;
 	for (int32_t s = 0; s < w->model.seam_count; ++s)
-		if (!w->model.seams[s].merged) count += w->model.seams[s].pair_count;
-	int32_t* pairs = malloc(2 * (size_t)(count > 0 ? count : 1) * sizeof *pairs);
-	if (!pairs) return false;
+		if (!w->model.seams[s].merged) c += w->model.seams[s].pair_count;
+	int32_t* pairs = malloc(2 * (size_t)(c > 0 ? c : 1) * sizeof *pairs);
+	if (!pairs) return NULL;
 	int32_t k = 0;
 	for (int32_t s = 0; s < w->model.seam_count; ++s) {
 		const seam_data* sd = &w->model.seams[s];
@@ -222,9 +222,8 @@ bool seams_set_sewn(drape_world* w)
 		const int32_t n0 = w->model.cloths[sd->cloth].first_vertex;
 		for (int32_t j = 0; j < 2 * sd->pair_count; ++j) pairs[k++] = n0 + sd->pairs[j];
 	}
-	bool ok = cloth_pairs_set_sewn(&w->work.pairs, pairs, count);
-	free(pairs);
-	return ok;
+	*count = c;
+	return pairs;
 }
 
 double seams_max_gap(const drape_world* w)

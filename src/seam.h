@@ -17,9 +17,10 @@ void seams_free(drape_world* w);
 bool seams_open(const drape_world* w);
 /* The largest gap of the open seams, m (0 when none is open). */
 double seams_max_gap(const drape_world* w);
-/* Tells the cloth/cloth detector which particles the open seams will merge (cloth_pairs.sewn), so
- * that a seam's two sides are never held apart as contacts. False on allocation failure. */
-bool seams_set_sewn(drape_world* w);
+/* The particles the open seams will merge, as pairs (2 * *count of them, malloc'd): what the
+ * cloth/cloth detector is told (cloth_pairs_set_sewn), so that a seam's two sides are never held
+ * apart as contacts. NULL on allocation failure. */
+int32_t* seams_sewn_pairs(const drape_world* w, int32_t* count);
 /* Seam s's pairs: 2 * pair_count cloth-local vertex indices, renumbered by every merge of its
  * cloth; and its merged flag. For saving and restoring a sewn garment (world_state.c). */
 int32_t* seam_pairs(drape_world* w, int32_t s, int32_t* pair_count);

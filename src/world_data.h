@@ -39,18 +39,6 @@ typedef struct hinge_elem {
 	int32_t slot[16];
 } hinge_elem;
 
-/* A tensor-bending element (forces/bend_tensor.h): a triangle's corners v[0..2], the flaps
- * across its edges v[3..5], and for edge k the two flaps of that neighbour across its other
- * edges v[6 + 2k], v[7 + 2k] (a missing node repeats v[0] with zero weights); the Hessian
- * weights alpha, the uv area and the stiffness against curvature along u and v. v must stay
- * first. */
-typedef struct bend_tensor_elem {
-	int32_t v[BEND_TENSOR_NODES];
-	double alpha[3][BEND_TENSOR_NODES];
-	double area;
-	double c_uu, c_vv, damping;
-} bend_tensor_elem;
-
 /* Force families (ADI Cloth sec. 2.3, 5): which terms an integrator treats implicitly, explicitly
  * or not at all. OTHER is drag, contacts and user springs. */
 typedef enum force_family {

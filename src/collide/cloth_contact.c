@@ -57,7 +57,8 @@ static void push_ee(drape_world* w, const int32_t e0[2], const int32_t e1[2], do
 	push(w, node, weight, normal);
 }
 
-bool cloth_contacts_init_rest(drape_world* w)
+/* Each triangle's rest (u, v), so that proximity skips rest neighbours. */
+static bool init_rest(drape_world* w)
 {
 	double* uv = malloc(6 * (size_t)(w->model.triangle_count > 0 ? w->model.triangle_count : 1) * sizeof *uv);
 	if (!uv) return false;
@@ -74,6 +75,31 @@ bool cloth_contacts_init_rest(drape_world* w)
 	bool ok = cloth_pairs_set_rest(&w->work.pairs, uv, CLOTH_REST_RADIUS * w->def.cloth_thickness);
 	free(uv);
 	return ok && cloth_layers_setup(&w->model.layers, w);
+}
+
+bool cloth_contacts_setup(drape_world* w, const int32_t* sewn, int32_t sewn_count)
+{
+	const world_model* md = &w->model;
+	world_workspace* k = &w->work;
+	/* the detector wants the triangles as plain vertex triples */
+	int32_t* tris = malloc(3 * (size_t)(md->triangle_count > 0 ? md->triangle_count : 1) * sizeof *tris);
+	bool ok = tris != NULL;
+	for (int32_t t = 0; ok && t < md->triangle_count; ++t)
+		for (int c = 0; c < 3; ++c) tris[3 * t + c] = md->triangles[t].v[c];
+	ok = ok && cloth_pairs_init(&k->pairs, tris, md->triangle_count, md->particle_count);
+	k->pairs.cancel = w->cancel;
+	k->pairs_ready = ok;
+	ok = ok && init_rest(w) && cloth_pairs_set_sewn(&k->pairs, sewn, sewn_count);
+	if (ok) cloth_pairs_set_threads(&k->pairs, w->threads);
+	if (ok) cloth_pairs_set_skin(&k->pairs, CLOTH_PAIRS_SKIN * w->def.cloth_thickness);
+	free(tris);
+	if (ok) w->state.intersections = cloth_pairs_intersections(&k->pairs, w->state.x, NULL, 0);
+	/* over the search's budget (a cloth crushed onto itself): the first step's proximity search
+	 * finds the same and rejects the step (STEP_CROWDED); otherwise interrupted or out of memory,
+	 * both reported by the caller */
+	if (ok && w->state.intersections < 0 && !k->pairs.overloaded) ok = false;
+	if (w->state.intersections < 0) w->state.intersections = 0;
+	return ok;
 }
 
 bool cloth_contacts_prepare(drape_world* w)

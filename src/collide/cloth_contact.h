@@ -29,9 +29,13 @@ typedef struct drape_world drape_world;
  * rebuilt when the cloth has deformed by about this much (docs/collide.md, "Candidate list"). */
 #define CLOTH_PAIRS_SKIN 0.5
 
-/* Once per topology, after the detector's init: tells it each triangle's rest (u, v) so that
- * proximity skips rest neighbours. Returns false on allocation failure. */
-bool cloth_contacts_init_rest(drape_world* w);
+/* Once per topology (step/workspace.c, self_collision): the cloth/cloth detector over all cloth
+ * triangles, told each triangle's rest (u, v) so that proximity skips rest neighbours, the
+ * particles the open seams will merge (sewn, as pairs), the world's threads and the list's skin;
+ * then the intersections at the current state (state.intersections). False when out of memory or
+ * interrupted (the world's cancel flag); the detector is then marked ready only if its init
+ * succeeded (work.pairs_ready), for workspace_free. */
+bool cloth_contacts_setup(drape_world* w, const int32_t* sewn, int32_t sewn_count);
 
 /* Before a step: the pairs within the cloth thickness at the step's start. False when the search
  * went over its budget (cloth_pairs.overloaded) or was interrupted. */

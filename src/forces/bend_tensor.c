@@ -13,6 +13,7 @@
 #include "bend_tensor.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Gradients (in uv) of the three barycentric functions of triangle (a, b, c); false if flat. */
@@ -196,4 +197,104 @@ void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, d
 			double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES])
 {
 	for (int i = 0; i < BEND_TENSOR_NODES; ++i) bend_tensor_matrix_row(alpha, area, c_uu, c_vv, i, q[i]);
+}
+
+/* One row of Q and D: the columns of the row's elements, each entry summed over the elements in
+ * element order; returns the column count. pos[] is -1 for every column on entry and on return. */
+static int32_t build_row(const bend_tensor_elem* els, int32_t i, const int32_t* inc_start, const int32_t* inc,
+			 int32_t* pos, int32_t* cols, double* k, double* d)
+{
+	enum { NN = BEND_TENSOR_NODES };
+	int32_t count = 0;
+	for (int32_t a = inc_start[i]; a < inc_start[i + 1]; ++a) {
+		const bend_tensor_elem* el = &els[inc[a] / NN];
+		const int si = inc[a] % NN;
+		double qk[NN], qd[NN];
+		if (k) {
+			bend_tensor_matrix_row(el->alpha, el->area, el->c_uu, el->c_vv, si, qk);
+			bend_tensor_matrix_row(el->alpha, el->area, el->damping, el->damping, si, qd);
+		}
+		for (int j = 0; j < NN; ++j) {
+			if (!bend_tensor_node_used(el, j)) continue;
+			const int32_t col = el->v[j];
+			if (pos[col] < 0) {
+				pos[col] = count;
+				cols[count] = col;
+				if (k) k[count] = d[count] = 0.0;
+				++count;
+			}
+			if (k) {
+				k[pos[col]] += qk[j];
+				d[pos[col]] += qd[j];
+			}
+		}
+	}
+	/* Columns ascending (the order the forces are summed in); insertion sort, rows are short. */
+	for (int32_t a = 0; a < count; ++a) pos[cols[a]] = -1;
+	for (int32_t a = 1; a < count; ++a) {
+		const int32_t c = cols[a];
+		const double kk = k ? k[a] : 0.0, dd = k ? d[a] : 0.0;
+		int32_t b = a - 1;
+		for (; b >= 0 && cols[b] > c; --b) {
+			cols[b + 1] = cols[b];
+			if (k) k[b + 1] = k[b], d[b + 1] = d[b];
+		}
+		cols[b + 1] = c;
+		if (k) k[b + 1] = kk, d[b + 1] = dd;
+	}
+	return count;
+}
+
+bool bend_tensor_rows_build(const bend_tensor_elem* els, int32_t count, int32_t n, int32_t** start, int32_t** col,
+			    double** k, double** d)
+{
+	enum { NN = BEND_TENSOR_NODES };
+	*start = calloc((size_t)n + 1, sizeof **start);
+	if (!*start) return false;
+	if (count == 0) return true;
+	/* Each particle's (element, slot) pairs in element order, so that every entry is summed in
+	 * the same order for any mesh numbering of the rows. Slots that repeat a vertex (a missing
+	 * neighbour) carry zero weights and are left out: an element's used nodes are distinct. */
+	int32_t* inc_start = calloc((size_t)n + 1, sizeof *inc_start);
+	int32_t* pos = malloc((size_t)n * sizeof *pos);
+	bool ok = inc_start && pos;
+	for (int32_t e = 0; ok && e < count; ++e)
+		for (int j = 0; j < NN; ++j)
+			if (bend_tensor_node_used(&els[e], j)) inc_start[els[e].v[j] + 1]++;
+	int32_t longest = 0;
+	for (int32_t i = 0; ok && i < n; ++i) {
+		longest = inc_start[i + 1] > longest ? inc_start[i + 1] : longest;
+		inc_start[i + 1] += inc_start[i];
+	}
+	int32_t* inc = ok ? malloc((size_t)(inc_start[n] > 0 ? inc_start[n] : 1) * sizeof *inc) : NULL;
+	int32_t* cursor = ok ? malloc((size_t)n * sizeof *cursor) : NULL;
+	const size_t row_max = (size_t)longest * NN + 1;
+	int32_t* cols = malloc(row_max * sizeof *cols);
+	double* rk = malloc(row_max * sizeof *rk);
+	double* rd = malloc(row_max * sizeof *rd);
+	ok = ok && inc && cursor && cols && rk && rd;
+	int32_t* s = *start;
+	if (ok) {
+		memcpy(cursor, inc_start, (size_t)n * sizeof *cursor);
+		for (int32_t e = 0; e < count; ++e)
+			for (int j = 0; j < NN; ++j)
+				if (bend_tensor_node_used(&els[e], j)) inc[cursor[els[e].v[j]]++] = e * NN + j;
+		for (int32_t i = 0; i < n; ++i) pos[i] = -1;
+		for (int32_t i = 0; i < n; ++i) s[i + 1] = s[i] + build_row(els, i, inc_start, inc, pos, cols, NULL, NULL);
+		const size_t nnz = (size_t)s[n];
+		*col = malloc((nnz ? nnz : 1) * sizeof **col);
+		*k = malloc((nnz ? nnz : 1) * sizeof **k);
+		*d = malloc((nnz ? nnz : 1) * sizeof **d);
+		ok = *col && *k && *d;
+	}
+	for (int32_t i = 0; ok && i < n; ++i)
+		build_row(els, i, inc_start, inc, pos, &(*col)[s[i]], &(*k)[s[i]], &(*d)[s[i]]);
+	free(inc_start);
+	free(pos);
+	free(inc);
+	free(cursor);
+	free(cols);
+	free(rk);
+	free(rd);
+	return ok;
 }

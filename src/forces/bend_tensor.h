@@ -7,6 +7,7 @@
 #include "../math/vec3.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Nodes of an element: corners 0..2, the flap across edge k at 3 + k, and the neighbour across
  * edge k's two other flaps at 6 + 2k, 7 + 2k (its flap across the shared edge is corner k). */
@@ -46,6 +47,34 @@ bool bend_tensor_fit_make(const bend_tensor_input* in, double c_uu, double c_vv,
  * Hessian of the piecewise linear field, so a bounded field has no mean curvature. */
 void bend_tensor_morley(const bend_tensor_fit* own, const bend_tensor_fit* const nb[3], const int nb_edge[3],
 			const int nb_slot[3][6], double alpha[3][BEND_TENSOR_NODES]);
+
+/* A tensor-bending element (forces/bend_tensor.h): a triangle's corners v[0..2], the flaps
+ * across its edges v[3..5], and for edge k the two flaps of that neighbour across its other
+ * edges v[6 + 2k], v[7 + 2k] (a missing node repeats v[0] with zero weights); the Hessian
+ * weights alpha, the uv area and the stiffness against curvature along u and v. v must stay
+ * first. */
+typedef struct bend_tensor_elem {
+	int32_t v[BEND_TENSOR_NODES];
+	double alpha[3][BEND_TENSOR_NODES];
+	double area;
+	double c_uu, c_vv, damping;
+} bend_tensor_elem;
+
+/* Whether element node i carries weight (a missing node repeats v[0] with zero weights, so an
+ * element's used nodes are distinct). */
+static inline bool bend_tensor_node_used(const bend_tensor_elem* el, int i)
+{
+	return el->alpha[0][i] != 0.0 || el->alpha[1][i] != 0.0 || el->alpha[2][i] != 0.0;
+}
+
+/* The elements' stiffness Q and damping D, summed once per topology into scalar rows (one per
+ * particle 0..n-1, CSR: *start has n + 1 entries, *col, *k and *d one per entry), each row's
+ * columns ascending and each entry summed over the elements in element order, so that the sums
+ * are the same for any mesh numbering of the rows and any thread count. With no element only
+ * *start is made (all zero). False, with what was made left for the caller to free, without
+ * memory. */
+bool bend_tensor_rows_build(const bend_tensor_elem* els, int32_t count, int32_t n, int32_t** start, int32_t** col,
+			    double** k, double** d);
 
 /* q = area * (c_uu a_uu a_uu^T + c_vv a_vv a_vv^T + 2 sqrt(c_uu c_vv) a_uv a_uv^T): E = 1/2 sum q_ij x_i.x_j. */
 void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,

@@ -120,6 +120,44 @@ int32_t bsr_find(const bsr* m, int32_t i, int32_t j)
 	return -1;
 }
 
+void bsr_element_slots(const bsr* m, void* elems, int32_t elem_count, int arity, size_t stride_bytes, size_t slot_offset)
+{
+	for (int32_t e = 0; e < elem_count; ++e) {
+		char* el = (char*)elems + (size_t)e * stride_bytes;
+		const int32_t* p = (const int32_t*)(void*)el;
+		int32_t* slot = (int32_t*)(void*)(el + slot_offset);
+		for (int a = 0; a < arity; ++a)
+			for (int c = 0; c < arity; ++c) slot[arity * a + c] = bsr_find(m, p[a], p[c]);
+	}
+}
+
+bool bsr_place_entries(bsr* m, const int32_t* start, const int32_t* col, int32_t* slot)
+{
+	const int32_t n = m->n;
+	int32_t count = 0;
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t k = start[i]; k < start[i + 1]; ++k) {
+			slot[k] = bsr_find(m, i, col[k]);
+			count += slot[k] < 0;
+		}
+	if (count == 0) return true;
+	m->iso_start = calloc((size_t)n + 1, sizeof *m->iso_start);
+	m->iso_cols = malloc((size_t)count * sizeof *m->iso_cols);
+	m->iso_vals = calloc((size_t)count, sizeof *m->iso_vals);
+	if (!m->iso_start || !m->iso_cols || !m->iso_vals) return false;
+	int32_t at = 0;
+	for (int32_t i = 0; i < n; ++i) {
+		for (int32_t k = start[i]; k < start[i + 1]; ++k) {
+			if (slot[k] >= 0) continue;
+			m->iso_cols[at] = col[k];
+			slot[k] = -1 - at;
+			++at;
+		}
+		m->iso_start[i + 1] = at;
+	}
+	return true;
+}
+
 void bsr_zero(bsr* m, int threads)
 {
 	const int32_t nnz = m->nnz;

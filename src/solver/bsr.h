@@ -24,7 +24,7 @@ typedef struct bsr {
 	/* Couplings s I (a number times the 3x3 identity) outside the block pattern, as a scalar CSR
 	 * matrix: the tensor bending's second ring (docs/bending.md), whose element matrices act on
 	 * x, y and z alike, so one number stands for a block and a row stays short. NULL when there
-	 * are none; their owner fills them (bend_tensor_build), bsr_zero clears the values. */
+	 * are none; bsr_place_entries makes them, their owner fills them, bsr_zero clears the values. */
 	int32_t* iso_start; /* n + 1 */
 	int32_t* iso_cols;  /* never a column of the row's blocks */
 	double* iso_vals;
@@ -47,6 +47,14 @@ void bsr_free(bsr* m);
 
 /* Slot of block (i, j), or -1 if it is not in the pattern. */
 int32_t bsr_find(const bsr* m, int32_t i, int32_t j);
+/* Each element's blocks' slots, once the pattern is built from the same elements: element e's
+ * particles as bsr_builder_add_elements reads them, and its arity x arity slots (block (a, c) at
+ * [arity a + c]) the int32 at slot_offset bytes into it. */
+void bsr_element_slots(const bsr* m, void* elems, int32_t elem_count, int arity, size_t stride_bytes, size_t slot_offset);
+/* Places a scalar sparse matrix's entries (rows 0..n-1 as CSR start[], col[]) in m: slot[k] is
+ * the block of entry k, or, for an entry outside the block pattern, -1 - (its index in the
+ * scalar part), which this makes, row by row in column order. False without memory. */
+bool bsr_place_entries(bsr* m, const int32_t* start, const int32_t* col, int32_t* slot);
 void bsr_zero(bsr* m, int threads);
 /* Appends an extra element over nodes[4]; returns its 16 blocks (zeroed) or NULL without memory.
  * The nodes must be distinct. */

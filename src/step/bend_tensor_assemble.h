@@ -5,9 +5,8 @@
 
 #include "../world_data.h"
 
-/* Sums the elements into w->bq_* and finds each entry's slot in w->A; the entries A's block
- * pattern lacks go to its scalar part (bsr.h). False without memory. */
-bool bend_tensor_build(drape_world* w);
+/* Frees the summed matrix w->work.bq_* (built by workspace_prepare: the rows by
+ * bend_tensor_rows_build, their slots in A by bsr_place_entries). */
 void bend_tensor_free(drape_world* w);
 /* Adds the bend family's terms as plan p says: b += h f + h^2 K (v0 + y/h) (implicit roles) or
  * b += h f (explicit), and, if matrix, A += h D + h^2 Q for the implicit role. */

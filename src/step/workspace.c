@@ -15,6 +15,7 @@
 #include "../collide/cloth_contact.h"
 #include "../solver/reduce.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* The length rules of the arena's arrays. */
@@ -137,10 +138,14 @@ static int32_t longest_line(const drape_world* w)
 void workspace_free(drape_world* w)
 {
 	world_workspace* k = &w->work;
+	/* The step's own buffers, then the rooms below it in turn: the cloth/cloth detector, the
+	 * colourings, the solver's matrix and preconditioners. */
 	bend_tensor_free(w);
 	limit_set_free(&k->limit);
 	arena_free(w);
 	traded_free(w);
+	if (k->pairs_ready) cloth_pairs_free(&k->pairs);
+	k->pairs_ready = false;
 	colouring_free(&k->triangle_colours);
 	colouring_free(&k->hinge_colours);
 	colouring_free(&k->ms_spring_colours);
@@ -153,8 +158,6 @@ void workspace_free(drape_world* w)
 	k->two_level = NULL;
 	multigrid_destroy(k->multigrid);
 	k->multigrid = NULL;
-	if (k->pairs_ready) cloth_pairs_free(&k->pairs);
-	k->pairs_ready = false;
 	k->reuse_valid = false;
 	k->limit_pending_moved = false;
 	w->state.limit_moved = false;
@@ -162,88 +165,67 @@ void workspace_free(drape_world* w)
 	w->state.h_prev = 0.0;
 }
 
-/* The cloth/cloth detector over all cloth triangles, its rest neighbourhoods, and the
- * intersections at the current state (self_collision). */
-static bool pairs_build(drape_world* w)
-{
-	const world_model* md = &w->model;
-	world_workspace* k = &w->work;
-	/* the detector wants the triangles as plain vertex triples */
-	int32_t* tris = malloc(3 * (size_t)(md->triangle_count > 0 ? md->triangle_count : 1) * sizeof *tris);
-	bool ok = tris != NULL;
-	for (int32_t t = 0; ok && t < md->triangle_count; ++t)
-		for (int c = 0; c < 3; ++c) tris[3 * t + c] = md->triangles[t].v[c];
-	ok = ok && cloth_pairs_init(&k->pairs, tris, md->triangle_count, md->particle_count);
-	k->pairs.cancel = w->cancel;
-	k->pairs_ready = ok;
-	ok = ok && cloth_contacts_init_rest(w) && seams_set_sewn(w);
-	if (ok) cloth_pairs_set_threads(&k->pairs, w->threads);
-	if (ok) cloth_pairs_set_skin(&k->pairs, CLOTH_PAIRS_SKIN * w->def.cloth_thickness);
-	free(tris);
-	if (ok) w->state.intersections = cloth_pairs_intersections(&k->pairs, w->state.x, NULL, 0);
-	/* over the search's budget (a cloth crushed onto itself): the first step's proximity search
-	 * finds the same and rejects the step (STEP_CROWDED); otherwise interrupted or out of memory,
-	 * both reported by the caller */
-	if (ok && w->state.intersections < 0 && !k->pairs.overloaded) ok = false;
-	if (w->state.intersections < 0) w->state.intersections = 0;
-	return ok;
-}
-
-/* Each element's blocks' slots in A. */
-static void slots_build(drape_world* w)
-{
-	world_model* md = &w->model;
-	const bsr* A = &w->work.A;
-	for (int32_t t = 0; t < md->triangle_count; ++t)
-		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < 3; ++c) md->triangles[t].slot[3 * a + c] = bsr_find(A, md->triangles[t].v[a], md->triangles[t].v[c]);
-	for (int32_t k = 0; k < md->hinge_count; ++k)
-		for (int a = 0; a < 4; ++a)
-			for (int c = 0; c < 4; ++c) md->hinges[k].slot[4 * a + c] = bsr_find(A, md->hinges[k].v[a], md->hinges[k].v[c]);
-	for (int32_t k = 0; k < md->ms_spring_count; ++k)
-		for (int a = 0; a < 2; ++a)
-			for (int c = 0; c < 2; ++c)
-				md->ms_springs[k].slot[2 * a + c] = bsr_find(A, md->ms_springs[k].v[a], md->ms_springs[k].v[c]);
-	for (int32_t k = 0; k < md->ms_bend_count; ++k)
-		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < 3; ++c) md->ms_bends[k].slot[3 * a + c] = bsr_find(A, md->ms_bends[k].v[a], md->ms_bends[k].v[c]);
-}
-
+/* One stage that owns its calls and runs downward through the rooms: the step's own buffers (the
+ * strain limiter's scratch, the arrays traded with x and v), the cloth/cloth detector (collide/),
+ * the colourings (mesh/), the matrix (solver/), and last the arena, which the matrix's size sets. */
 drape_status workspace_prepare(drape_world* w)
 {
-	const world_model* md = &w->model;
+	world_model* md = &w->model;
 	world_workspace* k = &w->work;
 	const int32_t n = md->particle_count;
 	k->line_capacity = longest_line(w);
 	workspace_free(w);
-	/* The tensor bending's second ring stays out of A's block pattern (bsr.h, the scalar part)
-	 * except for the preconditioners that factor or coarsen A by its pattern. */
+	/* The step's own buffers. */
+	bool ok = limit_set_init(&k->limit, n) && traded_build(w);
+	/* The cloth/cloth detector (collide/), told which particles the open seams will merge. */
+	if (ok && w->def.self_collision) {
+		int32_t sewn_count = 0;
+		int32_t* sewn = seams_sewn_pairs(w, &sewn_count);
+		ok = sewn != NULL && cloth_contacts_setup(w, sewn, sewn_count);
+		free(sewn);
+	}
+	/* The elements' colourings (mesh/). */
+	ok = ok && colouring_build(&k->triangle_colours, md->triangles, md->triangle_count, 3, sizeof(triangle_elem), n) &&
+	     colouring_build(&k->hinge_colours, md->hinges, md->hinge_count, 4, sizeof(hinge_elem), n) &&
+	     colouring_build(&k->ms_spring_colours, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring), n) &&
+	     colouring_build(&k->ms_bend_colours, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend), n);
+	/* The matrix (solver/): the pattern of every element's blocks, each element's slots in it,
+	 * tensor bending's summed rows (forces/) placed in it, the PCG's workspace and the
+	 * preconditioner that factors or coarsens it. The tensor bending's second ring stays out of
+	 * A's block pattern (bsr.h, the scalar part) except for the preconditioners that factor or
+	 * coarsen A by its pattern; the factorisation serves only the general implicit solve
+	 * (SOLVE_PCG). */
 	const bool btens_blocks =
 		w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY || w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID;
-	bsr_builder bb;
-	bool ok = colouring_build(&k->triangle_colours, md->triangles, md->triangle_count, 3, sizeof(triangle_elem), n) &&
-		  colouring_build(&k->hinge_colours, md->hinges, md->hinge_count, 4, sizeof(hinge_elem), n) &&
-		  colouring_build(&k->ms_spring_colours, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring), n) &&
-		  colouring_build(&k->ms_bend_colours, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend), n) &&
-		  bsr_builder_init(&bb, n) &&
-		  bsr_builder_add_elements(&bb, md->triangles, md->triangle_count, 3, sizeof(triangle_elem)) &&
-		  bsr_builder_add_elements(&bb, md->hinges, md->hinge_count, 4, sizeof(hinge_elem)) &&
-		  bsr_builder_add_elements(&bb, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring)) &&
-		  bsr_builder_add_elements(&bb, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend)) &&
-		  bsr_builder_add_elements(&bb, md->btens, btens_blocks ? md->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
-		  bsr_builder_finish(&bb, &k->A) && pcg_workspace_init(&k->pcg, n) && bend_tensor_build(w) &&
-		  limit_set_init(&k->limit, n);
-	/* The factorisation serves only the general implicit solve (SOLVE_PCG). */
 	const bool general = integrator_supports_cloth_contact(w->def.integrator);
+	bsr_builder bb;
+	ok = ok && bend_tensor_rows_build(md->btens, md->btens_count, n, &k->bq_start, &k->bq_col, &k->bq_k, &k->bq_d) &&
+	     bsr_builder_init(&bb, n) && bsr_builder_add_elements(&bb, md->triangles, md->triangle_count, 3, sizeof(triangle_elem)) &&
+	     bsr_builder_add_elements(&bb, md->hinges, md->hinge_count, 4, sizeof(hinge_elem)) &&
+	     bsr_builder_add_elements(&bb, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring)) &&
+	     bsr_builder_add_elements(&bb, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend)) &&
+	     bsr_builder_add_elements(&bb, md->btens, btens_blocks ? md->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
+	     bsr_builder_finish(&bb, &k->A) && pcg_workspace_init(&k->pcg, n);
+	if (ok && md->btens_count > 0) {
+		const size_t nnz = (size_t)k->bq_start[n];
+		ok = (k->bq_slot = malloc((nnz ? nnz : 1) * sizeof *k->bq_slot)) != NULL &&
+		     bsr_place_entries(&k->A, k->bq_start, k->bq_col, k->bq_slot);
+	}
+	if (ok) {
+		bsr_element_slots(&k->A, md->triangles, md->triangle_count, 3, sizeof(triangle_elem), offsetof(triangle_elem, slot));
+		bsr_element_slots(&k->A, md->hinges, md->hinge_count, 4, sizeof(hinge_elem), offsetof(hinge_elem, slot));
+		bsr_element_slots(&k->A, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring), offsetof(ms_spring, slot));
+		bsr_element_slots(&k->A, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend), offsetof(ms_bend, slot));
+	}
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY && general)
 		ok = (k->cholesky = cholesky_create(&k->A)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_TWO_LEVEL && general)
 		ok = (k->two_level = two_level_create(&k->A, TWO_LEVEL_MAX_FACTORED)) != NULL;
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
 		ok = (k->multigrid = multigrid_create(&k->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
-	ok = ok && arena_build(w) && traded_build(w);
-	for (int32_t i = 0; ok && i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
-	if (ok && w->def.self_collision) ok = pairs_build(w);
+	/* Last the arena, which the matrix's size sets (no contacts, no warm start, no history), and
+	 * the line solves' slots in it. */
+	ok = ok && arena_build(w);
 	if (!ok) {
 		workspace_free(w);
 		if (w->cancel && *w->cancel) {
@@ -252,7 +234,7 @@ drape_status workspace_prepare(drape_world* w)
 		}
 		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory preparing the solver for %d particles", n);
 	}
-	slots_build(w);
+	for (int32_t i = 0; i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
 	line_slots_build(w);
 	w->model.dirty = false;
 	return DRAPE_OK;
