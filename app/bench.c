@@ -6,14 +6,16 @@
 #include "commands.h"
 #include "progress.h"
 
-#include "io/embedded.h"
-#include "io/scene.h"
+#include "drape.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The paper's figure 1 drape, built in: DRAPE_DEFAULT_SCENE is "<built-in>/" this. */
+#define FIG1 "figure1_drape.json"
 
 typedef struct bench_result {
 	double ms_median, ms_min, ms_max;
@@ -33,7 +35,7 @@ static int compare_doubles(const void* a, const void* b)
  * resolution > 0, its grid's resolution replaced. */
 static char* variant_text(const char* name, int resolution, double bend_factor)
 {
-	cJSON* root = cJSON_Parse(embedded_text(name));
+	cJSON* root = cJSON_Parse(drape_builtin_file(name));
 	if (!root) return NULL;
 	cJSON* cloth = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cloths"), 0);
 	if (resolution > 0) {
@@ -63,26 +65,27 @@ static bench_result bench_scene(const char* text, const char* path, int runs, in
 	char err[1024];
 	double times[64];
 	for (int k = 0; text && k < runs; ++k) {
-		scene s;
-		if (!scene_load_text(text, path, &s, err, sizeof err)) {
+		drape_scene* s = drape_scene_load_text(text, path, err, sizeof err);
+		if (!s) {
 			fprintf(stderr, "drape bench: %s\n", err);
 			break;
 		}
-		if (threads > 0) s.world.threads = threads;
-		drape_world* w = scene_build_world(&s, err, sizeof err);
+		drape_world_def def = drape_scene_world_def(s);
+		if (threads > 0) def.threads = threads;
+		drape_world* w = drape_scene_create_world(s, &def, err, sizeof err);
 		if (!w) {
 			fprintf(stderr, "drape bench: %s\n", err);
-			scene_free(&s);
+			drape_scene_destroy(s);
 			break;
 		}
-		double dt = 1.0 / s.fps;
+		double dt = 1.0 / drape_scene_fps(s);
 		double t0 = wall_seconds();
 		bool ok = true;
 		for (int f = 1; f <= frames && ok; ++f) ok = drape_world_step(w, f * dt - drape_world_time(w)) == DRAPE_OK;
 		double elapsed = wall_seconds() - t0;
 		drape_stats st = drape_world_get_stats(w);
 		times[k] = 1e3 * elapsed / frames;
-		r.particles = s.cloths[0].mesh.vertex_count;
+		r.particles = drape_cloth_vertex_count(w, (drape_cloth_id){0});
 		r.steps_per_frame = (double)st.steps / frames;
 		r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
 		r.eval_pct = 100.0 * st.eval_ms / (1e3 * elapsed);
@@ -95,7 +98,7 @@ static bench_result bench_scene(const char* text, const char* path, int runs, in
 		r.ok = ok;
 		if (!ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
 		drape_world_destroy(w);
-		scene_free(&s);
+		drape_scene_destroy(s);
 		progress_update(&bench_bar, ++bench_runs_done, -1.0);
 		if (!ok) break;
 	}
@@ -128,7 +131,7 @@ static bench_result bench_sheet(int resolution, double bend_factor, int runs, in
  * simulation in figure 1 with a range of stiffnesses for the bend term"), 90 frames as Table 1's row. */
 static bench_result bench_fig1_bend(double bend_factor, int runs, int threads)
 {
-	return bench_variant(SCENE_DEFAULT, EMBEDDED_PREFIX SCENE_DEFAULT, 0, bend_factor, runs, 90, threads);
+	return bench_variant(FIG1, DRAPE_DEFAULT_SCENE, 0, bend_factor, runs, 90, threads);
 }
 
 static void print_row(FILE* csv, const char* kind, double factor, int runs, int threads, const bench_result* r)
@@ -267,9 +270,9 @@ int command_bench(int argc, char** argv)
 	progress_begin(&bench_bar, "drape bench", (int)runs * ((do_fig1 ? 2 : 0) + (do_size ? 4 : 0) + (sweep ? 5 : 0)), false);
 	bench_bar.unit = "runs";
 	/* Table 1, figure 1: the drape over the cylinder mesh, 90 frames (the paper ran 75). */
-	const char* fig1 = embedded_text(SCENE_DEFAULT);
+	const char* fig1 = drape_builtin_file(FIG1);
 	for (int t = 1; do_fig1 && t <= 2; ++t) {
-		bench_result r = bench_scene(fig1, EMBEDDED_PREFIX SCENE_DEFAULT, (int)runs, 90, t);
+		bench_result r = bench_scene(fig1, DRAPE_DEFAULT_SCENE, (int)runs, 90, t);
 		if (!r.ok) status = EXIT_DIVERGED;
 		print_row(csv, "fig1", 1.0, (int)runs, t, &r);
 	}

@@ -5,8 +5,7 @@
 #include "commands.h"
 #include "progress.h"
 
-#include "collide/solid.h"
-#include "world.h"
+#include "drape.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -58,11 +57,11 @@ int command_bench_character(int argc, char** argv)
 	if (!w) return EXIT_BAD_INPUT;
 	/* The body alone: a step's worth of posing, skinning and box refitting, 200 steps of 1/120 s. */
 	int32_t body = -1;
-	for (int32_t k = 0; k < w->model.solid_count && body < 0; ++k)
-		if (w->model.solids[k].character) body = k;
+	for (int32_t k = 0; k < drape_solid_count(w) && body < 0; ++k)
+		if (drape_solid_is_character(w, (drape_solid_id){k})) body = k;
 	double t0 = cpu_seconds();
 	const int reps = 200;
-	for (int r = 0; r < reps; ++r) solids_begin_step(w, r / 120.0, 1.0 / 120.0);
+	for (int r = 0; r < reps; ++r) drape_world_pose_solids(w, r / 120.0, 1.0 / 120.0);
 	double body_ms = 1e3 * (cpu_seconds() - t0) / reps;
 	/* The scene: its steps, on one thread. */
 	int64_t steps = 0;
@@ -79,9 +78,12 @@ int command_bench_character(int argc, char** argv)
 	}
 	double step_ms = steps ? 1e3 * (cpu_seconds() - run0) / (double)steps : 0.0;
 	printf("character: body of %d vertices, %d triangles; pose + skin + refit %.3f ms per step\n",
-	       body >= 0 ? w->model.solids[body].vertex_count : 0, body >= 0 ? w->model.solids[body].triangle_count : 0, body_ms);
+	       body >= 0 ? drape_solid_vertex_count(w, (drape_solid_id){body}) : 0,
+	       body >= 0 ? drape_solid_triangle_count(w, (drape_solid_id){body}) : 0, body_ms);
+	int32_t particles = 0;
+	for (int32_t c = 0; c < drape_cloth_count(w); ++c) particles += drape_cloth_vertex_count(w, (drape_cloth_id){c});
 	printf("character.json, %ld frames, one thread: %d cloth particles, %.2f ms per step, body share %.1f %%\n", frames,
-	       w->model.particle_count, step_ms, step_ms > 0.0 ? 100.0 * body_ms / step_ms : 0.0);
+	       particles, step_ms, step_ms > 0.0 ? 100.0 * body_ms / step_ms : 0.0);
 	drape_world_destroy(w);
 	drape_scene_destroy(s);
 	return status;

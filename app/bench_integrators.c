@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "progress.h"
 
-#include "stability/stability.h"
+#include "drape_stability.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,29 +46,29 @@ static bench_case time_case(drape_integrator integrator, int32_t grid, double dt
 	double ms[16];
 	char err[256];
 	for (int k = 0; k < runs && r.ok; ++k) {
-		stab_case c;
-		if (!stab_case_create(&c, STAB_SHEET3D, integrator, grid, dt, threads, 0.0, 0.0, err, sizeof err)) {
+		drape_stab_case* c = drape_stab_case_create(DRAPE_STAB_SHEET3D, integrator, grid, dt, threads, 0.0, 0.0, err, sizeof err);
+		if (!c) {
 			fprintf(stderr, "drape bench: %s\n", err);
 			r.ok = false;
 			break;
 		}
-		r.ok = stab_case_step(&c);
-		drape_world_reset_stats(c.world);
+		r.ok = drape_stab_case_step(c);
+		drape_world_reset_stats(drape_stab_case_world(c));
 		double t0 = wall_seconds();
 		int64_t n = 0;
 		while (r.ok && n < steps) {
-			r.ok = stab_case_step(&c);
+			r.ok = drape_stab_case_step(c);
 			++n;
 		}
 		double el = wall_seconds() - t0;
-		r.ok = r.ok && isfinite(stab_case_energy(&c));
-		drape_stats st = drape_world_get_stats(c.world);
+		r.ok = r.ok && isfinite(drape_stab_case_energy(c));
+		drape_stats st = drape_world_get_stats(drape_stab_case_world(c));
 		ms[k] = 1e3 * el / (double)n;
 		r.steps = n;
 		r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
 		if (!r.ok) fprintf(stderr, "drape bench: %s on %d^2 failed: %s\n", drape_integrator_name(integrator), grid,
-				   drape_world_error(c.world));
-		stab_case_destroy(&c);
+				   drape_world_error(drape_stab_case_world(c)));
+		drape_stab_case_destroy(c);
 	}
 	if (r.ok) {
 		qsort(ms, (size_t)runs, sizeof ms[0], compare_doubles);
@@ -166,8 +166,8 @@ int command_bench_integrators(int argc, char** argv)
 			     "ms_per_sim_second\n");
 	}
 	/* The limits, from the stability search on the default sheet. */
-	stab_options o = stab_default_options();
-	double e_ref = stab_reference_energy(STAB_SHEET3D, &o);
+	drape_stab_options o = drape_stab_default_options();
+	double e_ref = drape_stab_reference_energy(DRAPE_STAB_SHEET3D, &o);
 	if (!(isfinite(e_ref) && e_ref > 0.0)) {
 		fprintf(stderr, "drape bench: the sheet3d reference run failed\n");
 		if (csv) fclose(csv);
@@ -177,8 +177,8 @@ int command_bench_integrators(int argc, char** argv)
 	progress bar;
 	progress_begin(&bar, "limits", DRAPE_INTEGRATOR_COUNT, quiet);
 	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
-		stab_limit l = stab_find_limit(STAB_SHEET3D, (drape_integrator)i, e_ref, &o);
-		limit[i] = l.kind == STAB_LIMIT_FOUND ? SAFETY * l.k : (l.kind == STAB_LIMIT_ABOVE ? o.k_max : NAN);
+		drape_stab_limit l = drape_stab_find_limit(DRAPE_STAB_SHEET3D, (drape_integrator)i, e_ref, &o);
+		limit[i] = l.kind == DRAPE_STAB_LIMIT_FOUND ? SAFETY * l.k : (l.kind == DRAPE_STAB_LIMIT_ABOVE ? o.k_max : NAN);
 		progress_update(&bar, i + 1, 0.0);
 	}
 	progress_end(&bar);
@@ -202,7 +202,7 @@ int command_bench_integrators(int argc, char** argv)
 		}
 		for (size_t g = 0; g < sizeof grids / sizeof grids[0] && grids[g] <= max_grid; ++g) {
 			int32_t n = grids[g];
-			double unit = stab_unit(STAB_SHEET3D, n);
+			double unit = drape_stab_unit(DRAPE_STAB_SHEET3D, n);
 			double dt = frame_row ? FRAME : limit[i] * unit;
 			if (!frame_row && limit[i] >= o.k_max && dt > FRAME) dt = FRAME;
 			bench_case r = time_case(it, n, dt, (int)runs, (int)steps, (int)threads);

@@ -6,10 +6,7 @@
 #include "commands.h"
 #include "progress.h"
 
-#include "io/embedded.h"
-#include "io/scene.h"
-#include "solver/bsr.h"
-#include "world.h"
+#include "drape.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -32,7 +29,7 @@ typedef struct scaling_row {
  * are issue 12's item 4, not the solver's cost), preconditioner by name (NULL: the default). */
 static char* sheet_text(int res, const char* preconditioner)
 {
-	cJSON* root = cJSON_Parse(embedded_text("figure2_sheet.json"));
+	cJSON* root = cJSON_Parse(drape_builtin_file("figure2_sheet.json"));
 	if (!root) return NULL;
 	cJSON* grid = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cloths"), 0), "grid");
 	int r[2] = {res, res};
@@ -45,58 +42,24 @@ static char* sheet_text(int res, const char* preconditioner)
 	return text;
 }
 
-/* Largest |length / rest - 1| over the grid's warp and weft edges (what
- * ../shared/tools/strain.py measures on output frames). */
-static double grid_strain(const drape_world* w, int res, double rest)
+/* Largest |length / rest - 1| over the grid's warp and weft edges at positions x (3 doubles per
+ * particle; what ../shared/tools/strain.py measures on output frames). */
+static double distance(const double* a, const double* b)
+{
+	const double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+	return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+static double grid_strain(const double* x, int res, double rest)
 {
 	double worst = 0.0;
 	for (int j = 0; j < res; ++j)
 		for (int i = 0; i < res; ++i) {
-			const vec3 p = w->state.x[j * res + i];
-			if (i + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->state.x[j * res + i + 1], p)) / rest - 1.0));
-			if (j + 1 < res) worst = fmax(worst, fabs(v3_len(v3_sub(w->state.x[(j + 1) * res + i], p)) / rest - 1.0));
+			const double* p = &x[3 * (j * res + i)];
+			if (i + 1 < res) worst = fmax(worst, fabs(distance(&x[3 * (j * res + i + 1)], p) / rest - 1.0));
+			if (j + 1 < res) worst = fmax(worst, fabs(distance(&x[3 * ((j + 1) * res + i)], p) / rest - 1.0));
 		}
 	return worst;
-}
-
-/* Bytes per second of y = A x on the world's last assembled matrix (blocks, column indices,
- * row starts, the scalar part's values, columns and row starts, x and y each touched once: the
- * least traffic the product needs), and of memcpy over a buffer as large as the matrix (counting
- * its read and its write). One thread. */
-static void bandwidth(const drape_world* w, double* spmv, double* copy)
-{
-	const bsr* A = &w->work.A;
-	vec3* x = malloc((size_t)A->n * sizeof *x);
-	vec3* y = malloc((size_t)A->n * sizeof *y);
-	size_t bytes = (size_t)A->nnz * (sizeof(mat3) + sizeof(int32_t)) + (size_t)(A->n + 1) * sizeof(int32_t) +
-		       2 * (size_t)A->n * sizeof(vec3);
-	if (A->iso_start) /* the tensor bending's second ring (bsr.h) */
-		bytes += (size_t)A->iso_start[A->n] * (sizeof(double) + sizeof(int32_t)) + (size_t)(A->n + 1) * sizeof(int32_t);
-	char* a = malloc(bytes);
-	char* b = malloc(bytes);
-	*spmv = *copy = 0.0;
-	if (x && y && a && b) {
-		for (int32_t i = 0; i < A->n; ++i) x[i] = v3(1.0, 0.5, 0.25);
-		memset(a, 1, bytes);
-		memset(b, 2, bytes);
-		double best_mul = 1e300, best_copy = 1e300;
-		for (int k = 0; k < 20; ++k) {
-			double t0 = wall_seconds();
-			bsr_mul(A, x, y, 1);
-			double t1 = wall_seconds();
-			memcpy(b, a, bytes);
-			double t2 = wall_seconds();
-			best_mul = fmin(best_mul, t1 - t0);
-			best_copy = fmin(best_copy, t2 - t1);
-			a[k] = b[bytes - 1 - (size_t)k]; /* the copy's result is used */
-		}
-		*spmv = (double)bytes / best_mul;
-		*copy = 2.0 * (double)bytes / best_copy;
-	}
-	free(x);
-	free(y);
-	free(a);
-	free(b);
 }
 
 static scaling_row run_size(int res, int frames, const char* preconditioner)
@@ -104,43 +67,49 @@ static scaling_row run_size(int res, int frames, const char* preconditioner)
 	scaling_row r = {0};
 	char err[1024];
 	char* text = sheet_text(res, preconditioner);
-	scene s;
-	if (!text || !scene_load_text(text, "<bench>/figure2_sheet.json", &s, err, sizeof err)) {
+	drape_scene* s = text ? drape_scene_load_text(text, "<bench>/figure2_sheet.json", err, sizeof err) : NULL;
+	if (!s) {
 		fprintf(stderr, "drape bench: %s\n", text ? err : "out of memory");
 		free(text);
 		return r;
 	}
 	free(text);
-	s.world.threads = 1;
-	drape_world* w = scene_build_world(&s, err, sizeof err);
-	if (!w) {
-		fprintf(stderr, "drape bench: %s\n", err);
-		scene_free(&s);
+	drape_world_def def = drape_scene_world_def(s);
+	def.threads = 1;
+	drape_world* w = drape_scene_create_world(s, &def, err, sizeof err);
+	double* x = malloc(3 * (size_t)res * (size_t)res * sizeof *x);
+	if (!w || !x) {
+		fprintf(stderr, "drape bench: %s\n", w ? "out of memory" : err);
+		drape_world_destroy(w);
+		drape_scene_destroy(s);
+		free(x);
 		return r;
 	}
 	const double rest = 1.0 / (res - 1); /* the sheet is 1 m square */
-	double dt = 1.0 / s.fps, elapsed = 0.0;
+	double dt = 1.0 / drape_scene_fps(s), elapsed = 0.0;
 	r.ok = true;
 	for (int f = 1; f <= frames && r.ok; ++f) {
 		double t0 = cpu_seconds();
 		r.ok = drape_world_step(w, f * dt - drape_world_time(w)) == DRAPE_OK;
 		elapsed += cpu_seconds() - t0;
-		r.max_strain = fmax(r.max_strain, grid_strain(w, res, rest));
+		drape_cloth_get_positions(w, (drape_cloth_id){0}, x);
+		r.max_strain = fmax(r.max_strain, grid_strain(x, res, rest));
 	}
 	if (!r.ok) fprintf(stderr, "drape bench: %s\n", drape_world_error(w));
 	drape_stats st = drape_world_get_stats(w);
-	r.particles = w->model.particle_count;
+	r.particles = drape_cloth_vertex_count(w, (drape_cloth_id){0});
 	r.ms_per_frame = 1e3 * elapsed / frames;
 	r.steps_per_frame = (double)st.steps / frames;
 	r.cg_per_step = st.steps ? (double)st.cg_iterations / (double)st.steps : 0.0;
-	bandwidth(w, &r.spmv_gbs, &r.copy_gbs);
+	drape_world_measure_bandwidth(w, 20, &r.spmv_gbs, &r.copy_gbs);
 	r.spmv_gbs *= 1e-9;
 	r.copy_gbs *= 1e-9;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	r.peak_mib = (double)ru.ru_maxrss / 1024.0;
 	drape_world_destroy(w);
-	scene_free(&s);
+	drape_scene_destroy(s);
+	free(x);
 	return r;
 }
 

@@ -2,7 +2,7 @@
  * depends on the dispatcher that depends on every command. */
 #include "cli.h"
 
-#include "core.h"
+#include "drape.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -60,7 +60,7 @@ static const char* near_option(const char* text, const struct option* options)
 		names[n++] = o->name;
 	}
 	names[n] = NULL;
-	return core_closest_name(name, names, n);
+	return drape_closest_name(name, names, n);
 }
 
 void cli_report_bad_option(const char* command, int argc, char** argv, int optopt_seen, const struct option* options)

@@ -4,7 +4,7 @@
  * the particles in contact. Shared by `drape render` (offscreen) and `drape view` (a window). */
 #include "draw.h"
 
-#include "collide/transform.h" /* vec3 and quaternion arithmetic only: the world is read through drape.h */
+#include "vec3.h"
 
 #include <GL/gl.h>
 #include <math.h>
@@ -360,9 +360,9 @@ static void draw_ground(vec3 up, double level, vec3 focus, double step, int line
 
 /* Grid lines on a plane solid's patch (the tilted ones: a horizontal plane under the scene is the
  * ground and has them already), on its own frame's grid. */
-static void draw_plane_grid(xform x, vec3 focus, double half, double step)
+static void draw_plane_grid(frame x, vec3 focus, double half, double step)
 {
-	vec3 f = xform_inv_apply_point(x, focus);
+	vec3 f = frame_to_local(x, focus);
 	int lines = (int)floor(half / step + 1e-9);
 	glDisable(GL_LIGHTING);
 	glColor3fv(grid_colour);
@@ -371,8 +371,8 @@ static void draw_plane_grid(xform x, vec3 focus, double half, double step)
 		for (int axis = 0; axis < 2; ++axis) {
 			vec3 a = axis ? v3(f.x + i * step, f.y - half, 0.0) : v3(f.x - half, f.y + i * step, 0.0);
 			vec3 b = axis ? v3(f.x + i * step, f.y + half, 0.0) : v3(f.x + half, f.y + i * step, 0.0);
-			a = xform_apply_point(x, a);
-			b = xform_apply_point(x, b);
+			a = frame_to_world(x, a);
+			b = frame_to_world(x, b);
 			glVertex3d(a.x, a.y, a.z);
 			glVertex3d(b.x, b.y, b.z);
 		}
@@ -425,9 +425,9 @@ static void for_each_plane(const drape_world* w, double time,
 	drape_world_draw(w, &dd);
 }
 
-static xform plane_frame(const double origin[3], const double rotation[4])
+static frame plane_frame(const double origin[3], const double rotation[4])
 {
-	xform x = {v3_load(origin), {rotation[0], rotation[1], rotation[2], rotation[3]}};
+	frame x = {v3_load(origin), {rotation[0], rotation[1], rotation[2], rotation[3]}};
 	return x;
 }
 
@@ -435,8 +435,8 @@ static void ground_plane(drape_solid_id solid, const double origin[3], const dou
 {
 	(void)solid;
 	ground_planes* g = context;
-	xform x = plane_frame(origin, rotation);
-	vec3 n = xform_apply_vector(x, v3(0.0, 0.0, 1.0));
+	frame x = plane_frame(origin, rotation);
+	vec3 n = frame_rotate(x, 1.0, v3(0.0, 0.0, 1.0));
 	double h = v3_dot(x.p, g->up);
 	if (v3_dot(n, g->up) > 0.999) {
 		/* a horizontal plane under (or just at) the scene is the ground */
@@ -444,9 +444,9 @@ static void ground_plane(drape_solid_id solid, const double origin[3], const dou
 		return;
 	}
 	/* the lowest corner of its patch */
-	vec3 f = xform_inv_apply_point(x, g->focus);
+	vec3 f = frame_to_local(x, g->focus);
 	for (int c = 0; c < 4; ++c) {
-		vec3 p = xform_apply_point(x, v3(f.x + (c & 1 ? g->plane_half : -g->plane_half), f.y + (c & 2 ? g->plane_half : -g->plane_half), 0.0));
+		vec3 p = frame_to_world(x, v3(f.x + (c & 1 ? g->plane_half : -g->plane_half), f.y + (c & 2 ? g->plane_half : -g->plane_half), 0.0));
 		double hp = v3_dot(p, g->up);
 		if (hp < g->level) g->level = hp, g->ground_is_plane = false;
 	}
@@ -482,8 +482,8 @@ static void plane_grid(drape_solid_id solid, const double origin[3], const doubl
 {
 	(void)solid;
 	const plane_grids* g = context;
-	xform x = plane_frame(origin, rotation);
-	if (v3_dot(xform_apply_vector(x, v3(0.0, 0.0, 1.0)), g->up) <= 0.999) draw_plane_grid(x, g->focus, g->half, g->step);
+	frame x = plane_frame(origin, rotation);
+	if (v3_dot(frame_rotate(x, 1.0, v3(0.0, 0.0, 1.0)), g->up) <= 0.999) draw_plane_grid(x, g->focus, g->half, g->step);
 }
 
 void draw_world(drawer* d, const drape_world* w, double time, const draw_camera* cam, const draw_options* opt)

@@ -1,7 +1,6 @@
 /* The `drape` command: dispatches to run, bench, render, view and stability. */
 #include "commands.h"
 #include "drape.h"
-#include "core.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,7 +60,7 @@ int main(int argc, char** argv)
 	if (strcmp(cmd, "view") == 0) return command_view(argc - 1, argv + 1);
 	if (strcmp(cmd, "stability") == 0) return command_stability(argc - 1, argv + 1);
 	static const char* const commands[] = {"run", "resume", "bench", "render", "view", "stability"};
-	const char* near = core_closest_name(cmd, commands, (int32_t)(sizeof commands / sizeof *commands));
+	const char* near = drape_closest_name(cmd, commands, (int32_t)(sizeof commands / sizeof *commands));
 	if (near) fprintf(stderr, "drape: unknown command '%s' (did you mean '%s'?) (try `drape --help`)\n", cmd, near);
 	else fprintf(stderr, "drape: unknown command '%s' (try `drape --help`)\n", cmd);
 	return EXIT_BAD_INPUT;

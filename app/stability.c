@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void format_limit(const stab_limit* l, const stab_options* o, char* buf, size_t n)
+static void format_limit(const drape_stab_limit* l, const drape_stab_options* o, char* buf, size_t n)
 {
 	switch (l->kind) {
-	case STAB_LIMIT_FOUND:
+	case DRAPE_STAB_LIMIT_FOUND:
 		if (l->non_monotone) snprintf(buf, n, "%.3g*", l->k);
 		else snprintf(buf, n, "%.3g", l->k);
 		break;
-	case STAB_LIMIT_ABOVE: snprintf(buf, n, "> %g", o->k_max); break;
-	case STAB_LIMIT_BELOW: snprintf(buf, n, "< %g", o->k_min); break;
+	case DRAPE_STAB_LIMIT_ABOVE: snprintf(buf, n, "> %g", o->k_max); break;
+	case DRAPE_STAB_LIMIT_BELOW: snprintf(buf, n, "< %g", o->k_min); break;
 	default: snprintf(buf, n, "-"); break;
 	}
 }
@@ -32,12 +32,12 @@ static void format_paper(double v, char* buf, size_t n)
 	else snprintf(buf, n, "%.3g", v);
 }
 
-static const char* kind_name(stab_limit_kind k)
+static const char* kind_name(drape_stab_limit_kind k)
 {
 	switch (k) {
-	case STAB_LIMIT_FOUND: return "found";
-	case STAB_LIMIT_ABOVE: return "above_range";
-	case STAB_LIMIT_BELOW: return "below_range";
+	case DRAPE_STAB_LIMIT_FOUND: return "found";
+	case DRAPE_STAB_LIMIT_ABOVE: return "above_range";
+	case DRAPE_STAB_LIMIT_BELOW: return "below_range";
 	default: return "not_applicable";
 	}
 }
@@ -57,14 +57,14 @@ static bool write_csv(const stab_report* r, const char* path)
 	}
 	fprintf(f, "setting,scheme,result,k_stable,k_unstable,non_monotone,k_stable_again,unit_s,dt_stable_s,trials,grid,"
 		   "time_s,min_steps,energy_factor,paper_k\n");
-	for (int s = 0; s < STAB_SETTING_COUNT; ++s)
+	for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s)
 		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
 			const stab_cell* c = &r->cell[i][s];
 			if (!c->wanted) continue;
-			const stab_limit* l = &c->limit;
-			double unit = stab_unit((stab_setting)s, r->options.grid);
-			double paper = stab_paper_limit((drape_integrator)i, (stab_setting)s);
-			fprintf(f, "%s,%s,%s,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%g,%d,%g,%.4g\n", stab_setting_name((stab_setting)s),
+			const drape_stab_limit* l = &c->limit;
+			double unit = drape_stab_unit((drape_stab_setting)s, r->options.grid);
+			double paper = drape_stab_paper_limit((drape_integrator)i, (drape_stab_setting)s);
+			fprintf(f, "%s,%s,%s,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%g,%d,%g,%.4g\n", drape_stab_setting_name((drape_stab_setting)s),
 				drape_integrator_name((drape_integrator)i), kind_name(l->kind), l->k, l->k_unstable, l->non_monotone,
 				l->k_stable_again, unit, l->k * unit, l->trials, r->options.grid, r->options.time,
 				r->options.min_steps, r->options.energy_factor, paper);
@@ -147,10 +147,10 @@ int command_stability(int argc, char** argv)
 		fprintf(stderr, "drape stability: out of memory\n");
 		return EXIT_IO;
 	}
-	r->options = stab_default_options();
+	r->options = drape_stab_default_options();
 	bool all = false, quiet = false;
 	bool want_scheme[DRAPE_INTEGRATOR_COUNT] = {false}, any_scheme = false;
-	bool want_setting[STAB_SETTING_COUNT] = {false}, any_setting = false;
+	bool want_setting[DRAPE_STAB_SETTING_COUNT] = {false}, any_setting = false;
 	const char *csv_path = NULL, *png_path = NULL;
 	int status = EXIT_BAD_INPUT;
 	enum { OPT_ALL = 256, OPT_SCHEME, OPT_SETTING, OPT_GRID, OPT_TIME, OPT_RANGE, OPT_C1, OPT_CSV, OPT_PNG };
@@ -185,8 +185,8 @@ int command_stability(int argc, char** argv)
 			break;
 		}
 		case OPT_SETTING: {
-			stab_setting st;
-			if (!stab_setting_from_name(optarg, &st)) {
+			drape_stab_setting st;
+			if (!drape_stab_setting_from_name(optarg, &st)) {
 				fprintf(stderr, "drape stability: unknown setting '%s' (wave1d, rod1d, sheet2d or sheet3d)\n", optarg);
 				goto done;
 			}
@@ -242,7 +242,7 @@ int command_stability(int argc, char** argv)
 		}
 	}
 	if (!cli_no_operands("stability", argc, argv)) goto done;
-	const char* bad = stab_check_options(&r->options);
+	const char* bad = drape_stab_check_options(&r->options);
 	if (bad) {
 		fprintf(stderr, "drape stability: %s\n", bad);
 		goto done;
@@ -253,9 +253,9 @@ int command_stability(int argc, char** argv)
 	}
 	int jobs = 0;
 	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i)
-		for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+		for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s) {
 			bool w = all || ((!any_scheme || want_scheme[i]) && (!any_setting || want_setting[s]));
-			w = w && stab_applicable((stab_setting)s, (drape_integrator)i);
+			w = w && drape_stab_applicable((drape_stab_setting)s, (drape_integrator)i);
 			r->cell[i][s].wanted = w;
 			jobs += w;
 		}
@@ -264,14 +264,14 @@ int command_stability(int argc, char** argv)
 		goto done;
 	}
 	/* The reference energies, one per setting in use. */
-	double e_ref[STAB_SETTING_COUNT];
-	for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+	double e_ref[DRAPE_STAB_SETTING_COUNT];
+	for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s) {
 		bool used = false;
 		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) used = used || r->cell[i][s].wanted;
-		e_ref[s] = used ? stab_reference_energy((stab_setting)s, &r->options) : NAN;
+		e_ref[s] = used ? drape_stab_reference_energy((drape_stab_setting)s, &r->options) : NAN;
 		if (used && !(isfinite(e_ref[s]) && e_ref[s] > 0.0)) {
 			fprintf(stderr, "drape stability: the %s reference run (symplectic Euler at 0.2 sqrt(m/k_s)) failed\n",
-				stab_setting_name((stab_setting)s));
+				drape_stab_setting_name((drape_stab_setting)s));
 			status = EXIT_DIVERGED;
 			goto done;
 		}
@@ -280,36 +280,36 @@ int command_stability(int argc, char** argv)
 	progress_begin(&bar, "stability", jobs, quiet);
 	int done_jobs = 0;
 	double t0 = wall_seconds();
-	for (int s = 0; s < STAB_SETTING_COUNT; ++s)
+	for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s)
 		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
 			if (!r->cell[i][s].wanted) continue;
-			r->cell[i][s].limit = stab_find_limit((stab_setting)s, (drape_integrator)i, e_ref[s], &r->options);
+			r->cell[i][s].limit = drape_stab_find_limit((drape_stab_setting)s, (drape_integrator)i, e_ref[s], &r->options);
 			progress_update(&bar, ++done_jobs, 0.0);
 		}
 	progress_end(&bar);
 
-	const stab_options* o = &r->options;
+	const drape_stab_options* o = &r->options;
 	printf("largest stable step k / sqrt(m/k_s): grid %d (h = %.4g m, sqrt(m/k_s) = %.4g s), trials of max(%g s, %d steps),\n"
 	       "stable = every step succeeds, no tangled rod, kinetic + elastic energy <= %g x reference; %.0f s\n",
-	       o->grid, 1.0 / (o->grid - 1), stab_unit(STAB_ROD1D, o->grid), o->time, o->min_steps, o->energy_factor,
+	       o->grid, 1.0 / (o->grid - 1), drape_stab_unit(DRAPE_STAB_ROD1D, o->grid), o->time, o->min_steps, o->energy_factor,
 	       wall_seconds() - t0);
 	printf("%-17s", "scheme");
-	for (int s = 0; s < STAB_SETTING_COUNT; ++s) printf(" %9s", stab_setting_name((stab_setting)s));
+	for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s) printf(" %9s", drape_stab_setting_name((drape_stab_setting)s));
 	printf(" %9s %9s\n", "paper 1D", "paper 2D");
 	for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
 		bool any = false;
-		for (int s = 0; s < STAB_SETTING_COUNT; ++s) any = any || r->cell[i][s].wanted;
+		for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s) any = any || r->cell[i][s].wanted;
 		if (!any) continue;
 		printf("%-17s", drape_integrator_name((drape_integrator)i));
 		char buf[32];
-		for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+		for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s) {
 			if (r->cell[i][s].wanted) format_limit(&r->cell[i][s].limit, o, buf, sizeof buf);
 			else snprintf(buf, sizeof buf, "-");
 			printf(" %9s", buf);
 		}
-		format_paper(stab_paper_limit((drape_integrator)i, STAB_ROD1D), buf, sizeof buf);
+		format_paper(drape_stab_paper_limit((drape_integrator)i, DRAPE_STAB_ROD1D), buf, sizeof buf);
 		printf(" %9s", buf);
-		format_paper(stab_paper_limit((drape_integrator)i, STAB_SHEET2D), buf, sizeof buf);
+		format_paper(drape_stab_paper_limit((drape_integrator)i, DRAPE_STAB_SHEET2D), buf, sizeof buf);
 		printf(" %9s\n", buf);
 	}
 	status = EXIT_OK;

@@ -41,7 +41,7 @@ static void text(cairo_t* cr, double x, double y, const char* s, double align)
 
 bool stability_chart_png(const stab_report* r, const char* path, char* err, size_t err_size)
 {
-	const stab_options* o = &r->options;
+	const drape_stab_options* o = &r->options;
 	axis ax = {floor(log10(o->k_min) - 0.3), ceil(log10(o->k_max) + 0.3)};
 	cairo_surface_t* surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
 	cairo_t* cr = cairo_create(surf);
@@ -81,24 +81,24 @@ bool stability_chart_png(const stab_report* r, const char* path, char* err, size
 	cairo_set_dash(cr, NULL, 0, 0);
 
 	/* Bars. */
-	const double group_w = (W - LEFT - RIGHT) / STAB_SETTING_COUNT;
+	const double group_w = (W - LEFT - RIGHT) / DRAPE_STAB_SETTING_COUNT;
 	const double bar_w = (group_w - 24.0) / DRAPE_INTEGRATOR_COUNT;
 	const double base = H - BOTTOM;
-	for (int s = 0; s < STAB_SETTING_COUNT; ++s) {
+	for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s) {
 		double gx = LEFT + s * group_w + 12.0;
 		for (int i = 0; i < DRAPE_INTEGRATOR_COUNT; ++i) {
 			const stab_cell* c = &r->cell[i][s];
 			double x = gx + i * bar_w;
 			if (!c->wanted) continue;
-			const stab_limit* l = &c->limit;
-			double k = l->kind == STAB_LIMIT_ABOVE ? o->k_max : l->k;
+			const drape_stab_limit* l = &c->limit;
+			double k = l->kind == DRAPE_STAB_LIMIT_ABOVE ? o->k_max : l->k;
 			double y = ypos(&ax, k);
 			cairo_set_source_rgb(cr, colours[i][0], colours[i][1], colours[i][2]);
 			cairo_rectangle(cr, x + 1, y, bar_w - 2, base - y);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0, 0, 0);
 			cairo_set_font_size(cr, 11);
-			if (l->kind == STAB_LIMIT_ABOVE) {
+			if (l->kind == DRAPE_STAB_LIMIT_ABOVE) {
 				/* An arrow: stable over the whole range. */
 				double cx = x + 0.5 * bar_w;
 				cairo_move_to(cr, cx - 0.35 * bar_w, y);
@@ -107,7 +107,7 @@ bool stability_chart_png(const stab_report* r, const char* path, char* err, size
 				cairo_close_path(cr);
 				cairo_set_source_rgb(cr, colours[i][0], colours[i][1], colours[i][2]);
 				cairo_fill(cr);
-			} else if (l->kind == STAB_LIMIT_BELOW) {
+			} else if (l->kind == DRAPE_STAB_LIMIT_BELOW) {
 				cairo_set_source_rgb(cr, 0.8, 0, 0);
 				text(cr, x + 0.5 * bar_w, y - 4, "x", 0.5);
 			} else {
@@ -120,7 +120,7 @@ bool stability_chart_png(const stab_report* r, const char* path, char* err, size
 				cairo_restore(cr);
 			}
 			/* The paper's value. */
-			double p = stab_paper_limit((drape_integrator)i, (stab_setting)s);
+			double p = drape_stab_paper_limit((drape_integrator)i, (drape_stab_setting)s);
 			if (!isnan(p)) {
 				double py = ypos(&ax, isinf(p) ? o->k_max : p);
 				cairo_set_source_rgb(cr, 0, 0, 0);
@@ -136,8 +136,8 @@ bool stability_chart_png(const stab_report* r, const char* path, char* err, size
 		}
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		cairo_set_font_size(cr, 15);
-		const char* desc[STAB_SETTING_COUNT] = {"rod, PDE (1D)", "rod, chain (1D)", "sheet, in plane (2D)", "sheet, 3D"};
-		text(cr, LEFT + (s + 0.5) * group_w, base + 22, stab_setting_name((stab_setting)s), 0.5);
+		const char* desc[DRAPE_STAB_SETTING_COUNT] = {"rod, PDE (1D)", "rod, chain (1D)", "sheet, in plane (2D)", "sheet, 3D"};
+		text(cr, LEFT + (s + 0.5) * group_w, base + 22, drape_stab_setting_name((drape_stab_setting)s), 0.5);
 		cairo_set_font_size(cr, 12);
 		text(cr, LEFT + (s + 0.5) * group_w, base + 40, desc[s], 0.5);
 	}

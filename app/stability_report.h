@@ -4,18 +4,18 @@
 #define DRAPE_APP_STABILITY_REPORT_H
 
 #include "drape.h"
-#include "stability/stability.h"
+#include "drape_stability.h"
 
 #include <stdbool.h>
 
 typedef struct stab_cell {
 	bool wanted; /* asked for on the command line */
-	stab_limit limit;
+	drape_stab_limit limit;
 } stab_cell;
 
 typedef struct stab_report {
-	stab_cell cell[DRAPE_INTEGRATOR_COUNT][STAB_SETTING_COUNT];
-	stab_options options;
+	stab_cell cell[DRAPE_INTEGRATOR_COUNT][DRAPE_STAB_SETTING_COUNT];
+	drape_stab_options options;
 } stab_report;
 
 /* Draws the chart as PNG to path (written whole, or not at all); false with a message in err. */

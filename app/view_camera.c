@@ -2,7 +2,7 @@
  * particles (the paper's user-controlled force, sec. 4.4, needs a point in 3D under the mouse). */
 #include "view_camera.h"
 
-#include "math/vec3.h"
+#include "vec3.h"
 
 #include <math.h>
 

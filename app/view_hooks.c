@@ -2,17 +2,28 @@
  * hooks"). */
 #include "view_hooks.h"
 
-#include "core.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for `need` elements of `size` bytes in *items (*capacity of them), doubling; false, with
+ * nothing changed, when out of memory. The recordings grow once per frame at most. */
+static bool reserve(void** items, int32_t* capacity, int32_t need, size_t size)
+{
+	if (need <= *capacity) return true;
+	const int32_t cap = *capacity > 0 ? 2 * *capacity : 64;
+	void* p = realloc(*items, (size_t)cap * size);
+	if (!p) return false;
+	*items = p;
+	*capacity = cap;
+	return true;
+}
+
 static void add_sample(view_recorder* r, view_sample** items, int32_t* count, int32_t* capacity, const view_sample* s)
 {
-	if (!core_reserve((void**)items, capacity, *count + 1, sizeof(view_sample))) {
+	if (!reserve((void**)items, capacity, *count + 1, sizeof(view_sample))) {
 		r->out_of_memory = true;
 		return;
 	}
@@ -37,7 +48,7 @@ void view_recorder_frame(view_recorder* r, const drape_world* w, int64_t frame, 
 void view_recorder_drag_begin(view_recorder* r, const drape_world* w, int64_t frame, const view_drag* drag,
 			      double stiffness)
 {
-	if (!core_reserve((void**)&r->drags, &r->drag_capacity, r->drag_count + 1, sizeof(view_drag_record))) {
+	if (!reserve((void**)&r->drags, &r->drag_capacity, r->drag_count + 1, sizeof(view_drag_record))) {
 		r->out_of_memory = true;
 		return;
 	}

@@ -1,7 +1,7 @@
 /* Particle picking and the mouse spring of `drape view` (sec. 4.4, user-controlled forces). */
 #include "view_pick.h"
 
-#include "math/vec3.h"
+#include "vec3.h"
 
 #include <float.h>
 #include <math.h>

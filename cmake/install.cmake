@@ -2,7 +2,7 @@
 # shared library; drape::drape_static). Layout from GNUInstallDirs (docs/install.md).
 include(CMakePackageConfigHelpers)
 
-install(FILES ${CMAKE_SOURCE_DIR}/include/drape.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/include/drape.h ${CMAKE_SOURCE_DIR}/include/drape_stability.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS drape_shared drape_core EXPORT drapeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

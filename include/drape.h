@@ -364,6 +364,8 @@ int32_t drape_solid_triangle_count(const drape_world* world, drape_solid_id soli
  * copy of the character, drape_character_set_hold): a run starts the motion once a garment has
  * relaxed (docs/garments.md). DRAPE_ERROR_INVALID for a solid that is not a character. */
 drape_status drape_solid_set_hold(drape_world* world, drape_solid_id solid, double hold);
+/* Whether the solid is a character (drape_character_def, or a scene's "shape": "character"). */
+bool drape_solid_is_character(const drape_world* world, drape_solid_id solid);
 
 /* ---------------------------------------------------------------------------------------------
  * Time integrators (Boxerman, "ADI Cloth", sec. 2.2, 2.3, 5; docs/integrators.md). Force terms
@@ -504,6 +506,12 @@ drape_status drape_world_status(const drape_world* world);
  * the default. Process-wide: set it before any world is made. */
 typedef void drape_assert_fcn(const char* expression, const char* file, int line);
 void drape_set_assert_fcn(drape_assert_fcn* fcn);
+
+/* The "did you mean" of drape's messages about an unknown name (a scene key, an integrator, a
+ * preconditioner): the nearest of names[0..count) to word when it is a plausible typo (within 3
+ * edits, and fewer edits than that name is long), else NULL. For a caller's own names too (the
+ * drape command's commands and options), so that every such message suggests alike. */
+const char* drape_closest_name(const char* word, const char* const* names, int32_t count);
 
 drape_cloth_id drape_cloth_add(drape_world* world, const drape_cloth_def* def);
 int32_t drape_cloth_count(const drape_world* world);
@@ -711,6 +719,21 @@ void drape_world_get_bounds(const drape_world* world, double time, double lo[3],
 void drape_world_get_gravity(const drape_world* world, double gravity[3]);
 
 /* ---------------------------------------------------------------------------------------------
+ * Benchmark kernels (docs/benchmarks.md): parts of a step that `drape bench` times alone, on a
+ * world made as usual. */
+
+/* Poses every solid at `time` for a step of h, as each step does first: a character's skeleton
+ * and skin, a deforming mesh's frames, the solids' bounding volumes refitted. The cloth is left as
+ * it is; the next step poses the solids again at its own time. */
+void drape_world_pose_solids(drape_world* world, double time, double h);
+/* The memory bandwidth, bytes per second, of the product y = A x on the world's last assembled
+ * matrix (on one thread, the best of `repeats`, counting the least traffic it needs: blocks,
+ * column indices and row starts, the scalar part's values, columns and row starts, x and y each
+ * once), and of memcpy over a buffer as large (its read and its write) for scale. Both 0 before
+ * the first step or when out of memory. */
+void drape_world_measure_bandwidth(const drape_world* world, int32_t repeats, double* product, double* copy);
+
+/* ---------------------------------------------------------------------------------------------
  * Whole jobs: scene files, output files and runs, as the `drape run` command does them (the
  * command is a thin user of these calls; docs/api.md, docs/scene-format.md, docs/caches.md).
  * Messages go into err (at most err_size bytes, always terminated) and name the file, line and
@@ -732,6 +755,14 @@ drape_scene* drape_scene_load(const char* path, char* err, size_t err_size);
  * overrides are recorded in summary.json ("overrides"). docs/batch.md. */
 drape_scene* drape_scene_load_overrides(const char* path, const char* const* overrides, int32_t override_count,
 					char* err, size_t err_size);
+/* The same from JSON text (no overrides): path (NULL: "<text>") names the scene in messages and
+ * anchors its relative mesh paths, "<built-in>/NAME" finding drape's built-in files. For tools
+ * that make variants of a scene without writing files, as `drape bench` varies the built-in
+ * scenes' resolution and stiffness (docs/benchmarks.md). */
+drape_scene* drape_scene_load_text(const char* text, const char* path, char* err, size_t err_size);
+/* The text of a file built into drape, by NAME as "<built-in>/NAME" addresses it
+ * ("figure1_drape.json", its "cylinder.obj", "figure2_sheet.json"), or NULL. */
+const char* drape_builtin_file(const char* name);
 void drape_scene_destroy(drape_scene* scene);
 /* The scene's output.camera: false when it sets none (a renderer then frames the scene itself). */
 bool drape_scene_camera(const drape_scene* scene, double eye[3], double target[3], double up[3], double* fov_y_deg);

@@ -68,7 +68,7 @@ int core_edit_distance(const char* a, const char* b)
 	return row[lb];
 }
 
-const char* core_closest_name(const char* word, const char* const* names, int32_t count)
+const char* drape_closest_name(const char* word, const char* const* names, int32_t count)
 {
 	/* A plausible typo rather than a different word: within 3 edits and fewer edits than the
 	 * name is long. */

@@ -49,8 +49,7 @@ char* core_concat(const char* a, const char* b);
 
 /* The Levenshtein distance between a and b (64 for strings of 64 characters or more). */
 int core_edit_distance(const char* a, const char* b);
-/* The "did you mean" of every message about an unknown name: the nearest of names[0..count) to word
- * when it is a plausible typo (within 3 edits, and fewer edits than that name is long), else NULL. */
-const char* core_closest_name(const char* word, const char* const* names, int32_t count);
+/* The "did you mean" of every message about an unknown name is drape.h's drape_closest_name
+ * (core.c), public so that the command's messages suggest alike. */
 
 #endif

@@ -348,6 +348,13 @@ int32_t drape_solid_triangle_count(const drape_world* w, drape_solid_id id)
 	return sd->kind == DRAPE_SOLID_MESH ? sd->triangle_count : 0;
 }
 
+bool drape_solid_is_character(const drape_world* w, drape_solid_id id)
+{
+	API_REQUIRE(w != NULL, false);
+	API_REQUIRE(id.index >= 0 && id.index < w->model.solid_count, false);
+	return w->model.solids[id.index].character != NULL;
+}
+
 drape_status drape_solid_set_hold(drape_world* w, drape_solid_id id, double hold)
 {
 	API_REQUIRE(w != NULL, DRAPE_ERROR_INVALID);

@@ -3,7 +3,7 @@
 #include "world_energy.h"
 
 #include "forces/forces.h"
-#include "step/bend_tensor_assemble.h"
+#include "forces/bend_tensor.h"
 
 double world_kinetic_energy_at(const drape_world* w, const vec3* v)
 {
@@ -31,7 +31,7 @@ double world_elastic_energy_at(const drape_world* w, const vec3* xs)
 		double theta = bend_guarded(bend_angle(x), el->guard);
 		e += 0.5 * el->k * theta * theta;
 	}
-	e += bend_tensor_world_energy(w, xs);
+	e += bend_tensor_energy(w->model.btens, w->model.btens_count, xs);
 	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {
 		const ms_spring* s = &w->model.ms_springs[k];
 		vec3 x[2] = {xs[s->v[0]], xs[s->v[1]]};

@@ -12,7 +12,7 @@ fail() { echo "install_test: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 p=$tmp/prefix
 libdir=$(cd "$p" && ls -d lib*/pkgconfig | head -1 | xargs dirname)
-for f in bin/drape include/drape.h "$libdir/libdrape.a" "$libdir/libdrape.so" "$libdir/libdrape.so.0" \
+for f in bin/drape include/drape.h include/drape_stability.h "$libdir/libdrape.a" "$libdir/libdrape.so" "$libdir/libdrape.so.0" \
 	"$libdir/pkgconfig/drape.pc" "$libdir/cmake/drape/drapeConfig.cmake" \
 	"$libdir/cmake/drape/drapeConfigVersion.cmake" "$libdir/cmake/drape/drapeTargets.cmake"; do
 	[ -e "$p/$f" ] || fail "missing $f after install"
@@ -21,12 +21,13 @@ soname=$(readelf -d "$p/$libdir/libdrape.so" | sed -n 's/.*soname: \[\(.*\)\]/\1
 [ "$soname" = libdrape.so.0 ] || fail "soname is '$soname', expected libdrape.so.0"
 "$p/bin/drape" --help >/dev/null 2>&1 || true
 
-# The shared library exports exactly the functions the header declares.
-declared=$(grep -v '^typedef' "$p/include/drape.h" | grep -oE '\bdrape_[a-z0-9_]+\(' | tr -d '(' | sort -u)
+# The shared library exports exactly the functions the headers declare (drape.h, and
+# drape_stability.h for the ADI research API).
+declared=$(cat "$p/include/drape.h" "$p/include/drape_stability.h" | grep -v '^typedef' | grep -oE '\bdrape_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 exported=$(nm -D --defined-only "$p/$libdir/libdrape.so" | awk '$2 == "T" {print $3}' | sort -u)
 if [ "$declared" != "$exported" ]; then
 	diff <(echo "$declared") <(echo "$exported") >&2 || true
-	fail "exported symbols differ from include/drape.h (< header only, > library only)"
+	fail "exported symbols differ from the installed headers (< header only, > library only)"
 fi
 
 # docs/api.md lists every exported function.

@@ -158,7 +158,7 @@ static bool user_map(const drape_character* c, const drape_character_def* d, con
 	for (int32_t k = 0; k < d->joint_map_count; ++k) {
 		const drape_joint_name* e = &d->joint_map[k];
 		if (!e->name || drape_name_index(e->name) < 0) {
-			const char* near = e->name ? core_closest_name(e->name, character_drape_joint_names,
+			const char* near = e->name ? drape_closest_name(e->name, character_drape_joint_names,
 									character_drape_joint_count)
 						   : NULL;
 			if (near)
@@ -181,7 +181,7 @@ static bool user_map(const drape_character* c, const drape_character_def* d, con
 		for (int32_t i = 0; e->file_joint && i < c->joint_count && j < 0; ++i)
 			if (strcmp(file_names[i], e->file_joint) == 0) j = i;
 		if (j < 0) {
-			const char* near = e->file_joint ? core_closest_name(e->file_joint, file_names, c->joint_count) : NULL;
+			const char* near = e->file_joint ? drape_closest_name(e->file_joint, file_names, c->joint_count) : NULL;
 			int n = snprintf(msg, sizeof msg, "the file has no joint named '%s'", e->file_joint ? e->file_joint : "");
 			if (near && n > 0) snprintf(msg + n, sizeof msg - (size_t)n, " (did you mean '%s'?)", near);
 			return map_fail(at, CHARACTER_INPUT_MAP_JOINT, k, err, err_size, msg);

@@ -77,7 +77,7 @@ static bool check_keys(const drape_character* c, const drape_joint_key* keys, in
 			const char** names = malloc((size_t)(c->joint_count > 0 ? c->joint_count : 1) * sizeof *names);
 			if (!names) return core_fail(err, err_size, "out of memory");
 			for (int32_t i = 0; i < c->joint_count; ++i) names[i] = c->joints[i].name;
-			const char* near = e->joint ? core_closest_name(e->joint, names, c->joint_count) : NULL;
+			const char* near = e->joint ? drape_closest_name(e->joint, names, c->joint_count) : NULL;
 			int n = snprintf(msg, sizeof msg, "the character has no joint named '%s'", e->joint ? e->joint : "");
 			if (n > 0 && near) snprintf(msg + n, sizeof msg - (size_t)n, " (did you mean '%s'?)", near);
 			free(names);

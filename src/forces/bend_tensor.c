@@ -298,3 +298,18 @@ bool bend_tensor_rows_build(const bend_tensor_elem* els, int32_t count, int32_t 
 	free(rd);
 	return ok;
 }
+
+double bend_tensor_energy(const bend_tensor_elem* els, int32_t count, const vec3* x)
+{
+	/* From the elements, so that it also holds before the first step sums their matrices. For a
+	 * q whose rows sum to zero, x^T q x = -1/2 sum q_ij |x_i - x_j|^2 (translation-exact). */
+	double e = 0.0;
+	for (int32_t k = 0; k < count; ++k) {
+		const bend_tensor_elem* el = &els[k];
+		double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES];
+		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
+		for (int i = 0; i < BEND_TENSOR_NODES; ++i)
+			for (int j = i + 1; j < BEND_TENSOR_NODES; ++j) e += q[i][j] * v3_len2(v3_sub(x[el->v[i]], x[el->v[j]]));
+	}
+	return -0.5 * e;
+}

@@ -76,6 +76,9 @@ static inline bool bend_tensor_node_used(const bend_tensor_elem* el, int i)
 bool bend_tensor_rows_build(const bend_tensor_elem* els, int32_t count, int32_t n, int32_t** start, int32_t** col,
 			    double** k, double** d);
 
+/* 1/2 sum q_ij x_i.x_j over the elements at positions x, J. */
+double bend_tensor_energy(const bend_tensor_elem* els, int32_t count, const vec3* x);
+
 /* q = area * (c_uu a_uu a_uu^T + c_vv a_vv a_vv^T + 2 sqrt(c_uu c_vv) a_uv a_uv^T): E = 1/2 sum q_ij x_i.x_j. */
 void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,
 			double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES]);

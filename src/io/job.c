@@ -24,6 +24,22 @@ static void set_err(char* err, size_t err_size, const char* what)
 	if (err && err_size) snprintf(err, err_size, "%s", what);
 }
 
+static drape_scene* scene_handle_new(char* err, size_t err_size)
+{
+	drape_scene* h = calloc(1, sizeof *h);
+	if (!h) set_err(err, err_size, "out of memory");
+	return h;
+}
+
+/* h when its scene loaded, else NULL with h freed and the loader's message in err. */
+static drape_scene* scene_handle_loaded(drape_scene* h, bool ok, const char* message, char* err, size_t err_size)
+{
+	if (ok) return h;
+	set_err(err, err_size, message);
+	free(h);
+	return NULL;
+}
+
 drape_scene* drape_scene_load(const char* path, char* err, size_t err_size)
 {
 	return drape_scene_load_overrides(path, NULL, 0, err, err_size);
@@ -37,11 +53,8 @@ drape_scene* drape_scene_load_overrides(const char* path, const char* const* ove
 		set_err(err, err_size, "drape_scene_load: no path");
 		return NULL;
 	}
-	drape_scene* h = calloc(1, sizeof *h);
-	if (!h) {
-		set_err(err, err_size, "out of memory");
-		return NULL;
-	}
+	drape_scene* h = scene_handle_new(err, err_size);
+	if (!h) return NULL;
 	/* "<built-in>/name": a scene built into drape, as summary.json records a run of one */
 	size_t prefix = strlen(EMBEDDED_PREFIX);
 	bool builtin = strncmp(path, EMBEDDED_PREFIX, prefix) == 0;
@@ -49,13 +62,22 @@ drape_scene* drape_scene_load_overrides(const char* path, const char* const* ove
 	if (builtin && !text) snprintf(local, sizeof local, "no built-in scene '%s'", path + prefix);
 	bool ok = builtin ? text && scene_load_text_set(text, path, overrides, override_count, &h->s, local, sizeof local)
 			  : scene_load_file_set(path, overrides, override_count, &h->s, local, sizeof local);
-	if (!ok) {
-		set_err(err, err_size, local);
-		free(h);
+	return scene_handle_loaded(h, ok, local, err, err_size);
+}
+
+drape_scene* drape_scene_load_text(const char* text, const char* path, char* err, size_t err_size)
+{
+	char local[1024];
+	if (!text) {
+		set_err(err, err_size, "drape_scene_load_text: no text");
 		return NULL;
 	}
-	return h;
+	drape_scene* h = scene_handle_new(err, err_size);
+	if (!h) return NULL;
+	return scene_handle_loaded(h, scene_load_text(text, path, &h->s, local, sizeof local), local, err, err_size);
 }
+
+const char* drape_builtin_file(const char* name) { return name ? embedded_text(name) : NULL; }
 
 void drape_scene_destroy(drape_scene* scene)
 {

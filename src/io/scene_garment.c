@@ -108,7 +108,7 @@ static bool find_character(const json_ctx* c, const jnode* n, const loader* L, c
 		if (found++ == 0) *out = ch;
 	}
 	if (name && found == 0) {
-		const char* near = core_closest_name(name, names, name_count);
+		const char* near = drape_closest_name(name, names, name_count);
 		return json_fail(c, &cn, "no character solid named '%s'%s%s%s", name, near ? " (did you mean '" : "",
 				 near ? near : "", near ? "'?)" : "");
 	}
@@ -131,7 +131,7 @@ static bool find_bone(const json_ctx* c, const jnode* n, const drape_character* 
 	const char** names = malloc((size_t)(ch->joint_count > 0 ? ch->joint_count : 1) * sizeof *names);
 	if (!names) return scene_out_of_memory(c);
 	for (int32_t i = 0; i < ch->joint_count; ++i) names[i] = ch->joints[i].name;
-	const char* near = core_closest_name(*out, names, ch->joint_count);
+	const char* near = drape_closest_name(*out, names, ch->joint_count);
 	bool r = json_fail(c, &bn, "the character has no bone '%s'%s%s%s; bones are its joints, by drape's names or "
 				   "the file's (docs/characters.md, \"Joint names\")",
 			   *out, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");

@@ -260,7 +260,7 @@ bool json_check_object(const json_ctx* c, const jnode* at, const char* const* ke
 			 * different word: within 3 edits and fewer edits than the key is long. */
 			int32_t key_count = 0;
 			while (keys[key_count]) ++key_count;
-			const char* best = core_closest_name(m->string, keys, key_count);
+			const char* best = drape_closest_name(m->string, keys, key_count);
 			if (best) return json_fail(c, &mn, "unknown key (did you mean '%s'?)", best);
 			char list[256];
 			size_t used = 0;

@@ -136,7 +136,7 @@ bool scene_check_tucks(loader* L, const jnode* cloths)
 		if (strcmp(name, me->name) == 0)
 			return json_fail(&L->c, &tn, "cloth '%s' cannot be tucked into itself: name the garment its hem goes into", name);
 		if (!over) {
-			const char* near = core_closest_name(name, names, name_count);
+			const char* near = drape_closest_name(name, names, name_count);
 			return json_fail(&L->c, &tn, "no cloth named '%s' to tuck cloth '%s' into%s%s%s", name, me->name,
 					 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		}

@@ -1,15 +1,15 @@
 /* Stability trials and the search for the largest stable step (Boxerman 2003, sec. 6.3-6.5).
  * A trial is stable when every step succeeds, the rod does not tangle and the kinetic + elastic
- * energy stays below a multiple of the reference (stab_run_trial). An unstable mode grows geometrically, so the measured
+ * energy stays below a multiple of the reference (drape_stab_run_trial). An unstable mode grows geometrically, so the measured
  * limit depends only logarithmically on the factors and the trial length (docs/stability.md). */
 #include "stability/stability.h"
 
 #include <math.h>
 #include <stdio.h>
 
-stab_options stab_default_options(void)
+drape_stab_options drape_stab_default_options(void)
 {
-	stab_options o;
+	drape_stab_options o;
 	o.grid = 26;
 	o.time = 1.0;
 	o.min_steps = 400;
@@ -22,7 +22,7 @@ stab_options stab_default_options(void)
 	return o;
 }
 
-const char* stab_check_options(const stab_options* o)
+const char* drape_stab_check_options(const drape_stab_options* o)
 {
 	if (o->grid < 3 || o->grid > 2000) return "the grid must have 3 to 2000 particles per side";
 	if (!(isfinite(o->time) && o->time > 0.0 && o->time <= 1e4)) return "the trial time must be a number of seconds in (0, 1e4]";
@@ -35,7 +35,7 @@ const char* stab_check_options(const stab_options* o)
 	return NULL;
 }
 
-static int64_t trial_steps(const stab_options* o, double dt)
+static int64_t trial_steps(const drape_stab_options* o, double dt)
 {
 	double n = ceil(o->time / dt - 1e-9);
 	return n > o->min_steps ? (int64_t)n : o->min_steps;
@@ -47,23 +47,23 @@ static int64_t trial_steps(const stab_options* o, double dt)
  * intermediate level has one spring family off or explicit: On-Off's off step is a free flight of
  * k^2 g that at large k stores energy far above the reference without growing. So the criteria look
  * at each pair of steps through its better state: the smaller energy, tangled only if both are. */
-static void run_case(stab_case* c, int64_t steps, double limit, bool judge, stab_trial* t)
+static void run_case(drape_stab_case* c, int64_t steps, double limit, bool judge, drape_stab_trial* t)
 {
-	t->max_energy = stab_case_energy(c);
+	t->max_energy = drape_stab_case_energy(c);
 	double pair_energy = INFINITY;
 	bool pair_tangled = true;
 	for (t->steps = 0; t->steps < steps + (steps & 1); ++t->steps) {
-		if (!stab_case_step(c)) {
+		if (!drape_stab_case_step(c)) {
 			t->failed = true;
 			break;
 		}
-		double e = stab_case_energy(c);
+		double e = drape_stab_case_energy(c);
 		if (!isfinite(e)) {
 			t->failed = true;
 			break;
 		}
 		pair_energy = fmin(pair_energy, e);
-		pair_tangled = pair_tangled && judge && stab_case_tangled(c);
+		pair_tangled = pair_tangled && judge && drape_stab_case_tangled(c);
 		if ((t->steps & 1) == 0) continue;
 		t->max_energy = fmax(t->max_energy, pair_energy);
 		if (pair_energy > limit) {
@@ -79,39 +79,40 @@ static void run_case(stab_case* c, int64_t steps, double limit, bool judge, stab
 	}
 }
 
-double stab_reference_energy(stab_setting s, const stab_options* o)
+double drape_stab_reference_energy(drape_stab_setting s, const drape_stab_options* o)
 {
-	stab_case c;
 	char err[256];
-	double dt = 0.2 * stab_unit(s, o->grid);
-	if (!stab_case_create(&c, s, DRAPE_INTEGRATOR_SYMPLECTIC_EULER, o->grid, dt, o->threads, 0.0, o->onoff_c1, err, sizeof err)) return NAN;
-	stab_trial t = {0};
-	run_case(&c, (int64_t)ceil(o->time / dt - 1e-9), INFINITY, false, &t);
-	stab_case_destroy(&c);
+	double dt = 0.2 * drape_stab_unit(s, o->grid);
+	drape_stab_case* c =
+		drape_stab_case_create(s, DRAPE_INTEGRATOR_SYMPLECTIC_EULER, o->grid, dt, o->threads, 0.0, o->onoff_c1, err, sizeof err);
+	if (!c) return NAN;
+	drape_stab_trial t = {0};
+	run_case(c, (int64_t)ceil(o->time / dt - 1e-9), INFINITY, false, &t);
+	drape_stab_case_destroy(c);
 	return t.failed ? NAN : t.max_energy;
 }
 
-stab_trial stab_run_trial(stab_setting s, drape_integrator integrator, double k, double e_ref, const stab_options* o)
+drape_stab_trial drape_stab_run_trial(drape_stab_setting s, drape_integrator integrator, double k, double e_ref, const drape_stab_options* o)
 {
-	stab_trial t = {0};
-	stab_case c;
+	drape_stab_trial t = {0};
 	char err[256];
-	double dt = k * stab_unit(s, o->grid);
-	if (!stab_case_create(&c, s, integrator, o->grid, dt, o->threads, 0.0, o->onoff_c1, err, sizeof err)) {
+	double dt = k * drape_stab_unit(s, o->grid);
+	drape_stab_case* c = drape_stab_case_create(s, integrator, o->grid, dt, o->threads, 0.0, o->onoff_c1, err, sizeof err);
+	if (!c) {
 		t.failed = true;
 		return t;
 	}
-	run_case(&c, trial_steps(o, dt), o->energy_factor * e_ref, true, &t);
+	run_case(c, trial_steps(o, dt), o->energy_factor * e_ref, true, &t);
 	t.stable = !t.failed && !t.tangled && !t.exceeded;
-	stab_case_destroy(&c);
+	drape_stab_case_destroy(c);
 	return t;
 }
 
-stab_limit stab_find_limit(stab_setting s, drape_integrator integrator, double e_ref, const stab_options* o)
+drape_stab_limit drape_stab_find_limit(drape_stab_setting s, drape_integrator integrator, double e_ref, const drape_stab_options* o)
 {
-	stab_limit r = {0};
-	if (!stab_applicable(s, integrator)) {
-		r.kind = STAB_LIMIT_NOT_APPLICABLE;
+	drape_stab_limit r = {0};
+	if (!drape_stab_applicable(s, integrator)) {
+		r.kind = DRAPE_STAB_LIMIT_NOT_APPLICABLE;
 		return r;
 	}
 	/* The coarse scan: the range's ends and the 1-2-5 values between them. */
@@ -131,7 +132,7 @@ stab_limit stab_find_limit(stab_setting s, drape_integrator integrator, double e
 	int first_unstable = -1;
 	for (int i = 0; i < n; ++i) {
 		if (first_unstable >= 0 && i < n - 1) continue;
-		stab_trial t = stab_run_trial(s, integrator, scan[i], e_ref, o);
+		drape_stab_trial t = drape_stab_run_trial(s, integrator, scan[i], e_ref, o);
 		++r.trials;
 		if (first_unstable < 0 && !t.stable) first_unstable = i;
 		else if (first_unstable >= 0 && t.stable) {
@@ -140,12 +141,12 @@ stab_limit stab_find_limit(stab_setting s, drape_integrator integrator, double e
 		}
 	}
 	if (first_unstable < 0) {
-		r.kind = STAB_LIMIT_ABOVE;
+		r.kind = DRAPE_STAB_LIMIT_ABOVE;
 		r.k = o->k_max;
 		return r;
 	}
 	if (first_unstable == 0) {
-		r.kind = STAB_LIMIT_BELOW;
+		r.kind = DRAPE_STAB_LIMIT_BELOW;
 		r.k = o->k_min;
 		return r;
 	}
@@ -153,12 +154,12 @@ stab_limit stab_find_limit(stab_setting s, drape_integrator integrator, double e
 	double lo = scan[first_unstable - 1], hi = scan[first_unstable];
 	while (hi / lo > 1.0 + o->resolution) {
 		double mid = sqrt(lo * hi);
-		stab_trial t = stab_run_trial(s, integrator, mid, e_ref, o);
+		drape_stab_trial t = drape_stab_run_trial(s, integrator, mid, e_ref, o);
 		++r.trials;
 		if (t.stable) lo = mid;
 		else hi = mid;
 	}
-	r.kind = STAB_LIMIT_FOUND;
+	r.kind = DRAPE_STAB_LIMIT_FOUND;
 	r.k = lo;
 	r.k_unstable = hi;
 	return r;

@@ -20,23 +20,23 @@
 #define FORCE 1.0
 #define FIBRE_SPACING 0.04
 
-static const char* const setting_names[STAB_SETTING_COUNT] = {"wave1d", "rod1d", "sheet2d", "sheet3d"};
+static const char* const setting_names[DRAPE_STAB_SETTING_COUNT] = {"wave1d", "rod1d", "sheet2d", "sheet3d"};
 
-const char* stab_setting_name(stab_setting s) { return (int)s >= 0 && s < STAB_SETTING_COUNT ? setting_names[s] : "?"; }
+const char* drape_stab_setting_name(drape_stab_setting s) { return (int)s >= 0 && s < DRAPE_STAB_SETTING_COUNT ? setting_names[s] : "?"; }
 
-bool stab_setting_from_name(const char* name, stab_setting* out)
+bool drape_stab_setting_from_name(const char* name, drape_stab_setting* out)
 {
-	for (int s = 0; s < STAB_SETTING_COUNT; ++s)
+	for (int s = 0; s < DRAPE_STAB_SETTING_COUNT; ++s)
 		if (strcmp(name, setting_names[s]) == 0) {
-			*out = (stab_setting)s;
+			*out = (drape_stab_setting)s;
 			return true;
 		}
 	return false;
 }
 
-double stab_paper_limit(drape_integrator integrator, stab_setting s)
+double drape_stab_paper_limit(drape_integrator integrator, drape_stab_setting s)
 {
-	bool one_d = s == STAB_WAVE1D || s == STAB_ROD1D;
+	bool one_d = s == DRAPE_STAB_WAVE1D || s == DRAPE_STAB_ROD1D;
 	switch (integrator) {
 	case DRAPE_INTEGRATOR_BACKWARD_EULER: return INFINITY;
 	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER: return one_d ? 1.0 : 0.63;
@@ -60,22 +60,22 @@ static int pde_scheme(drape_integrator integrator)
 	}
 }
 
-bool stab_applicable(stab_setting s, drape_integrator integrator)
+bool drape_stab_applicable(drape_stab_setting s, drape_integrator integrator)
 {
 	if ((int)integrator < 0 || integrator >= DRAPE_INTEGRATOR_COUNT) return false;
-	return s != STAB_WAVE1D || pde_scheme(integrator) >= 0;
+	return s != DRAPE_STAB_WAVE1D || pde_scheme(integrator) >= 0;
 }
 
 /* Interior particle mass over stretch spring constant: m = rho h, k_s = EA / h on the rod; on the
  * sheet m = (rho / s) h^2 and k_s = EA / s for fibre spacing s; both give h sqrt(rho / EA). */
-double stab_unit(stab_setting s, int32_t grid)
+double drape_stab_unit(drape_stab_setting s, int32_t grid)
 {
 	(void)s;
 	double h = 1.0 / (grid - 1);
 	return h * sqrt(ROD_RHO / ROD_EA);
 }
 
-static bool create_pde(stab_case* c, double onoff_c1, char* err, size_t err_size)
+static bool create_pde(drape_stab_case* c, double onoff_c1, char* err, size_t err_size)
 {
 	wave1d_def d = wave1d_default_def();
 	d.ea = ROD_EA;
@@ -104,24 +104,38 @@ static bool create_pde(stab_case* c, double onoff_c1, char* err, size_t err_size
 	return true;
 }
 
-static bool fail(stab_case* c, char* err, size_t err_size, const char* what)
+/* Frees what the case holds, not the case. */
+static void release(drape_stab_case* c)
 {
-	snprintf(err, err_size, "%s %s: %s", stab_setting_name(c->setting), drape_integrator_name(c->integrator), what);
-	stab_case_destroy(c);
+	if (c->world) drape_world_destroy(c->world);
+	if (c->pde) {
+		wave1d_free(c->pde);
+		free(c->pde);
+	}
+	free(c->x);
+	c->world = NULL;
+	c->pde = NULL;
+	c->x = NULL;
+}
+
+static bool fail(drape_stab_case* c, char* err, size_t err_size, const char* what)
+{
+	snprintf(err, err_size, "%s %s: %s", drape_stab_setting_name(c->setting), drape_integrator_name(c->integrator), what);
+	release(c);
 	return false;
 }
 
-bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator, int32_t grid, double dt, int32_t threads,
-		      double cg_tolerance, double onoff_c1, char* err, size_t err_size)
+/* Fills a zeroed case; on failure it holds nothing. */
+static bool init(drape_stab_case* c, drape_stab_setting s, drape_integrator integrator, int32_t grid, double dt,
+		 int32_t threads, double cg_tolerance, double onoff_c1, char* err, size_t err_size)
 {
-	memset(c, 0, sizeof *c);
 	c->setting = s;
 	c->integrator = integrator;
 	c->grid = grid;
 	c->dt = dt;
-	c->unit = stab_unit(s, grid);
-	if (!stab_applicable(s, integrator)) {
-		snprintf(err, err_size, "%s has no %s scheme", stab_setting_name(s), drape_integrator_name(integrator));
+	c->unit = drape_stab_unit(s, grid);
+	if (!drape_stab_applicable(s, integrator)) {
+		snprintf(err, err_size, "%s has no %s scheme", drape_stab_setting_name(s), drape_integrator_name(integrator));
 		return false;
 	}
 	if (grid < 3) {
@@ -130,20 +144,20 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 	}
 	c->x = malloc(3 * (size_t)grid * sizeof(double));
 	if (!c->x) return fail(c, err, err_size, "out of memory");
-	if (s == STAB_WAVE1D) {
+	if (s == DRAPE_STAB_WAVE1D) {
 		if (!create_pde(c, onoff_c1, err, err_size)) {
-			stab_case_destroy(c);
+			release(c);
 			return false;
 		}
 		return true;
 	}
 
-	const bool rod = s == STAB_ROD1D;
+	const bool rod = s == DRAPE_STAB_ROD1D;
 	drape_world_def wd = drape_default_world_def();
 	/* 2D: everything along +x, in the sheet's plane (as on the rod); 3D: out of the plane. */
-	wd.gravity[0] = s == STAB_SHEET3D ? 0.0 : GRAVITY;
+	wd.gravity[0] = s == DRAPE_STAB_SHEET3D ? 0.0 : GRAVITY;
 	wd.gravity[1] = 0.0;
-	wd.gravity[2] = s == STAB_SHEET3D ? -GRAVITY : 0.0;
+	wd.gravity[2] = s == DRAPE_STAB_SHEET3D ? -GRAVITY : 0.0;
 	wd.max_dt = wd.min_dt = dt; /* fixed steps: a rejected step is reported, not hidden */
 	wd.adaptive = false;
 	/* The integrators themselves are studied (ADI Cloth sec. 6.5): strain limiting would hold a
@@ -205,38 +219,47 @@ bool stab_case_create(stab_case* c, stab_setting s, drape_integrator integrator,
 	f.vertex = grid - 1;
 	f.stiffness = 0.0;
 	f.damping = 0.0;
-	f.force[0] = s == STAB_SHEET3D ? 0.0 : FORCE;
-	f.force[2] = s == STAB_SHEET3D ? -FORCE : 0.0;
+	f.force[0] = s == DRAPE_STAB_SHEET3D ? 0.0 : FORCE;
+	f.force[2] = s == DRAPE_STAB_SHEET3D ? -FORCE : 0.0;
 	if (drape_spring_add(c->world, &f).index < 0) return fail(c, err, err_size, drape_world_error(c->world));
 	return true;
 }
 
-void stab_case_destroy(stab_case* c)
+drape_stab_case* drape_stab_case_create(drape_stab_setting s, drape_integrator integrator, int32_t grid, double dt,
+					int32_t threads, double cg_tolerance, double onoff_c1, char* err, size_t err_size)
 {
-	if (c->world) drape_world_destroy(c->world);
-	if (c->pde) {
-		wave1d_free(c->pde);
-		free(c->pde);
+	drape_stab_case* c = calloc(1, sizeof *c);
+	if (!c) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
 	}
-	free(c->x);
-	c->world = NULL;
-	c->pde = NULL;
-	c->x = NULL;
+	if (init(c, s, integrator, grid, dt, threads, cg_tolerance, onoff_c1, err, err_size)) return c;
+	free(c);
+	return NULL;
 }
 
-bool stab_case_step(stab_case* c)
+void drape_stab_case_destroy(drape_stab_case* c)
+{
+	if (!c) return;
+	release(c);
+	free(c);
+}
+
+drape_world* drape_stab_case_world(const drape_stab_case* c) { return c->world; }
+
+bool drape_stab_case_step(drape_stab_case* c)
 {
 	if (c->pde) return wave1d_step(c->pde);
 	return drape_world_step(c->world, c->dt) == DRAPE_OK;
 }
 
-double stab_case_energy(const stab_case* c)
+double drape_stab_case_energy(const drape_stab_case* c)
 {
 	if (c->pde) return wave1d_energy(c->pde);
 	return drape_world_kinetic_energy(c->world) + drape_world_elastic_energy(c->world);
 }
 
-bool stab_case_tangled(stab_case* c)
+bool drape_stab_case_tangled(drape_stab_case* c)
 {
 	const int32_t n = c->grid;
 	const double h = 1.0 / (n - 1), shortest = 0.25 * h;
@@ -246,7 +269,7 @@ bool stab_case_tangled(stab_case* c)
 			if (h + w->u[j + 1] - w->u[j] < shortest) return true;
 		return false;
 	}
-	if (c->setting != STAB_ROD1D) return false;
+	if (c->setting != DRAPE_STAB_ROD1D) return false;
 	double* x = c->x;
 	drape_cloth_get_positions(c->world, (drape_cloth_id){0}, x);
 	for (int32_t j = 0; j + 1 < n; ++j)

@@ -63,18 +63,3 @@ void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool
 		if (rhs) w->work.b[i] = v3_add(w->work.b[i], v3_madd(v3_scale(f, h), h2, ky));
 	}
 }
-
-double bend_tensor_world_energy(const drape_world* w, const vec3* x)
-{
-	/* From the elements, so that it also holds before the first step builds the matrix. For a
-	 * q whose rows sum to zero, x^T q x = -1/2 sum q_ij |x_i - x_j|^2 (translation-exact). */
-	double e = 0.0;
-	for (int32_t k = 0; k < w->model.btens_count; ++k) {
-		const bend_tensor_elem* el = &w->model.btens[k];
-		double q[BEND_TENSOR_NODES][BEND_TENSOR_NODES];
-		bend_tensor_matrix(el->alpha, el->area, el->c_uu, el->c_vv, q);
-		for (int i = 0; i < BEND_TENSOR_NODES; ++i)
-			for (int j = i + 1; j < BEND_TENSOR_NODES; ++j) e += q[i][j] * v3_len2(v3_sub(x[el->v[i]], x[el->v[j]]));
-	}
-	return -0.5 * e;
-}

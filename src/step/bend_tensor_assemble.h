@@ -11,7 +11,5 @@ void bend_tensor_free(drape_world* w);
 /* Adds the bend family's terms as plan p says: b += h f + h^2 K (v0 + y/h) (implicit roles) or
  * b += h f (explicit), and, if matrix, A += h D + h^2 Q for the implicit role. */
 void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool matrix);
-/* 1/2 sum q_ij x_i.x_j over the world's tensor elements at positions x, J. */
-double bend_tensor_world_energy(const drape_world* w, const vec3* x);
 
 #endif
