@@ -32,8 +32,9 @@ static void render_usage(FILE* f)
 		   "OpenGL offscreen (no display or GPU needed) and writes:\n"
 		   "  FOLDER/frame_NNNN.png   one image per frame (default FOLDER: DIR/render)\n"
 		   "  FOLDER.mp4 or .gif      the frames as a video, made by ffmpeg\n"
-		   "The solids come from the scene the run used (summary.json names it). The camera is the\n"
-		   "scene's output.camera, or else one that frames the cloth and solids over all frames.\n"
+		   "The solids come from the scene the run used, with its --set overrides (summary.json). The\n"
+		   "camera is the scene's output.camera, or else one that frames the cloth and solids over all\n"
+		   "frames.\n"
 		   "\n"
 		   "options:\n"
 		   "  --out FOLDER     where the PNG frames go (default DIR/render)\n"
@@ -149,9 +150,38 @@ static bool read_merges(const cJSON* root, merge_log* m)
 	return true;
 }
 
-/* Reads summary.json: the scene it ran (absolute path when recorded), the frame rate and the
- * seam merges. */
-static bool read_summary(const char* dir, char** scene_path, double* fps, merge_log* merges, char* err, size_t err_size)
+/* The run's --set overrides (summary.json "overrides"), so that the solids and cloth are rebuilt as
+ * they ran, not as the scene file alone has them. */
+typedef struct override_list {
+	char** items;
+	int32_t count;
+} override_list;
+
+static void override_list_free(override_list* o)
+{
+	for (int32_t i = 0; i < o->count; ++i) free(o->items[i]);
+	free(o->items);
+	memset(o, 0, sizeof *o);
+}
+
+static bool read_overrides(const cJSON* root, override_list* o)
+{
+	const cJSON* list = cJSON_GetObjectItemCaseSensitive(root, "overrides");
+	int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+	if (n == 0) return true;
+	if (!(o->items = calloc((size_t)n, sizeof *o->items))) return false;
+	for (const cJSON* e = list->child; e; e = e->next) {
+		if (!cJSON_IsString(e)) continue;
+		if (!(o->items[o->count] = strdup(e->valuestring))) return false;
+		++o->count;
+	}
+	return true;
+}
+
+/* Reads summary.json: the scene it ran (absolute path when recorded), its --set overrides, the
+ * frame rate and the seam merges. */
+static bool read_summary(const char* dir, char** scene_path, override_list* sets, double* fps, merge_log* merges, char* err,
+			 size_t err_size)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -192,8 +222,9 @@ static bool read_summary(const char* dir, char** scene_path, double* fps, merge_
 	*scene_path = strdup(chosen);
 	*fps = rate->valuedouble;
 	bool merges_ok = read_merges(root, merges);
+	bool sets_ok = read_overrides(root, sets);
 	cJSON_Delete(root);
-	if (!*scene_path || !merges_ok) {
+	if (!*scene_path || !merges_ok || !sets_ok) {
 		snprintf(err, err_size, "out of memory");
 		return false;
 	}
@@ -326,13 +357,16 @@ static int prepare(render_job* j, draw_camera* cam, draw_options* dopt, char* er
 		return EXIT_BAD_INPUT;
 	}
 	char* scene_path = NULL;
-	if (!read_summary(o->dir, &scene_path, &j->fps, &j->merges, err, err_size)) return EXIT_BAD_INPUT;
-	if (o->fps > 0.0) j->fps = o->fps;
+	override_list sets = {0};
+	bool read = read_summary(o->dir, &scene_path, &sets, &j->fps, &j->merges, err, err_size);
 	char why[1024];
-	j->s = drape_scene_load(scene_path, why, sizeof why);
+	if (read) j->s = drape_scene_load_overrides(scene_path, (const char* const*)sets.items, sets.count, why, sizeof why);
 	bool loaded = j->s != NULL;
-	if (!loaded) snprintf(err, err_size, "cannot load the scene of '%s' (%s): %s", o->dir, scene_path, why);
+	if (read && !loaded) snprintf(err, err_size, "cannot load the scene of '%s' (%s): %s", o->dir, scene_path, why);
 	free(scene_path);
+	override_list_free(&sets);
+	if (!read) return EXIT_BAD_INPUT;
+	if (o->fps > 0.0) j->fps = o->fps;
 	if (!loaded) return EXIT_BAD_INPUT;
 	j->world = drape_scene_create_world(j->s, NULL, why, sizeof why);
 	if (j->world) start_motion(j->world, j->s, &j->merges);

@@ -128,6 +128,18 @@ else
 	[ ! -e "$tmp/broken/render/frame_0000.png" ] && ok mismatch_no_images || bad mismatch_no_images "images were written"
 fi
 
+# --- a run with --set: render rebuilds the scene with the run's overrides (summary.json), so a
+# cloth made finer by --set still matches its frames (without them: "frames do not match")
+if "$drape" run "$tent" --out "$tmp/set" --frames 2 --quiet --set cloths.0.grid.resolution=[9,9]; then
+	"$drape" render "$tmp/set" --size 80x60 --video none --quiet 2>"$tmp/stderr"
+	status=$?
+	pngs=$(ls "$tmp/set"/render/frame_*.png 2>/dev/null | wc -l)
+	[ $status -eq 0 ] && [ "$pngs" -eq 3 ] && ok render_run_overrides ||
+		bad render_run_overrides "exit $status, $pngs images: $(cat "$tmp/stderr")"
+else
+	bad render_run_overrides "drape run --set failed"
+fi
+
 # --- the built-in default scene (figure 1), its automatic camera, and run --render
 def="$tmp/default"
 if "$drape" run --out "$def" --frames 2 --quiet --render; then
