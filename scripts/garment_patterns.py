@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the sewing patterns of the shipped garments, scenes/patterns/{pants,shirt,blouse}.json
+"""Writes the sewing patterns of the shipped garments, scenes/patterns/{pants,shirt,shirt_untucked,blouse}.json
 (docs/garments.md). The outlines are measured off the generated mannequin in its dressing pose as
 the garment scenes pose it (CMU 01_01, "position": [-0.59, -1.0, 0]): joints from the skeleton, and
 the body's extents from its skinned mesh at frame 0 (solid_body_0000.obj). The panels are placed on
@@ -119,11 +119,12 @@ def pants():
 # vertical edges (half the sleeve's root circumference = the drop edge's length, no ease). Flat
 # sleeves folded in around their middles while closing (docs/garments.md, "Limitations").
 def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, cuff_clearance, torso_regions=None,
-               sleeve_regions=None):
+               sleeve_regions=None, out=0.0):
     S, drop, neck_z = 0.28, 0.27, 1.50
     # the torso panels on the hips joint's vertical (around.bone's flat form): 3 cm in front of the
-    # body (0.12 m in front of the mid-plane) and 15.5 cm behind it (0.42 m behind)
-    clear_front, clear_back = 0.03, 0.155
+    # body (0.12 m in front of the mid-plane) and 15.5 cm behind it (0.42 m behind); 'out' moves
+    # both further out, for a garment worn over another (docs/garments.md, "Layers (outfits)")
+    clear_front, clear_back = round(0.03 + out, 4), round(0.155 + out, 4)
     edge = {}
     for sg in (1, -1):
         lo, hi = ARM_ROOT_Z[sg]
@@ -184,10 +185,16 @@ def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, c
     return {"panels": list(panels.values()), "seams": seams}
 
 
-def shirt():
+def shirt(out=0.0):
     # a short-sleeved T-shirt to the hips, scoop neck at the front
     return shirt_like(hem=0.80, neck_x=0.17, front_neck=1.20, back_neck=1.40, sleeve_length=0.22, cuff_radius=0.075,
-                      cuff_clearance={+1: 0.035, -1: 0.035})
+                      cuff_clearance={+1: 0.035, -1: 0.035}, out=out)
+
+
+def shirt_untucked():
+    # the shirt worn over the pants (scenes/outfit_walk.json): its front and back 3 cm further out,
+    # clear of the pants' yoke (at 1.5 cm the yoke's back reaches 2.6 mm behind the shirt's back)
+    return shirt(out=0.03)
 
 
 def blouse():
@@ -205,6 +212,6 @@ def blouse():
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "scenes", "patterns")
-    for name, make in (("pants", pants), ("shirt", shirt), ("blouse", blouse)):
+    for name, make in (("pants", pants), ("shirt", shirt), ("shirt_untucked", shirt_untucked), ("blouse", blouse)):
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(make(), f, indent=1)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# A coarse outfit (docs/garments.md, "Layers (outfits)"): the skirt (layer 0) and the blouse worn
-# over it (layer 1) at about a quarter of the shipped garments' particles, sewn at once on the CMU
-# walk's body and worn as it starts to walk. Every seam merges; after the last merge no triangle
-# pair intersects at any frame, by drape's count (--strict would stop the run) and by an
-# independent brute-force test (selfx.py's method), and no particle is inside the body. While the
-# blouse's side seam closes, the skirt's side seam bulges out through its gap and is caught
-# outside; the layers' pulls (collide/cloth_layers.c) put it back: without them 57-63 pairs stay
-# crossed at every frame from 25 to 50.
-# usage: outfit_test.sh path/to/drape repo_root [ON when built with sanitizers: shorter run]
+# The coarse outfits (docs/garments.md, "Layers (outfits)"), each two garments at about a quarter
+# of the shipped garments' particles, sewn at once on the CMU walk's body and worn as it starts to
+# walk. Every seam merges; after the last merge no triangle pair intersects at any frame, by
+# drape's count (--strict would stop the run) and by an independent brute-force test (selfx.py's
+# method), and no particle is inside the body.
+# - outfit_coarse: the skirt (layer 0) and the blouse worn over it (layer 1). While the blouse's
+#   side seam closes, the skirt's side seam bulges out through its gap and is caught outside; the
+#   layers' pulls (collide/cloth_layers.c) put it back: without them 57-63 pairs stay crossed at
+#   every frame from 25 to 50.
+# - outfit_walk_coarse: figure 4's pants (layer 0) and the shirt worn over them, untucked
+#   (layer 1), as scenes/outfit_walk.json at a quarter of its particles.
+# usage: outfit_test.sh path/to/drape repo_root [ON when built with sanitizers: shorter runs]
 set -u
 drape=$1
 root=$2
@@ -17,31 +20,32 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bvh=/usr/share/assimp/models/BVH/01_01.bvh
 [ -r "$bvh" ] || { echo "no $bvh (Debian package assimp-testmodels): the outfit test needs the CMU clip"; exit 1; }
-# sewn by frame 31, moving from frame 37; under the sanitizers (ten times slower) only past the
-# frame where the skirt is caught in the blouse's side seam (16) and put back, by drape's count
-frames=60
-[ "$sanitized" = ON ] && frames=20
-if ! "$drape" run "$root/tests/scenes/outfit_coarse.json" --out "$tmp/out" --frames $frames --strict --quiet --threads 1; then
-	echo "FAILED  outfit_coarse: drape run exited $?"
-	exit 1
-fi
-if $py - "$tmp/out" "$frames" <<'PY'
+passed=0
+failed=0
+# check NAME FRAMES FIRST: runs tests/scenes/NAME.json for FRAMES frames; FIRST is the first frame
+# checked when the run ends before every seam has merged (the sanitized runs), -1 if every seam
+# must merge
+check() {
+	local name=$1 frames=$2 first=$3 out="$tmp/$1"
+	if ! "$drape" run "$root/tests/scenes/$name.json" --out "$out" --frames "$frames" --strict --quiet --threads 1; then
+		echo "FAILED  $name: drape run exited $?"
+		failed=$((failed + 1))
+		return
+	fi
+	if $py - "$out" "$frames" "$first" "$name" <<'PY'
 import csv, json, sys
 import numpy as np
 from scipy.spatial import cKDTree
-d, frames = sys.argv[1], int(sys.argv[2])
+d, frames, early, name = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 summary = json.load(open(d + "/summary.json"))
 rows = list(csv.DictReader(open(d + "/stats.csv")))
 assert len(rows) == frames + 1, len(rows)
 assert all(int(r["penetrating"]) == 0 for r in rows), "penetrating"
 assert not summary["warnings"], summary["warnings"]
 merged = [m["frame"] for m in summary["sewing"]["merged"]]
-full = frames >= 60
-if full:
-    assert summary["sewing"]["open"] == 0, summary["sewing"]
-    first = max(merged) + 1
-else:
-    first = 18  # the skirt caught at frame 16 is back inside the blouse
+full = summary["sewing"]["open"] == 0
+assert full or early >= 0, summary["sewing"]
+first = max(merged) + 1 if full else early
 counts = [int(r["self_intersections"]) for r in rows]
 assert all(c == 0 for c in counts[first:]), counts
 
@@ -85,14 +89,22 @@ def crossings(V, F):
 # drape's count leaves them out: it checks the frames after the last merge
 brute = {f: crossings(*read(d + "/frame_%04d.obj" % f)) for f in range(first, frames + 1)} if full else {}
 assert not any(brute.values()), {f: k for f, k in brute.items() if k}
-print("outfit_coarse: seams merged at frames %s; 0 crossing pairs at frames %d-%d (drape%s), 0 penetrating"
+print(name + ": seams merged at frames %s; 0 crossing pairs at frames %d-%d (drape%s), 0 penetrating"
       % (sorted(set(merged)), first, frames, " and brute force" if full else ""))
 PY
-then
-	echo "ok      outfit_coarse"
-	echo "1 passed, 0 failed"
-else
-	echo "FAILED  outfit_coarse: see above"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+	then
+		echo "ok      $name"
+		passed=$((passed + 1))
+	else
+		echo "FAILED  $name: see above"
+		failed=$((failed + 1))
+	fi
+}
+# the skirt and blouse: sewn by frame 31, moving from frame 37; under the sanitizers (ten times
+# slower) only past the frame where the skirt is caught in the blouse's side seam (16) and put
+# back, by drape's count
+if [ "$sanitized" = ON ]; then check outfit_coarse 20 18; else check outfit_coarse 60 -1; fi
+# the shirt over the pants: sewn by frame 15, the walk's first steps by frame 60
+if [ "$sanitized" = ON ]; then check outfit_walk_coarse 20 -1; else check outfit_walk_coarse 60 -1; fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
