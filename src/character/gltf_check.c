@@ -108,7 +108,13 @@ static bool accessors_inside(const cJSON* root, char* why, size_t why_size)
 	{
 		const cJSON* v = cJSON_GetArrayItem(views, index_or_none(accessor, "bufferView"));
 		const double bytes = element_bytes(accessor), count = number_or(accessor, "count", 0.0);
-		if (v && bytes > 0.0 && count >= 1.0) {
+		/* Both are required; assimp reads an accessor without them with sizes of its own,
+		 * again past the buffer (finding 12's second input). */
+		if (bytes == 0.0) {
+			snprintf(why, why_size, "accessors[%d] has no valid componentType and type (glTF 2.0 requires them)", i);
+			return false;
+		}
+		if (v && count >= 1.0) {
 			const double stride = number_or(v, "byteStride", bytes);
 			const double end = number_or(accessor, "byteOffset", 0.0) + (count - 1.0) * stride + bytes;
 			const double length = number_or(v, "byteLength", -1.0);
