@@ -91,6 +91,26 @@ seeds() {
 		# and all of them at once, one per line as the target reads them
 		awk 1 "$build"/seeds/set/[0-9]* >"$build/seeds/set/all"
 		echo "$build/seeds/set/all"
+		# and each shipped scene's own settings as overrides (its numbers, strings and booleans
+		# by their key paths, one per line): the keys users set, beyond those the docs quote
+		python3 - "$build/seeds/set" "$src"/scenes/*.json <<-'PY'
+			import json, os, sys
+			def leaves(node, path):
+			    if isinstance(node, dict):
+			        for k, v in node.items():
+			            yield from leaves(v, path + [k])
+			    elif isinstance(node, list):
+			        for i, v in enumerate(node):
+			            yield from leaves(v, path + [str(i)])
+			    else:
+			        yield ".".join(path), node
+			for scene in sys.argv[2:]:
+			    lines = [f"{p}={json.dumps(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else v}"
+			             for p, v in leaves(json.load(open(scene)), []) if p]
+			    out = os.path.join(sys.argv[1], "scene_" + os.path.basename(scene)[:-5])
+			    open(out, "w").write("\n".join(lines[:200]) + "\n")
+			    print(out)
+		PY
 		;;
 	character)
 		# assimp-testmodels' small glTF files (external buffers put inline as data: URIs, since the
