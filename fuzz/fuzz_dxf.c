@@ -2,7 +2,8 @@
  * Debian's dxflib, src/io/scene_dxf.c; docs/garments.md, "Patterns from DXF-AAMA"). The input is
  * the DXF file; a fixed scene names its piece FRONT (then BACK) as one flat panel of a garment, so a read
  * piece goes on through notch insertion, the simplicity check and the garment's meshing as a
- * user's file would. The triangle size is coarse: meshing is fuzz_scene's, the file is this one's. */
+ * user's file would. The triangle size is coarse (15 cm: a few dozen triangles a panel, a third of an
+ * execution at 5 cm): meshing is fuzz_scene's, the file is this one's. */
 #include "io/scene.h"
 
 #include <stdint.h>
@@ -45,7 +46,7 @@ static void load_piece(const char* piece)
 {
 	char text[512];
 	snprintf(text, sizeof text,
-		 "{\"cloths\": [{\"name\": \"panel\", \"garment\": {\"triangle_size\": 0.05, \"panels\": [\n"
+		 "{\"cloths\": [{\"name\": \"panel\", \"garment\": {\"triangle_size\": 0.15, \"panels\": [\n"
 		 " {\"name\": \"p\", \"outline\": {\"dxf\": \"pattern.dxf\", \"piece\": \"%s\"},\n"
 		 "  \"flat\": {\"center\": [0, 0, 1], \"normal\": [0, -1, 0]}}]}}]}\n",
 		 piece);

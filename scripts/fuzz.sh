@@ -32,6 +32,9 @@ cmake --build "$build" -j "${JOBS:-2}" --target "${names[@]/#/fuzz_}" >"$build/b
 
 # The steps run on one thread (fuzz_sim sets it too); passive waiting on a shared machine.
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
+# The targets write each input to a file (the loaders take paths): in memory, not on ext4, whose
+# truncate-and-rewrite flushes the file at every execution (a fifth of fuzz_dxf's time).
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 export UBSAN_OPTIONS=print_stacktrace=1
 # assimp's own leaks on files it refuses are not findings (fuzz/lsan_assimp.supp).
 export LSAN_OPTIONS="suppressions=$src/fuzz/lsan_assimp.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -88,6 +91,26 @@ seeds() {
 		# and all of them at once, one per line as the target reads them
 		awk 1 "$build"/seeds/set/[0-9]* >"$build/seeds/set/all"
 		echo "$build/seeds/set/all"
+		# and each shipped scene's own settings as overrides (its numbers, strings and booleans
+		# by their key paths, one per line): the keys users set, beyond those the docs quote
+		python3 - "$build/seeds/set" "$src"/scenes/*.json <<-'PY'
+			import json, os, sys
+			def leaves(node, path):
+			    if isinstance(node, dict):
+			        for k, v in node.items():
+			            yield from leaves(v, path + [k])
+			    elif isinstance(node, list):
+			        for i, v in enumerate(node):
+			            yield from leaves(v, path + [str(i)])
+			    else:
+			        yield ".".join(path), node
+			for scene in sys.argv[2:]:
+			    lines = [f"{p}={json.dumps(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else v}"
+			             for p, v in leaves(json.load(open(scene)), []) if p]
+			    out = os.path.join(sys.argv[1], "scene_" + os.path.basename(scene)[:-5])
+			    open(out, "w").write("\n".join(lines[:200]) + "\n")
+			    print(out)
+		PY
 		;;
 	character)
 		# assimp-testmodels' small glTF files (external buffers put inline as data: URIs, since the
@@ -131,7 +154,33 @@ seeds() {
 		# the shipped sleeve and the test files, written by an independent writer (python3-ezdxf)
 		mkdir -p "$build/seeds/dxf"
 		/usr/bin/python3 "$src/tests/aama_dxf.py" "$build/seeds/dxf" >/dev/null
-		ls "$src/scenes/patterns/sleeve.dxf" "$build"/seeds/dxf/*.dxf
+		cp "$src/scenes/patterns/sleeve.dxf" "$build/seeds/dxf/"
+		# Each cut to what drape reads: $ACADVER and $INSUNITS of the header, the BLOCKS (the
+		# pieces) and the ENTITIES; the classes, tables and objects that ezdxf writes are 90 % of
+		# a 15 kB file, and every mutation would pay for reading them (docs/reliability.md).
+		python3 - "$build"/seeds/dxf/*.dxf <<-'PY'
+			import sys
+			for path in sys.argv[1:]:
+			    lines = open(path).read().split("\n")
+			    pairs = [(lines[i].strip(), lines[i + 1]) for i in range(0, len(lines) - 1, 2)]
+			    out, keep, var = [], True, None
+			    for i, (code, value) in enumerate(pairs):
+			        if code == "0" and value.strip() == "SECTION":
+			            name = pairs[i + 1][1].strip() if i + 1 < len(pairs) else ""
+			            keep = name in ("HEADER", "BLOCKS", "ENTITIES")
+			            header = name == "HEADER"
+			        if not keep:
+			            if code == "0" and value.strip() == "ENDSEC":
+			                keep = True
+			            continue
+			        if header and code == "9":
+			            var = value.strip()
+			        if header and var not in (None, "$ACADVER", "$INSUNITS") and code != "0":
+			            continue
+			        out.append((code, value))
+			    open(path, "w").write("".join(f"{c}\n{v}\n" for c, v in out))
+			    print(path)
+		PY
 		;;
 	esac | paste -sd, -
 }
@@ -183,10 +232,22 @@ for name in "${names[@]}"; do
 	else
 		mkdir -p "$build/corpus/$name"
 		echo "fuzz_$name: $seconds s on $build/corpus/$name"
+		# FUZZ_RUNS: stop after that many executions as well (whichever comes first).
+		((${FUZZ_RUNS:-0} > 0)) && flags+=(-runs="$FUZZ_RUNS")
+		# assimp leaks on most files it refuses (suppressed, fuzz/lsan_assimp.supp), and libFuzzer
+		# runs LeakSanitizer's whole-heap scan after every execution that leaked: 45 % of
+		# fuzz_character's time. Its campaign leaves leaks to a pass over the corpus at the end.
+		leaks_after=0
+		[ "$name" = character ] && { flags+=(-detect_leaks=0); leaks_after=1; }
 		rc=0
 		"$bin" "$build/corpus/$name" "${flags[@]}" -max_total_time="$seconds" 2>&1 | tee "$build/fuzz-$name.log" |
 			grep --line-buffered -E "^(INFO: Seed|#[0-9]+[[:space:]]+(INITED|DONE|pulse))|stat::|ERROR|SUMMARY|Test unit" ||
 			rc=${PIPESTATUS[0]}
+		if ((rc == 0 && leaks_after)); then
+			echo "fuzz_$name: the corpus once more, with leak detection"
+			"$bin" -runs=0 -detect_leaks=1 -timeout="$(timeout_of "$name")" -artifact_prefix="$findings/" \
+				"$build/corpus/$name" >"$build/fuzz-$name-leaks.log" 2>&1 || { tail -n 40 "$build/fuzz-$name-leaks.log"; rc=1; }
+		fi
 		((rc == 0)) || status=1
 	fi
 done

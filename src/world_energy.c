@@ -20,7 +20,7 @@ double world_elastic_energy_at(const drape_world* w, const vec3* xs)
 		if (el->springs_only) continue;
 		vec3 x[3] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]]};
 		condition c;
-		stretch_condition(&el->rest, x, el->bu, el->bv, &c);
+		stretch_condition(&el->rest, x, el->bu, el->bv, false, &c);
 		e += 0.5 * el->k_stretch * (c.c[0] * c.c[0] + c.c[1] * c.c[1]);
 		shear_condition(&el->rest, x, false, &c);
 		e += 0.5 * el->k_shear * c.c[0] * c.c[0];

@@ -84,7 +84,7 @@ typedef struct cond_setup {
 static void eval_cond(const cond_setup* s, const vec3* x, condition* c)
 {
 	switch (s->kind) {
-	case KIND_STRETCH: stretch_condition(&s->rest, x, s->bu, s->bv, c); break;
+	case KIND_STRETCH: stretch_condition(&s->rest, x, s->bu, s->bv, true, c); break;
 	case KIND_SHEAR: shear_condition(&s->rest, x, true, c); break;
 	case KIND_BEND: bend_condition(x, true, c); break;
 	}
@@ -468,7 +468,7 @@ static void test_stretch_w_affine(void)
 
 		/* Stretch and shear values for this known map. */
 		condition c;
-		stretch_condition(&r, x, 1.1, 0.9, &c);
+		stretch_condition(&r, x, 1.1, 0.9, true, &c);
 		CHECK(c.m == 2 && c.n == 3 && c.hess_psd[0] && c.hess_psd[1]);
 		CHECK_NEAR(c.c[0], r.area * (v3_len(f0) - 1.1), 1e-9);
 		CHECK_NEAR(c.c[1], r.area * (v3_len(f1) - 0.9), 1e-9);
@@ -507,7 +507,7 @@ static void test_stretch_zero_w(void)
 	/* All corners at one point: w_u = w_v = 0, |w| not differentiable. */
 	vec3 x[3] = {v3(1, 2, 3), v3(1, 2, 3), v3(1, 2, 3)};
 	condition c;
-	stretch_condition(&r, x, 1.0, 1.0, &c);
+	stretch_condition(&r, x, 1.0, 1.0, true, &c);
 	CHECK_NEAR(c.c[0], -0.5, 1e-15);
 	CHECK_NEAR(c.c[1], -0.5, 1e-15);
 	double s = 0.0;
@@ -525,7 +525,7 @@ static void test_stretch_zero_w(void)
 	CHECK(s == 0.0);
 	/* Only w_v vanishes: component u keeps its derivatives. */
 	x[1] = v3(2, 2, 3);
-	stretch_condition(&r, x, 1.0, 1.0, &c);
+	stretch_condition(&r, x, 1.0, 1.0, true, &c);
 	CHECK(v3_len(c.grad[0][1]) > 0.0);
 	CHECK(v3_len(c.grad[1][1]) == 0.0 && m3_maxabs(c.hess[1][2][2]) == 0.0);
 }
@@ -961,7 +961,7 @@ static void test_terms_clear_and_accumulate(void)
 static void drag_of(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, element_terms* t)
 {
 	element_terms_clear(t, 3);
-	drag_terms(x, v, wind, drag, t);
+	drag_terms(x, v, wind, drag, JACOBIAN_EXACT, t);
 }
 
 static void test_drag_derivative(void)
@@ -1087,7 +1087,7 @@ static void test_spring(void)
 static void biphasic_energy_force(const tri_rest* r, const vec3* x, double k, double s, double* e, vec3 f[3])
 {
 	condition c, cl;
-	stretch_condition(r, x, 1.0, 1.0, &c);
+	stretch_condition(r, x, 1.0, 1.0, true, &c);
 	int beyond = stretch_limit_condition(r, &c, 1.0, 1.0, s, &cl);
 	*e = 0.0;
 	element_terms t;
@@ -1112,7 +1112,7 @@ static void test_stretch_limit_stiffening(void)
 		const double su = trial % 2 ? 1.04 : 0.97, sv = trial % 3 ? 1.02 : 1.005;
 		deform(&r, su, sv, 0.05, 0.0, x);
 		condition c, cl;
-		stretch_condition(&r, x, 1.0, 1.0, &c);
+		stretch_condition(&r, x, 1.0, 1.0, true, &c);
 		int beyond = stretch_limit_condition(&r, &c, 1.0, 1.0, s, &cl);
 		CHECK(beyond == (sv > 1.01 ? 3 : 1)); /* su is always beyond, sv = 1.005 is within */
 		/* C' = a (|w| - bound), the bound on the side the component is out */

@@ -1,5 +1,5 @@
 /* glTF files that assimp 5.2 (Debian's) crashes on, refused before it reads them
- * (docs/reliability.md, "Fuzzing", finding 8). A skin without `inverseBindMatrices` is valid
+ * (docs/reliability.md, "Fuzzing", findings 8 and 12). A skin without `inverseBindMatrices` is valid
  * glTF 2.0 (identity matrices are meant), but assimp's glTF2 importer dereferences the missing
  * accessor: a segmentation fault in aiImportFile, found by fuzz_character
  * (tests/fuzz_regressions/character/). Reading the JSON here costs one parse of the file's text,
@@ -46,6 +46,91 @@ static uint32_t read_u32(const unsigned char* p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* A number-valued key of an object, or fallback when absent or not a number. */
+static double number_or(const cJSON* o, const char* key, double fallback)
+{
+	const cJSON* n = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(n) ? n->valuedouble : fallback;
+}
+
+/* An index-valued key, -1 when absent or out of int's range. */
+static int index_or_none(const cJSON* o, const char* key)
+{
+	const double d = number_or(o, key, -1.0);
+	return d >= 0.0 && d < 2147483647.0 ? (int)d : -1;
+}
+
+/* Bytes of one element of an accessor, 0 when its type or component type is unknown. */
+static double element_bytes(const cJSON* accessor)
+{
+	const int component = index_or_none(accessor, "componentType");
+	const double size = component == 5120 || component == 5121 ? 1.0
+			    : component == 5122 || component == 5123 ? 2.0
+			    : component == 5125 || component == 5126 ? 4.0
+								     : 0.0;
+	const cJSON* t = cJSON_GetObjectItemCaseSensitive(accessor, "type");
+	if (!cJSON_IsString(t)) return 0.0;
+	static const struct {
+		const char* name;
+		double count;
+	} types[] = {{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT2", 4}, {"MAT3", 9}, {"MAT4", 16}};
+	for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k)
+		if (strcmp(t->valuestring, types[k].name) == 0) return size * types[k].count;
+	return 0.0;
+}
+
+/* glTF 2.0 requires every accessor's elements inside its buffer view and every view inside its
+ * buffer; assimp 5.2 reads them without checking, past the end of its copy of the buffer (a
+ * heap-buffer-overflow in aiImportFile, fuzzing finding 12). Accessors or views whose sizes are
+ * missing are left to assimp, which refuses them. Returns false with why for the first outside. */
+static bool accessors_inside(const cJSON* root, char* why, size_t why_size)
+{
+	const cJSON* buffers = cJSON_GetObjectItemCaseSensitive(root, "buffers");
+	const cJSON* views = cJSON_GetObjectItemCaseSensitive(root, "bufferViews");
+	int i = 0;
+	const cJSON* view;
+	cJSON_ArrayForEach(view, views)
+	{
+		const cJSON* buffer = cJSON_GetArrayItem(buffers, index_or_none(view, "buffer"));
+		const double end = number_or(view, "byteOffset", 0.0) + number_or(view, "byteLength", 0.0);
+		const double length = number_or(buffer, "byteLength", -1.0);
+		if (buffer && length >= 0.0 && end > length) {
+			snprintf(why, why_size,
+				 "bufferViews[%d] ends at byte %.0f of a buffer of %.0f bytes (assimp 5.2 reads past the buffer)", i,
+				 end, length);
+			return false;
+		}
+		++i;
+	}
+	i = 0;
+	const cJSON* accessor;
+	cJSON_ArrayForEach(accessor, cJSON_GetObjectItemCaseSensitive(root, "accessors"))
+	{
+		const cJSON* v = cJSON_GetArrayItem(views, index_or_none(accessor, "bufferView"));
+		const double bytes = element_bytes(accessor), count = number_or(accessor, "count", 0.0);
+		/* Both are required; assimp reads an accessor without them with sizes of its own,
+		 * again past the buffer (finding 12's second input). */
+		if (bytes == 0.0) {
+			snprintf(why, why_size, "accessors[%d] has no valid componentType and type (glTF 2.0 requires them)", i);
+			return false;
+		}
+		if (v && count >= 1.0) {
+			const double stride = number_or(v, "byteStride", bytes);
+			const double end = number_or(accessor, "byteOffset", 0.0) + (count - 1.0) * stride + bytes;
+			const double length = number_or(v, "byteLength", -1.0);
+			if (length >= 0.0 && end > length) {
+				snprintf(why, why_size,
+					 "accessors[%d] ends at byte %.0f of a buffer view of %.0f bytes (assimp 5.2 reads past the "
+					 "buffer)",
+					 i, end, length);
+				return false;
+			}
+		}
+		++i;
+	}
+	return true;
+}
+
 bool character_gltf_importable(const char* path, char* why, size_t why_size)
 {
 	bool glb = has_extension(path, ".glb");
@@ -88,6 +173,7 @@ bool character_gltf_importable(const char* path, char* why, size_t why_size)
 		}
 		++i;
 	}
+	if (ok) ok = accessors_inside(root, why, why_size);
 	cJSON_Delete(root);
 	return ok;
 }

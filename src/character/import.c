@@ -349,6 +349,10 @@ static bool load_meshes(importer* im)
 		for (int32_t copy = 0; copy < copies; ++copy) {
 			for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
 				double p[3] = {mesh->mVertices[v].x, mesh->mVertices[v].y, mesh->mVertices[v].z};
+				/* assimp passes a buffer's bytes on as floats unchecked: a misaligned or
+				 * corrupt accessor reads as NaN or 1e38 (fuzzing, finding 11) */
+				if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])))
+					return fail(im, "mesh '%s' vertex %u has a position that is not a finite number", mesh->mName.data, v);
 				memcpy(&c->rest[3 * (size_t)(v0 + (int32_t)v)], p, sizeof p);
 				if (!skinned) {
 					c->skin_joint[4 * (size_t)(v0 + (int32_t)v)] = inst[copy];

@@ -32,6 +32,10 @@ void condition_terms_component(const condition* c, int a, double k, double kd, c
 			for (int i = 0; i < n; ++i) cdot += v3_dot(g[i], v[i]);
 		}
 		const double fs = -(k * c->c[a] + kd * cdot);
+		if (mode == JACOBIAN_NONE) {
+			for (int i = 0; i < n; ++i) t->f[i] = v3_madd(t->f[i], fs, g[i]);
+			return;
+		}
 
 		/* With a PSD d2C, the terms -k C d2C and -kd Cdot d2C add k C d2C and kd Cdot d2C to
 		 * -df/dx: indefinite once C < 0 (Cdot < 0). With an indefinite d2C (shear, bend) they

@@ -5,7 +5,7 @@
  * stable at large steps. */
 #include "forces.h"
 
-void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, element_terms* t)
+void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, jacobian_mode mode, element_terms* t)
 {
 	const vec3 cr = v3_cross(v3_sub(x[1], x[0]), v3_sub(x[2], x[0]));
 	const double len = v3_len(cr);
@@ -18,9 +18,9 @@ void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, elemen
 	const double s = drag * area / 3.0;
 	const vec3 f = v3_scale(n, -s * v3_dot(v3_sub(vbar, wind), n));
 	/* Each corner's force sees each corner's velocity through vbar, with weight 1/3. */
+	for (int i = 0; i < 3; ++i) t->f[i] = v3_add(t->f[i], f);
+	if (mode == JACOBIAN_NONE) return;
 	const mat3 dv = m3_scale(m3_outer(n, n), -s / 3.0);
-	for (int i = 0; i < 3; ++i) {
-		t->f[i] = v3_add(t->f[i], f);
+	for (int i = 0; i < 3; ++i)
 		for (int j = 0; j < 3; ++j) t->dfdv[i][j] = m3_add(t->dfdv[i][j], dv);
-	}
 }

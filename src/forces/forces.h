@@ -45,6 +45,8 @@ void element_terms_reset(element_terms* t, int n);
 typedef enum jacobian_mode {
 	JACOBIAN_EXACT = 0,
 	JACOBIAN_DEFINITE = 1,
+	/* The force alone, no derivatives: an explicit family's terms (only f is read). */
+	JACOBIAN_NONE = 2,
 } jacobian_mode;
 
 /* Adds to *t the force -k dC C, the damping force -kd dC Cdot (Cdot = dC^T v) and their
@@ -75,8 +77,8 @@ void stretch_w(const tri_rest* r, const vec3 x[3], vec3* wu, vec3* wv);
  * cv = (-(dinv01 + dinv11), dinv01, dinv11). */
 void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3]);
 
-/* Stretch (eq. 10): C = a (|w_u| - b_u, |w_v| - b_v). */
-void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, condition* c);
+/* Stretch (eq. 10): C = a (|w_u| - b_u, |w_v| - b_v). The Hessian is filled only if `hessian`. */
+void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, bool hessian, condition* c);
 
 /* Strain limiting's stiffening (docs/solver.md, "Strain limiting"): outside
  * [min(b, 1) (1 - s), max(b, 1) (1 + s)] (b = 1: plain cloth; b < 1, an elastic band, may stretch
@@ -115,8 +117,9 @@ static inline double bend_guarded(double theta, double guard)
 
 /* Air drag on a triangle (sec. 4.4): f_i = -(drag * area / 3) ((vbar - wind) . n) n on each
  * corner, vbar the mean corner velocity and n the unit normal, area the current area. Adds f
- * and its exact df/dv; df/dx (non-symmetric) is left out of the implicit system (docs/solver.md). */
-void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, element_terms* t);
+ * and, unless mode is JACOBIAN_NONE, its exact df/dv; df/dx (non-symmetric) is left out of the implicit
+ * system (docs/solver.md). */
+void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, jacobian_mode mode, element_terms* t);
 
 /* User point force on one particle (sec. 4.4): f = force - stiffness (x - target) - damping v,
  * with df/dx = -stiffness I and df/dv = -damping I. */

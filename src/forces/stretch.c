@@ -3,7 +3,7 @@
  * strain limit (docs/solver.md, "Strain limiting"). */
 #include "forces.h"
 
-void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, condition* c)
+void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, bool hessian, condition* c)
 {
 	vec3 w[2];
 	stretch_w(r, x, &w[0], &w[1]);
@@ -13,7 +13,7 @@ void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv,
 
 	c->m = 2;
 	c->n = 3;
-	c->has_hess = true;
+	c->has_hess = hessian;
 	for (int a = 0; a < 2; ++a) {
 		const double len = v3_len(w[a]);
 		c->c[a] = r->area * (len - b[a]);
@@ -25,17 +25,17 @@ void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv,
 			 * Zero is its subgradient's centre and keeps the system finite. */
 			for (int i = 0; i < 3; ++i) {
 				c->grad[a][i] = v3_zero();
-				for (int j = 0; j < 3; ++j) c->hess[a][i][j] = m3_zero();
+				for (int j = 0; hessian && j < 3; ++j) c->hess[a][i][j] = m3_zero();
 			}
 			continue;
 		}
 
 		const vec3 wh = v3_scale(w[a], 1.0 / len);
+		for (int i = 0; i < 3; ++i) c->grad[a][i] = v3_scale(wh, r->area * cw[a][i]);
+		if (!hessian) continue;
 		const mat3 p = m3_scale(m3_sub(m3_identity(), m3_outer(wh, wh)), r->area / len);
-		for (int i = 0; i < 3; ++i) {
-			c->grad[a][i] = v3_scale(wh, r->area * cw[a][i]);
+		for (int i = 0; i < 3; ++i)
 			for (int j = 0; j < 3; ++j) c->hess[a][i][j] = m3_scale(p, cw[a][i] * cw[a][j]);
-		}
 	}
 }
 

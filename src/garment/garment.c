@@ -445,6 +445,20 @@ static bool panel_prepare(const garment_def* d, int32_t pi, panel_work* w, char*
 	for (int32_t i = 0; i < w->count; ++i)
 		for (int k = 0; k < 2; ++k) lo[k] = fmin(lo[k], w->xy[2 * i + k]), hi[k] = fmax(hi[k], w->xy[2 * i + k]);
 	for (int k = 0; k < 2; ++k) w->center[k] = 0.5 * (lo[k] + hi[k]), w->size[k] = hi[k] - lo[k];
+	/* The panel limit (mesh_panel) before the edges are divided: a panel of 10^8 m has edges of
+	 * more than 2^31 triangles, whose count overflowed (fuzzing, finding 10). Along and across
+	 * the grain as mesh_panel measures it, here over the outline's samples. */
+	const double gl = hypot(p->grain[0], p->grain[1]), gx = p->grain[0] / gl, gy = p->grain[1] / gl;
+	double ulo = 1e300, uhi = -1e300, vlo = 1e300, vhi = -1e300;
+	for (int32_t i = 0; i < w->count; ++i) {
+		const double u = w->xy[2 * i] * gx + w->xy[2 * i + 1] * gy, v = -w->xy[2 * i] * gy + w->xy[2 * i + 1] * gx;
+		ulo = fmin(ulo, u), uhi = fmax(uhi, u), vlo = fmin(vlo, v), vhi = fmax(vhi, v);
+	}
+	if (!(uhi - ulo <= LIMIT_PANEL && vhi - vlo <= LIMIT_PANEL)) {
+		snprintf(err, err_size, "panel '%s' spans %.3g m x %.3g m, beyond drape's limit of %g m", p->name, uhi - ulo,
+			 vhi - vlo, LIMIT_PANEL);
+		return false;
+	}
 	for (int32_t e = 0; e < n; ++e) {
 		w->edge_len[e] = edge_length(w, e, n);
 		long r = lround(w->edge_len[e] / h);
@@ -501,6 +515,11 @@ static bool seam_prepare(const garment_def* d, int32_t s, panel_work* works, int
 	long n = lround(longest / d->triangle_size);
 	if (n < counts[0]) n = counts[0];
 	if (n < counts[1]) n = counts[1];
+	if (n > 50000000) {
+		snprintf(err, err_size, "seam '%s': its sides are %.4g m long, %ld triangle sides of %g m, too many to mesh", sm->name,
+			 longest, n, d->triangle_size);
+		return false;
+	}
 	for (int k = 0; k < 2; ++k) {
 		const int32_t pi = find_panel(d, sm->side[k].panel);
 		double lens[counts[k]];
@@ -568,6 +587,16 @@ bool garment_build(const garment_def* d, garment* g, char* err, size_t err_size)
 	for (int32_t i = 0; ok && i < d->panel_count; ++i) {
 		panel_work* w = &works[i];
 		const pattern_panel* p = &d->panels[i];
+		/* Within the panel limit an outline can still be long (a zigzag of many points): its
+		 * boundary points are capped as the grid's are (mesh_panel), before an int32 sum of them. */
+		int64_t boundary = 0;
+		for (int32_t e = 0; e < p->point_count; ++e) boundary += w->edge_n[e];
+		if (boundary > 50000000) {
+			snprintf(err, err_size, "panel '%s': its outline is %lld triangle sides of %g m long, too many to mesh", p->name,
+				 (long long)boundary, d->triangle_size);
+			ok = false;
+			break;
+		}
 		w->boundary = 0;
 		for (int32_t e = 0; e < p->point_count; ++e) w->bstart[e] = w->boundary, w->boundary += w->edge_n[e];
 		double* bxy = malloc(2 * (size_t)w->boundary * sizeof *bxy);

@@ -38,6 +38,7 @@ static double now_ms(void)
 typedef struct sinks {
 	element_terms t[3];
 	bool used[3];
+	bool jacobians[3]; /* t[k]'s Jacobian blocks were cleared */
 	int n;
 } sinks;
 
@@ -53,9 +54,38 @@ static element_terms* sink(sinks* s, const assembly_plan* p, int family)
 	int role = p->role[family];
 	if (role == ROLE_OFF) return NULL;
 	int k = role - 1;
-	if (!s->used[k]) {
-		element_terms_reset(&s->t[k], s->n);
+	if (!s->used[k] || !s->jacobians[k]) {
+		if (s->used[k]) {
+			/* forces kept: clear the blocks the force-only terms before left alone */
+			vec3 f[COND_MAX_NODES];
+			for (int i = 0; i < s->n; ++i) f[i] = s->t[k].f[i];
+			element_terms_reset(&s->t[k], s->n);
+			for (int i = 0; i < s->n; ++i) s->t[k].f[i] = f[i];
+		} else {
+			element_terms_reset(&s->t[k], s->n);
+		}
 		s->used[k] = true;
+		s->jacobians[k] = true;
+	}
+	return &s->t[k];
+}
+
+/* The terms of an element's conditions, and how to form them: an explicit family's (force only)
+ * skip the Jacobians and their clearing, two thirds of an explicit step's element work. */
+static element_terms* sink_for(sinks* s, const assembly_plan* p, int family, jacobian_mode* mode)
+{
+	int role = p->role[family];
+	if (role != ROLE_EXPLICIT) {
+		*mode = JACOBIAN_DEFINITE;
+		return sink(s, p, family);
+	}
+	*mode = JACOBIAN_NONE;
+	const int k = ROLE_EXPLICIT - 1;
+	if (!s->used[k]) {
+		for (int i = 0; i < s->n; ++i) s->t[k].f[i] = v3_zero();
+		s->t[k].n = s->n;
+		s->used[k] = true;
+		s->jacobians[k] = false;
 	}
 	return &s->t[k];
 }
@@ -163,17 +193,18 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 	condition c;
 	element_terms* t;
 	if (!e->springs_only) {
-		element_terms* tu = sink(&s, p, FAMILY_STRETCH_U);
-		element_terms* tv = sink(&s, p, FAMILY_STRETCH_V);
+		jacobian_mode mu = JACOBIAN_NONE, mv = JACOBIAN_NONE, m;
+		element_terms* tu = p->role[FAMILY_STRETCH_U] != ROLE_OFF ? sink_for(&s, p, FAMILY_STRETCH_U, &mu) : NULL;
+		element_terms* tv = p->role[FAMILY_STRETCH_V] != ROLE_OFF ? sink_for(&s, p, FAMILY_STRETCH_V, &mv) : NULL;
 		if (tu || tv) {
-			stretch_condition(&e->rest, x, e->bu, e->bv, &c);
+			stretch_condition(&e->rest, x, e->bu, e->bv, (tu && mu != JACOBIAN_NONE) || (tv && mv != JACOBIAN_NONE), &c);
 			/* Component 0 is the warp (u) stretch, 1 the weft (v). */
 			if (tu)
 				condition_terms_component(&c, 0, e->k_stretch * p->scale[FAMILY_STRETCH_U],
-							  e->kd_stretch * p->scale[FAMILY_STRETCH_U], v, JACOBIAN_DEFINITE, tu);
+							  e->kd_stretch * p->scale[FAMILY_STRETCH_U], v, mu, tu);
 			if (tv)
 				condition_terms_component(&c, 1, e->k_stretch * p->scale[FAMILY_STRETCH_V],
-							  e->kd_stretch * p->scale[FAMILY_STRETCH_V], v, JACOBIAN_DEFINITE, tv);
+							  e->kd_stretch * p->scale[FAMILY_STRETCH_V], v, mv, tv);
 			/* Beyond the strain limit the stretch stiffens (docs/solver.md, "Strain limiting"). */
 			condition cs;
 			const int beyond = strain_limit_active(w)
@@ -181,17 +212,18 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 						   : 0;
 			const double ks = (STRETCH_LIMIT_STIFFENING - 1.0) * e->k_stretch;
 			if (tu && (beyond & 1))
-				condition_terms_component(&cs, 0, ks * p->scale[FAMILY_STRETCH_U], 0.0, v, JACOBIAN_DEFINITE, tu);
+				condition_terms_component(&cs, 0, ks * p->scale[FAMILY_STRETCH_U], 0.0, v, mu, tu);
 			if (tv && (beyond & 2))
-				condition_terms_component(&cs, 1, ks * p->scale[FAMILY_STRETCH_V], 0.0, v, JACOBIAN_DEFINITE, tv);
+				condition_terms_component(&cs, 1, ks * p->scale[FAMILY_STRETCH_V], 0.0, v, mv, tv);
 		}
-		if ((t = sink(&s, p, FAMILY_SHEAR))) {
+		if (p->role[FAMILY_SHEAR] != ROLE_OFF && (t = sink_for(&s, p, FAMILY_SHEAR, &m))) {
 			shear_condition(&e->rest, x, false, &c);
-			condition_terms(&c, e->k_shear * p->scale[FAMILY_SHEAR], e->kd_shear * p->scale[FAMILY_SHEAR], v,
-					JACOBIAN_DEFINITE, t);
+			condition_terms(&c, e->k_shear * p->scale[FAMILY_SHEAR], e->kd_shear * p->scale[FAMILY_SHEAR], v, m, t);
 		}
 	}
-	if (e->drag > 0.0 && (t = sink(&s, p, FAMILY_OTHER))) drag_terms(x, v, wind, e->drag, t);
+	jacobian_mode md;
+	if (e->drag > 0.0 && p->role[FAMILY_OTHER] != ROLE_OFF && (t = sink_for(&s, p, FAMILY_OTHER, &md)))
+		drag_terms(x, v, wind, e->drag, md, t);
 	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
@@ -202,8 +234,9 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 	if (!reuse_slots(w, e->v, 4, hinge_r_base(w), hinge_u_base(w), (int32_t)(e - w->model.hinges), &rec, &used)) return;
 	sinks s;
 	sinks_init(&s, 4);
-	element_terms* t = sink(&s, p, FAMILY_BEND);
-	if (!t) return;
+	if (p->role[FAMILY_BEND] == ROLE_OFF) return;
+	jacobian_mode mode;
+	element_terms* t = sink_for(&s, p, FAMILY_BEND, &mode);
 	vec3 x[4], v[4], yv[4];
 	gather(w, e->v, 4, h, x, v, yv);
 	condition c;
@@ -214,7 +247,7 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 		c.c[0] = bend_guarded(c.c[0], e->guard);
 		if (c.c[0] == 0.0) k = kd = 0.0;
 	}
-	condition_terms(&c, k * p->scale[FAMILY_BEND], kd * p->scale[FAMILY_BEND], v, JACOBIAN_DEFINITE, t);
+	condition_terms(&c, k * p->scale[FAMILY_BEND], kd * p->scale[FAMILY_BEND], v, mode, t);
 	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
 
