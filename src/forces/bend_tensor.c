@@ -313,3 +313,12 @@ double bend_tensor_energy(const bend_tensor_elem* els, int32_t count, const vec3
 	}
 	return -0.5 * e;
 }
+
+double bend_tensor_rows_energy(int32_t n, const int32_t* start, const int32_t* col, const double* k, const vec3* x)
+{
+	/* The symmetric rows count each pair twice: -1/2 sum_{i<j} becomes -1/4 sum_{i,j}. */
+	double e = 0.0;
+	for (int32_t i = 0; i < n; ++i)
+		for (int32_t s = start[i]; s < start[i + 1]; ++s) e += k[s] * v3_len2(v3_sub(x[i], x[col[s]]));
+	return -0.25 * e;
+}

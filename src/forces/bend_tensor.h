@@ -78,6 +78,9 @@ bool bend_tensor_rows_build(const bend_tensor_elem* els, int32_t count, int32_t 
 
 /* 1/2 sum q_ij x_i.x_j over the elements at positions x, J. */
 double bend_tensor_energy(const bend_tensor_elem* els, int32_t count, const vec3* x);
+/* The same from the summed rows of bend_tensor_rows_build (n rows): a quarter of the work of
+ * forming every element's matrix, for the step judge's energy twice a step (issue 31, stalls). */
+double bend_tensor_rows_energy(int32_t n, const int32_t* start, const int32_t* col, const double* k, const vec3* x);
 
 /* q = area * (c_uu a_uu a_uu^T + c_vv a_vv a_vv^T + 2 sqrt(c_uu c_vv) a_uv a_uv^T): E = 1/2 sum q_ij x_i.x_j. */
 void bend_tensor_matrix(const double alpha[3][BEND_TENSOR_NODES], double area, double c_uu, double c_vv,
