@@ -16,6 +16,7 @@
 #include "../solver/reduce.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The length rules of the arena's arrays. */
 typedef enum length_rule {
@@ -140,6 +141,7 @@ void workspace_free(drape_world* w)
 	bend_tensor_free(w);
 	limit_set_free(&k->limit);
 	arena_free(w);
+	memset(&k->bounds, 0, sizeof k->bounds); /* its arrays were the arena's */
 	traded_free(w);
 	colouring_free(&k->triangle_colours);
 	colouring_free(&k->hinge_colours);
@@ -242,7 +244,11 @@ drape_status workspace_prepare(drape_world* w)
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
 		ok = (k->multigrid = multigrid_create(&k->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
 	ok = ok && arena_build(w) && traded_build(w);
-	for (int32_t i = 0; ok && i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
+	if (ok) k->bounds = (pcg_bounds){.items = k->bound_items, .capacity = n, .of_particle = k->bound_of};
+	for (int32_t i = 0; ok && i < n; ++i) {
+		w->state.contacts[i] = (contact){.solid = -1, .near = -1};
+		k->bound_of[i] = -1;
+	}
 	if (ok && w->def.self_collision) ok = pairs_build(w);
 	if (!ok) {
 		workspace_free(w);
