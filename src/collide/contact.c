@@ -33,6 +33,13 @@
  * step, docs/collide.md), not further: held to the layer's edge, the solve took in 6 times as many
  * contacts and the skirt's CG per attempt rose from 55 to 81 (docs/solver.md). */
 #define NEAR_DEPTH 0.5
+/* A held contact beyond its target comes in by at most this many thicknesses a step, through y
+ * (eq. 17): a y that pulled in stays with a particle whose bound the solve releases, a jolt
+ * against its free neighbours (the whole gap, up to a thickness: the skirt's plain strain max
+ * 7.7 %); coming in by velocity instead kicks the cloth towards the body at up to a thickness per
+ * step, and the coarse pants passed through themselves (docs/solver.md, "Contacts inside the
+ * solve"). */
+#define PULL_IN_DEPTH 0.1
 
 static void tangents(vec3 n, vec3* a, vec3* b)
 {
@@ -89,6 +96,7 @@ static void constrain(drape_world* w, int32_t i, double h)
 	/* A pinched particle gives up the thickness (it is held on the bare surface) no faster than
 	 * a deep one is pushed out. */
 	if (c->pinched && push < -PUSH_SPEED * h) target = free_end - PUSH_SPEED * h;
+	if (!c->pinched && push < -PULL_IN_DEPTH * thickness) target = free_end - PULL_IN_DEPTH * thickness;
 	vec3 p = v3_madd(v3_madd(x, h, vs), target - free_end, n);
 	if (constraints_add_bound(w, i, n, p, vs, h, release_floor(w, i, h), true) < 0) return;
 	if (c->sticking && !c->pinched) {

@@ -91,14 +91,13 @@ int32_t constraints_add_bound(drape_world* w, int32_t i, vec3 n, vec3 p, vec3 pv
 		bs->of_particle[i] = k;
 	}
 	/* As constraints_add_direction: dv's part along r is r . (pv - v), and a held bound's y moves
-	 * the particle out onto p. Never in: a particle short of p (drift < 0, moving with the surface
-	 * it would stay beyond p) may approach p by its velocity, not pass it; a y that pulled it in
-	 * would stay with it if the solve released the bound, a jolt of up to a thickness against
-	 * its free neighbours. A free bound has no y: a particle already beyond p may not go further
-	 * in. */
+	 * the particle onto p (the caller bounds how far in: contact.c, PULL_IN_DEPTH, since a y
+	 * that pulled in stays with a particle whose bound the solve releases). A free bound has no
+	 * y: a particle short of p (drift < 0, moving with the surface it would stay beyond p) may
+	 * approach p by its velocity, not pass it, and one already beyond p may not go further in. */
 	const double drift = v3_dot(r, v3_sub(v3_sub(p, w->state.x[i]), v3_scale(pv, h)));
 	double lower = v3_dot(r, v3_sub(pv, w->state.v[i]));
-	if (drift < 0.0) lower += drift / h;
+	if (!held && drift < 0.0) lower += drift / h;
 	bs->items[k] = (pcg_bound){.particle = i,
 				   .normal = r,
 				   .lower = lower,
@@ -111,7 +110,7 @@ int32_t constraints_add_bound(drape_world* w, int32_t i, vec3 n, vec3 p, vec3 pv
 		w->work.S[i] = m3_sub(bs->items[k].S_free, m3_outer(r, r));
 		w->work.z[i] = v3_madd(w->work.z[i], lower, r);
 		w->work.constrained[i] = 1;
-		w->work.y[i] = v3_madd(w->work.y[i], fmax(drift, 0.0) - v3_dot(r, w->work.y[i]), r);
+		w->work.y[i] = v3_madd(w->work.y[i], drift - v3_dot(r, w->work.y[i]), r);
 	}
 	return k;
 }
