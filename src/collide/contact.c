@@ -29,10 +29,14 @@
  * takes it in if the step would carry them onto the solid (docs/solver.md, "Contacts inside the
  * solve"). Beyond it the crossing test after the solve catches them. */
 #define NEAR_REACH 3.0
-/* A free bound lets its particle into the layer's outer half (the proximity test's at the next
- * step, docs/collide.md), not further: held to the layer's edge, the solve took in 6 times as many
- * contacts and the skirt's CG per attempt rose from 55 to 81 (docs/solver.md). */
-#define NEAR_DEPTH 0.5
+/* A free bound lets its particle through the whole layer, down to the bare surface, as the
+ * proximity rule (a contact from the next step if it arrived approaching, docs/collide.md) and the
+ * crossing test after the solve always did. Stopped at the layer's middle (0.5), the solve took
+ * in particles sliding within the layer as contacts, sliding with friction: the coarse blouse's
+ * last two seams were still open after 20 frames (merged at frame 19 on main, 18 with 0), and the
+ * skirt's hip strain spiked (plain max 6.05 % against 3.97 % over frames 11-75). At the layer's
+ * edge (1.0) it took in 6 times as many contacts again (docs/solver.md). */
+#define NEAR_DEPTH 0.0
 /* A held contact beyond its target comes in by at most this many thicknesses a step, through y
  * (eq. 17): a y that pulled in stays with a particle whose bound the solve releases, a jolt
  * against its free neighbours (the whole gap, up to a thickness: the skirt's plain strain max

@@ -95,6 +95,9 @@ static double start_delta(const bsr* A, const vec3* b, const vec3* z, const mat3
  * GAMMA^2 phi^T phi, in the preconditioner's norm. Dostal's Gamma = 1 balances the work on the
  * free and the bound variables. */
 #define GAMMA2 1.0
+/* The smallest residual a bounded solve aims for, relative to the unfiltered b (pcg_solve_bounded):
+ * about 10^6 times double precision, for the conditioning of a stiff cloth system. */
+#define RESIDUAL_FLOOR 1e-10
 
 /* The state the iteration's helpers share; each helper is called by every thread of the parallel
  * region (its loops are orphaned work-sharing constructs). */
@@ -490,6 +493,16 @@ pcg_result pcg_solve_bounded(const bsr* A, const vec3* b, vec3* z, const vec3* g
 	}
 	double scale = delta0 > zero_start ? delta0 : zero_start;
 	double threshold = tolerance * tolerance * scale;
+	if (bounds) {
+		/* With bounds, a start already at rounding level (every particle held, or at rest, so that
+		 * filter(b) is a rounding residue) would set a threshold below what the arithmetic can
+		 * resolve; CG then iterates on rounding noise, which grew to overflow in 60 iterations (a
+		 * sheet sticking on a slope, free bounds on the bare surface). The floor is RESIDUAL_FLOOR
+		 * of the unfiltered b in the same norm. */
+		double bb = 0.0;
+		for (int32_t i = 0; i < n; ++i) bb += v3_dot(b[i], m3_mulv(pinv[i], b[i]));
+		threshold = fmax(threshold, RESIDUAL_FLOOR * RESIDUAL_FLOOR * bb);
+	}
 
 	/* The iterations in one parallel region: a fork per loop below (four per iteration) costs
 	 * more than a barrier, most of all with OMP_WAIT_POLICY=passive, where every fork wakes
