@@ -29,21 +29,15 @@
  * takes it in if the step would carry them onto the solid (docs/solver.md, "Contacts inside the
  * solve"). Beyond it the crossing test after the solve catches them. */
 #define NEAR_REACH 3.0
-/* A free bound lets its particle through the whole layer, down to the bare surface, as the
- * proximity rule (a contact from the next step if it arrived approaching, docs/collide.md) and the
- * crossing test after the solve always did. Stopped at the layer's middle (0.5), the solve took
- * in particles sliding within the layer as contacts, sliding with friction: the coarse blouse's
- * last two seams were still open after 20 frames (merged at frame 19 on main, 18 with 0), and the
- * skirt's hip strain spiked (plain max 6.05 % against 3.97 % over frames 11-75). At the layer's
- * edge (1.0) it took in 6 times as many contacts again (docs/solver.md). */
-#define NEAR_DEPTH 0.0
-/* A held contact beyond its target comes in by at most this many thicknesses a step, through y
- * (eq. 17): a y that pulled in stays with a particle whose bound the solve releases, a jolt
- * against its free neighbours (the whole gap, up to a thickness: the skirt's plain strain max
- * 7.7 %); coming in by velocity instead kicks the cloth towards the body at up to a thickness per
- * step, and the coarse pants passed through themselves (docs/solver.md, "Contacts inside the
- * solve"). */
-#define PULL_IN_DEPTH 0.1
+/* A free bound lets its particle into the layer's outer three quarters (the proximity rule lets
+ * it into the whole layer, a contact from the next step if it arrived approaching, docs/collide.md;
+ * the crossing test after the solve catches a path into an analytic solid's inner half), not
+ * further. Stopped in the layer's middle (0.5), the solve took in particles sliding within the
+ * layer as contacts, with friction: the coarse blouse's last two seams were still open after 20
+ * frames (merged at frame 19 on main and with 0.25). At the bare surface (0) a sheet thrown at a
+ * thin wall did not stay against it (tests/test_thin_solids.c); at the layer's edge (1.0) the
+ * solve took in 6 times as many contacts (docs/solver.md). */
+#define NEAR_DEPTH 0.25
 
 static void tangents(vec3 n, vec3* a, vec3* b)
 {
@@ -100,7 +94,6 @@ static void constrain(drape_world* w, int32_t i, double h)
 	/* A pinched particle gives up the thickness (it is held on the bare surface) no faster than
 	 * a deep one is pushed out. */
 	if (c->pinched && push < -PUSH_SPEED * h) target = free_end - PUSH_SPEED * h;
-	if (!c->pinched && push < -PULL_IN_DEPTH * thickness) target = free_end - PULL_IN_DEPTH * thickness;
 	vec3 p = v3_madd(v3_madd(x, h, vs), target - free_end, n);
 	if (constraints_add_bound(w, i, n, p, vs, h, release_floor(w, i, h), true) < 0) return;
 	if (c->sticking && !c->pinched) {

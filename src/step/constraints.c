@@ -91,10 +91,10 @@ int32_t constraints_add_bound(drape_world* w, int32_t i, vec3 n, vec3 p, vec3 pv
 		bs->of_particle[i] = k;
 	}
 	/* As constraints_add_direction: dv's part along r is r . (pv - v), and a held bound's y moves
-	 * the particle onto p (the caller bounds how far in: contact.c, PULL_IN_DEPTH, since a y
-	 * that pulled in stays with a particle whose bound the solve releases). A free bound has no
-	 * y: a particle short of p (drift < 0, moving with the surface it would stay beyond p) may
-	 * approach p by its velocity, not pass it, and one already beyond p may not go further in. */
+	 * the particle onto p, out or in (docs/solver.md, "Contacts inside the solve": coming in by
+	 * velocity instead kicked the cloth at the body). A free bound has no y: a particle short of
+	 * p (drift < 0, moving with the surface it would stay beyond p) may approach p by its
+	 * velocity, not pass it, and one already beyond p may not go further in. */
 	const double drift = v3_dot(r, v3_sub(v3_sub(p, w->state.x[i]), v3_scale(pv, h)));
 	double lower = v3_dot(r, v3_sub(pv, w->state.v[i]));
 	if (!held && drift < 0.0) lower += drift / h;
