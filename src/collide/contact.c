@@ -150,6 +150,10 @@ void contacts_prepare(drape_world* w, double h)
 	for (int32_t i = 0; i < n; ++i) {
 		contact* c = &w->state.contacts[i];
 		c->caught = false;
+		/* The last attempt was rejected: its solve's takes and releases are undone. */
+		if (c->attempt_taken_in) c->solid = -1;
+		else if (c->attempt_released) c->solid = c->attempt_solid;
+		c->attempt_taken_in = c->attempt_released = false;
 		if (pinned(w, i)) {
 			c->solid = -1;
 			c->near = -1;
@@ -252,10 +256,16 @@ int32_t contacts_settle_bounds(drape_world* w)
 			c->break_dir = v3_zero();
 			c->pinched = 0;
 			c->normal_force = 0.0;
+			c->attempt_taken_in = true;
 		} else if (!bs->items[k].held && c->solid >= 0) {
 			/* Released by the solve (its constraint force pulled beyond the noise floor). */
 			c->near = c->solid;
 			c->solid = -1;
+			if (!c->attempt_taken_in && !c->attempt_released) {
+				c->attempt_released = true;
+				c->attempt_solid = c->near;
+			}
+			c->attempt_taken_in = false;
 			released++;
 		}
 	}
@@ -286,6 +296,7 @@ int32_t contacts_commit(drape_world* w, double h)
 	int32_t released = 0;
 	for (int32_t i = 0; i < w->model.particle_count; ++i) {
 		contact* c = &w->state.contacts[i];
+		c->attempt_taken_in = c->attempt_released = false;
 		if (c->solid < 0) continue;
 		vec3 f = v3_scale(w->work.e[i], 1.0 / h);
 		double fn = v3_dot(f, c->normal);

@@ -23,6 +23,11 @@ typedef struct contact {
 			       * friction force that held it */
 	bool caught;          /* caught crossing after this step's solve: its bound is not released in
 			       * the next pass (an infinite floor) */
+	/* Changed by this attempt's solve (contacts_settle_bounds), undone by the next
+	 * contacts_prepare unless contacts_commit accepted the step: a rejected attempt's contact
+	 * set does not carry into its retry. */
+	bool attempt_taken_in, attempt_released;
+	int32_t attempt_solid; /* the solid of the contact the attempt released */
 	int32_t near;         /* this step: the solid of the particle's free contact bound, -1 if none
 			       * (within NEAR_REACH thicknesses, not in contact; this step's plane below) */
 	/* This step's plane: the particle ends the step on the plane through point_end + thickness
