@@ -343,11 +343,18 @@ step_verdict step_judge(step_context* c)
 	/* An explicit part beyond its stable step makes energy that nothing in a closed world supplies
 	 * (the judge's closed_energy_growth). */
 	if (c->closed && !f->cancelled && !f->crowded_start && f->finite && !f->wild && !f->crowded) {
-		const double start = world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x);
+		/* The start's energy is the last accepted proposal's, where the state still is (BDF2's
+		 * extrapolated v is another array): measured once a step, not twice. */
+		const bool known = c->energy_ready && w->state.x == c->energy_x && w->state.v == c->energy_v;
+		const double start = known ? c->energy_start : world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x);
 		const double end = world_kinetic_energy_at(w, w->work.v1) + world_elastic_energy_at(w, w->work.x1);
+		const double gravity_start = known ? c->energy_gravity : world_gravity_energy_at(w, w->state.x);
+		const double gravity_end = world_gravity_energy_at(w, w->work.x1);
+		c->energy_end = end;
+		c->energy_end_gravity = gravity_end;
 		f->energy_measured = true;
 		f->energy_start = start;
-		const double fall = world_gravity_energy_at(w, w->work.x1) - world_gravity_energy_at(w, w->state.x);
+		const double fall = gravity_end - gravity_start;
 		f->energy_gain = end + fall - start;
 		f->energy_work = fabs(fall);
 		f->mass = c->mass;
@@ -390,6 +397,11 @@ drape_status step_commit(step_context* c)
 	t = w->state.v, w->state.v = w->work.v1, w->work.v1 = t;
 	t = w->work.dv, w->work.dv = w->state.dv_last, w->state.dv_last = t;
 	strain_change_accept_limit(w);
+	c->energy_ready = c->facts.energy_measured;
+	c->energy_x = w->state.x;
+	c->energy_v = w->state.v;
+	c->energy_start = c->energy_end;
+	c->energy_gravity = c->energy_end_gravity;
 	w->state.h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 	w->state.adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
 	w->state.time = step_grid_advance(&c->grid, c->units);
