@@ -44,6 +44,7 @@ typedef struct step_context {
 	 * x and v are those very arrays, swapped in by step_commit and not written since within this
 	 * call), so its start energy is that value, not measured again. energy_end* hold the attempt's
 	 * until it is committed. */
+	bool strain_measured; /* the judge measured this attempt's strain change at its final x1 */
 	bool energy_ready;
 	const vec3 *energy_x, *energy_v;
 	double energy_start, energy_gravity;
