@@ -299,6 +299,12 @@ typedef struct world_state {
 	X(vec3, reuse_y, LEN_PARTICLES)      /* the y those terms were formed with */                             \
 	X(uint8_t, reuse_dirty, LEN_PARTICLES) /* per particle: y differs from reuse_y */                         \
 	X(vec3, limit_pending, LEN_PARTICLES) /* this step's proposal before the projection, until accepted */   \
+	/* the step control's strain measure (step/strain_change.c): per triangle |w_u|, |w_v| at x1, and at   \
+	 * the start, where the last accepted proposal's are kept (strain_w0_of) */                             \
+	X(double, strain_u1, LEN_ELEMENTS)                                                                         \
+	X(double, strain_v1, LEN_ELEMENTS)                                                                         \
+	X(double, strain_u0, LEN_ELEMENTS)                                                                         \
+	X(double, strain_v0, LEN_ELEMENTS)                                                                         \
 	X(vec3, x_keep, LEN_PARTICLES)        /* BDF2: the extrapolation's shift of x (bdf2_shift) */             \
 	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its y          \
 	 * (-h v_k) and a zero z; none (NULL) otherwise */                                                        \
@@ -326,6 +332,9 @@ typedef struct world_workspace {
 	pcg_bounds bounds; /* this step's contact inequalities (step/constraints.c, collide/contact.c), on bound_items and bound_of */
 	limit_set limit; /* strain limiting's projection (step/strain_limit.c) */
 	bool limit_pending_moved;
+	/* The positions strain_u0, strain_v0 belong to (the state's x after the commit that kept them,
+	 * unchanged since within one call of drape_world_step); NULL when none. */
+	const vec3* strain_w0_of;
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	multigrid* multigrid;       /* preconditioner MULTIGRID; NULL otherwise */

@@ -5,6 +5,9 @@
 #include "test.h"
 
 #include "world.h"
+#include "world_energy.h"
+#include "step/step.h"
+#include "step/strain_change.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -451,6 +454,59 @@ static void test_crushed_cloth_stops(void)
 	drape_world_destroy(w);
 }
 
+/* The judge's measures of a step's start are those of the last accepted proposal, kept rather than
+ * measured again (step/step.c, strain_change_keep): on a closed explicit sheet, stepped stage by
+ * stage as drape_world_step does, the kept start energy and strain change are bit for bit the ones
+ * measured afresh, and they are used. */
+static void test_judge_keeps_start_measures(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	wd.integrator = DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
+	wd.self_collision = false;
+	wd.strain_limit = 0.0;
+	wd.max_dt = 1e-4;
+	drape_material mat = drape_default_material();
+	mat.stretch = 1e5;
+	drape_world* w = make_sheet(&wd, &mat, 21, 1.0, true, NULL);
+	CHECK(workspace_prepare(w) == DRAPE_OK);
+	step_context c;
+	step_context_init(&c, w, 1.0 / 120.0);
+	step_prepare(&c);
+	CHECK(c.closed);
+	int kept_energy = 0, kept_strain = 0;
+	drape_status s = DRAPE_OK;
+	while (s == DRAPE_OK && w->state.time < c.t_end) {
+		if ((s = step_begin(&c)) != DRAPE_OK) break;
+		step_pose_solids(&c);
+		if (step_detect_contacts(&c))
+			do {
+				step_assemble(&c);
+				step_solve(&c);
+			} while (step_contacts_changed(&c));
+		const bool energy_kept = c.energy_ready && c.energy_x == w->state.x && c.energy_v == w->state.v;
+		const step_verdict v = step_judge(&c);
+		if (c.facts.energy_measured) {
+			CHECK(c.facts.energy_start == world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x));
+			kept_energy += energy_kept;
+		}
+		if (c.strain_measured && w->work.strain_w0_of == w->state.x) {
+			int32_t t1, s1, t2, s2;
+			const double kept = strain_change_of_proposal(w, w->state.x, &t1, &s1);
+			w->work.strain_w0_of = NULL;
+			const double fresh = strain_change_of_proposal(w, w->state.x, &t2, &s2);
+			w->work.strain_w0_of = w->state.x;
+			CHECK(kept == fresh && t1 == t2 && s1 == s2);
+			++kept_strain;
+		}
+		s = v.kind == STEP_VERDICT_ACCEPT ? step_commit(&c) : step_retry(&c, &v);
+	}
+	CHECK(s == DRAPE_OK);
+	CHECK_NEAR(w->state.time, 1.0 / 120.0, 1e-12);
+	CHECK(kept_energy > 10 && kept_strain > 10);
+	drape_world_destroy(w);
+}
+
 /* docs/reliability.md, "Bounded work": an explicit part whose stable step is far below max_dt stops
  * the run at its divergence with the max_dt that would fit, and runs at that max_dt. */
 static void test_explicit_cap_stops(void)
@@ -696,6 +752,7 @@ const test_case world_tests[] = {
 	{"limits_are_enforced", test_limits_are_enforced},
 	{"crushed_cloth_stops", test_crushed_cloth_stops},
 	{"explicit_cap_stops", test_explicit_cap_stops},
+	{"judge_keeps_start_measures", test_judge_keeps_start_measures},
 	{"two_cloths_one_world", test_two_cloths_one_world},
 	{"cloth_added_after_steps", test_cloth_added_after_steps},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},

@@ -70,6 +70,8 @@ void step_context_init(step_context* c, drape_world* w, double duration)
 	c->budget = step_judge_budget(&c->policy, duration);
 	step_grid_begin(&c->grid, w->state.time, duration, w->def.max_dt);
 	c->topology_changed = w->model.dirty;
+	/* the positions may have been set between calls: nothing measured before is kept */
+	w->work.strain_w0_of = NULL;
 	c->closed = c->policy.diverging_scheme && world_closed(w);
 	for (int32_t i = 0; c->closed && i < w->model.particle_count; ++i) c->mass += w->model.mass[i];
 	stage_start(c);
@@ -105,6 +107,7 @@ static void attempt_init(step_context* c)
 	c->facts.h = c->hs;
 	c->facts.finite = true;
 	c->facts.intersections_before = w->state.intersections;
+	c->strain_measured = false;
 	w->work.limit_pending_moved = false;
 }
 
@@ -334,6 +337,7 @@ step_verdict step_judge(step_context* c)
 	}
 	if (!f->cancelled && !f->crowded_start && step_judge_measures_strain(&c->policy) && f->finite && !f->wild && !f->crowded) {
 		r->stretch_change = strain_change_of_proposal(w, w->state.x, &r->worst_triangle, &r->worst_spring);
+		c->strain_measured = true;
 		if (c->raw_change > r->stretch_change && step_judge_raw_counts(&c->policy, h)) {
 			r->stretch_change = c->raw_change;
 			r->worst_triangle = c->raw_worst;
@@ -343,11 +347,18 @@ step_verdict step_judge(step_context* c)
 	/* An explicit part beyond its stable step makes energy that nothing in a closed world supplies
 	 * (the judge's closed_energy_growth). */
 	if (c->closed && !f->cancelled && !f->crowded_start && f->finite && !f->wild && !f->crowded) {
-		const double start = world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x);
+		/* The start's energy is the last accepted proposal's, where the state still is (BDF2's
+		 * extrapolated v is another array): measured once a step, not twice. */
+		const bool known = c->energy_ready && w->state.x == c->energy_x && w->state.v == c->energy_v;
+		const double start = known ? c->energy_start : world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x);
 		const double end = world_kinetic_energy_at(w, w->work.v1) + world_elastic_energy_at(w, w->work.x1);
+		const double gravity_start = known ? c->energy_gravity : world_gravity_energy_at(w, w->state.x);
+		const double gravity_end = world_gravity_energy_at(w, w->work.x1);
+		c->energy_end = end;
+		c->energy_end_gravity = gravity_end;
 		f->energy_measured = true;
 		f->energy_start = start;
-		const double fall = world_gravity_energy_at(w, w->work.x1) - world_gravity_energy_at(w, w->state.x);
+		const double fall = gravity_end - gravity_start;
 		f->energy_gain = end + fall - start;
 		f->energy_work = fabs(fall);
 		f->mass = c->mass;
@@ -390,6 +401,12 @@ drape_status step_commit(step_context* c)
 	t = w->state.v, w->state.v = w->work.v1, w->work.v1 = t;
 	t = w->work.dv, w->work.dv = w->state.dv_last, w->state.dv_last = t;
 	strain_change_accept_limit(w);
+	strain_change_keep(w, c->strain_measured);
+	c->energy_ready = c->facts.energy_measured;
+	c->energy_x = w->state.x;
+	c->energy_v = w->state.v;
+	c->energy_start = c->energy_end;
+	c->energy_gravity = c->energy_end_gravity;
 	w->state.h_last = hs; /* the size dv belongs to (BDF2's is shorter) */
 	w->state.adi_phase ^= 1; /* ADI: the other stretch family is implicit next */
 	w->state.time = step_grid_advance(&c->grid, c->units);

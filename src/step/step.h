@@ -40,6 +40,15 @@ typedef struct step_context {
 	 * (step_facts.energy_measured); the world's mass, kg. */
 	bool closed;
 	double mass;
+	/* The energy the judge measured at the last accepted proposal: the next step starts there (its
+	 * x and v are those very arrays, swapped in by step_commit and not written since within this
+	 * call), so its start energy is that value, not measured again. energy_end* hold the attempt's
+	 * until it is committed. */
+	bool strain_measured; /* the judge measured this attempt's strain change at its final x1 */
+	bool energy_ready;
+	const vec3 *energy_x, *energy_v;
+	double energy_start, energy_gravity;
+	double energy_end, energy_end_gravity;
 	int32_t raw_worst, raw_spring;
 	double stage_clock; /* when the running stage began, ms */
 } step_context;

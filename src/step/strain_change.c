@@ -11,25 +11,40 @@
 #include <string.h>
 
 /* Largest change of |w_u| or |w_v| over all triangles between `from` (x, the step's start, or
- * another start, strain_change_judged) and x1 (sec. 7). */
+ * another start, strain_change_judged) and x1 (sec. 7). x1's lengths are kept (strain_u1,
+ * strain_v1): once accepted, they are the next step's start's, not formed again
+ * (strain_change_keep). */
 static double stretch_change(drape_world* w, const vec3* from, int32_t* worst)
 {
 	const int32_t m = w->model.triangle_count;
 	const int32_t chunks = reduce_chunks(m);
 	double* best = w->work.partial;
 	double* where = w->work.partial + chunks; /* indices, exact in a double */
+	const bool kept = from == w->work.strain_w0_of;
 #pragma omp parallel for num_threads(w->threads) schedule(static) if (chunks > 1)
 	for (int32_t k = 0; k < chunks; ++k) {
 		double worst_change = 0.0;
 		int32_t at = -1;
 		for (int32_t j = k * REDUCE_CHUNK; j < reduce_chunk_end(k, m); ++j) {
 			const triangle_elem* e = &w->model.triangles[j];
-			vec3 x0[3] = {from[e->v[0]], from[e->v[1]], from[e->v[2]]};
 			vec3 x1[3] = {w->work.x1[e->v[0]], w->work.x1[e->v[1]], w->work.x1[e->v[2]]};
-			vec3 u0, v0, u1, v1;
-			stretch_w(&e->rest, x0, &u0, &v0);
+			vec3 u1, v1;
 			stretch_w(&e->rest, x1, &u1, &v1);
-			double d = fmax(fabs(v3_len(u1) - v3_len(u0)), fabs(v3_len(v1) - v3_len(v0)));
+			const double lu1 = v3_len(u1), lv1 = v3_len(v1);
+			w->work.strain_u1[j] = lu1;
+			w->work.strain_v1[j] = lv1;
+			double lu0, lv0;
+			if (kept) {
+				lu0 = w->work.strain_u0[j];
+				lv0 = w->work.strain_v0[j];
+			} else {
+				vec3 x0[3] = {from[e->v[0]], from[e->v[1]], from[e->v[2]]};
+				vec3 u0, v0;
+				stretch_w(&e->rest, x0, &u0, &v0);
+				lu0 = v3_len(u0);
+				lv0 = v3_len(v0);
+			}
+			double d = fmax(fabs(lu1 - lu0), fabs(lv1 - lv0));
 			if (!(d <= worst_change)) { /* also catches NaN */
 				worst_change = isnan(d) ? INFINITY : d;
 				at = j;
@@ -111,4 +126,16 @@ void strain_change_accept_limit(drape_world* w)
 	w->state.limit_from = w->work.limit_pending;
 	w->work.limit_pending = t;
 	memcpy(w->state.limit_to, w->state.x, (size_t)w->model.particle_count * sizeof *w->state.x);
+}
+
+void strain_change_keep(drape_world* w, bool measured)
+{
+	if (!measured) {
+		w->work.strain_w0_of = NULL;
+		return;
+	}
+	double* t;
+	t = w->work.strain_u0, w->work.strain_u0 = w->work.strain_u1, w->work.strain_u1 = t;
+	t = w->work.strain_v0, w->work.strain_v0 = w->work.strain_v1, w->work.strain_v1 = t;
+	w->work.strain_w0_of = w->state.x;
 }

@@ -162,6 +162,7 @@ void workspace_free(drape_world* w)
 	k->multigrid = NULL;
 	k->reuse_valid = false;
 	k->limit_pending_moved = false;
+	k->strain_w0_of = NULL;
 	w->state.limit_moved = false;
 	w->state.h_last = 0.0;
 	w->state.h_prev = 0.0;
