@@ -1,5 +1,5 @@
 /* glTF files that assimp 5.2 (Debian's) crashes on, refused before it reads them
- * (docs/reliability.md, "Fuzzing", findings 8 and 12). A skin without `inverseBindMatrices` is valid
+ * (docs/reliability.md, "Fuzzing", findings 8, 12 and 14). A skin without `inverseBindMatrices` is valid
  * glTF 2.0 (identity matrices are meant), but assimp's glTF2 importer dereferences the missing
  * accessor: a segmentation fault in aiImportFile, found by fuzz_character
  * (tests/fuzz_regressions/character/). Reading the JSON here costs one parse of the file's text,
@@ -131,6 +131,36 @@ static bool accessors_inside(const cJSON* root, char* why, size_t why_size)
 	return true;
 }
 
+/* glTF 2.0 lets an animation channel's target leave out `node` (the channel is then to be ignored),
+ * but assimp 5.2 reads the missing node as the first node it has loaded: it animates that node, or,
+ * when no scene, skin or channel loaded one, indexes an empty list (a null read in aiImportFile,
+ * fuzzing finding 14). drape cannot tell which the file meant, so a channel without a target node
+ * is refused. Returns false with why for the first such channel. */
+static bool channels_have_nodes(const cJSON* root, char* why, size_t why_size)
+{
+	int a = 0;
+	const cJSON* animation;
+	cJSON_ArrayForEach(animation, cJSON_GetObjectItemCaseSensitive(root, "animations"))
+	{
+		int c = 0;
+		const cJSON* channel;
+		cJSON_ArrayForEach(channel, cJSON_GetObjectItemCaseSensitive(animation, "channels"))
+		{
+			const cJSON* target = cJSON_GetObjectItemCaseSensitive(channel, "target");
+			if (cJSON_IsObject(channel) && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(target, "node"))) {
+				snprintf(why, why_size,
+					 "animations[%d].channels[%d] has no target node, which the glTF importer of assimp "
+					 "(5.2) applies to another node or crashes on",
+					 a, c);
+				return false;
+			}
+			++c;
+		}
+		++a;
+	}
+	return true;
+}
+
 bool character_gltf_importable(const char* path, char* why, size_t why_size)
 {
 	bool glb = has_extension(path, ".glb");
@@ -174,6 +204,7 @@ bool character_gltf_importable(const char* path, char* why, size_t why_size)
 		++i;
 	}
 	if (ok) ok = accessors_inside(root, why, why_size);
+	if (ok) ok = channels_have_nodes(root, why, why_size);
 	cJSON_Delete(root);
 	return ok;
 }
