@@ -596,6 +596,9 @@ static void test_bad_input(void)
 	 * its buffer (finding 16). */
 	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/gltf_not_json_opengex_overrun.gltf";
 	expect_load_error(&d, "gltf_not_json_opengex_overrun.gltf: is not a glTF file: its JSON does not parse");
+	/* An inverse bind matrix read as NaN posed the body to NaN (finding 17). */
+	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/gltf_inverse_bind_nan.gltf";
+	expect_load_error(&d, "gltf_inverse_bind_nan.gltf: bone 'nodes[2]' has an inverse bind matrix that is not finite");
 	if (!have_file(MODELS "/BVH/01_01.bvh")) return;
 	/* A mesh without animation is a static body, unless a clip is asked for. */
 	d.file = MODELS "/OBJ/box.obj";
