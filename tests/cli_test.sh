@@ -425,6 +425,8 @@ expect_fail solid_bad_sides 2 "sides.json:[0-9]+: solids\[0\]\.sides: unknown si
 # --- characters (docs/characters.md): the file and reason, exit 2, nothing written
 expect_fail character_missing 2 "chmiss.json:[0-9]*: .*nowhere.bvh: cannot read" -- run "$(scene chmiss '{'"$small"', "solids": [{"shape": "character", "character": {"file": "nowhere.bvh"}}]}')"
 expect_fail character_bad_animation 2 "no animation named 'dance'" -- run "$(scene chanim '{'"$small"', "solids": [{"shape": "character", "character": {"file": "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "animation": "dance"}}]}')"
+# a glTF animation channel without a target node, which assimp 5.2 crashed on (docs/reliability.md, finding 14)
+expect_fail character_channel_without_node 2 "chnode.json:[0-9]+: .*gltf_channel_without_target_node.gltf: animations\[0\]\.channels\[0\] has no target node" -- run "$(scene chnode '{'"$small"', "solids": [{"shape": "character", "character": {"file": "'"$root/tests/fuzz_regressions/character/gltf_channel_without_target_node.gltf"'"}}]}')"
 expect_fail character_placed 2 "a character is placed by character.position" -- run "$(scene chpos '{'"$small"', "solids": [{"shape": "character", "position": [0, 0, 1], "character": {"file": "x.bvh"}}]}')"
 boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
 expect_fail character_map_twice 2 "chmap.json:[0-9]+: solids\[0\]\.character\.joint_map\.Spine: the file's joint 'Chest' is named twice \(as Spine1 and as Spine\)" -- run "$(scene chmap '{'"$small"', "solids": [{"shape": "character", "character": {"file": "'"$boxing"'", "joint_map": {"Spine1": "Chest", "Spine": "Chest"}}}]}')"

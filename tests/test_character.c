@@ -588,6 +588,17 @@ static void test_bad_input(void)
 	drape_character_def d = drape_default_character_def();
 	d.file = "/nonexistent/walk.glb";
 	expect_load_error(&d, "/nonexistent/walk.glb: cannot read");
+	/* An animation channel without a target node: assimp 5.2 crashed reading it (fuzzing,
+	 * finding 14), so it is refused before assimp reads the file. */
+	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/gltf_channel_without_target_node.gltf";
+	expect_load_error(&d, "gltf_channel_without_target_node.gltf: animations[0].channels[0] has no target node");
+	/* A .gltf that is not glTF: assimp offered it to its other importers, and OpenGEX's ran past
+	 * its buffer (finding 16). */
+	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/gltf_not_json_opengex_overrun.gltf";
+	expect_load_error(&d, "gltf_not_json_opengex_overrun.gltf: is not a glTF file: its JSON does not parse");
+	/* An inverse bind matrix read as NaN posed the body to NaN (finding 17). */
+	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/gltf_inverse_bind_nan.gltf";
+	expect_load_error(&d, "gltf_inverse_bind_nan.gltf: bone 'nodes[2]' has an inverse bind matrix that is not finite");
 	if (!have_file(MODELS "/BVH/01_01.bvh")) return;
 	/* A mesh without animation is a static body, unless a clip is asked for. */
 	d.file = MODELS "/OBJ/box.obj";

@@ -394,6 +394,26 @@ static void test_bad_input(void)
 	memcpy(k, j, sizeof k);
 	memcpy(k[19].pos, k[18].pos, sizeof k[19].pos); /* elbow on the shoulder */
 	expect_failure(k, CMU_JOINT_COUNT, MANNEQUIN_DEFAULT_CELL, "LeftArm -> LeftForeArm");
+	/* a toe 50 m in front of its foot: refused by the body's box before a grid of 10^7 points is
+	 * sampled (fuzzing, finding 15) */
+	memcpy(k, j, sizeof k);
+	k[5].pos[1] += 50.0;
+	expect_failure(k, CMU_JOINT_COUNT, MANNEQUIN_DEFAULT_CELL, "a limb is out of proportion");
+	/* while the test body turned 45 degrees about the vertical, whose box is the largest of its
+	 * turns, is still built */
+	memcpy(k, j, sizeof k);
+	const double c = cos(pi / 4.0), s = sin(pi / 4.0);
+	for (int i = 0; i < CMU_JOINT_COUNT; ++i) {
+		const double x = k[i].pos[0], y = k[i].pos[1];
+		k[i].pos[0] = c * x - s * y;
+		k[i].pos[1] = s * x + c * y;
+	}
+	mannequin_mesh turned;
+	char err[256] = "";
+	CHECK(mannequin_build(k, CMU_JOINT_COUNT, MANNEQUIN_DEFAULT_CELL, &turned, err, sizeof err));
+	if (err[0]) fprintf(stderr, "  turned body: %s\n", err);
+	CHECK(turned.vertex_count > 0);
+	mannequin_free(&turned);
 }
 
 /* ---- the mesher on a sphere ---- */

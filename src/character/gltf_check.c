@@ -1,5 +1,5 @@
 /* glTF files that assimp 5.2 (Debian's) crashes on, refused before it reads them
- * (docs/reliability.md, "Fuzzing", findings 8 and 12). A skin without `inverseBindMatrices` is valid
+ * (docs/reliability.md, "Fuzzing", findings 8, 12, 14 and 16). A skin without `inverseBindMatrices` is valid
  * glTF 2.0 (identity matrices are meant), but assimp's glTF2 importer dereferences the missing
  * accessor: a segmentation fault in aiImportFile, found by fuzz_character
  * (tests/fuzz_regressions/character/). Reading the JSON here costs one parse of the file's text,
@@ -131,6 +131,39 @@ static bool accessors_inside(const cJSON* root, char* why, size_t why_size)
 	return true;
 }
 
+/* glTF 2.0 lets an animation channel's target leave out `node` (the channel is then to be ignored),
+ * but assimp 5.2 reads the missing node as the first node it has loaded: it animates that node, or,
+ * when no scene, skin or channel loaded one, indexes an empty list (a null read in aiImportFile,
+ * fuzzing finding 14). drape cannot tell which the file meant, so a channel without a target node
+ * is refused. Returns false with why for the first such channel. */
+static bool channels_have_nodes(const cJSON* root, char* why, size_t why_size)
+{
+	/* glTF 1.0's animations are an object whose channels name their node by "id": not checked */
+	const cJSON* animations = cJSON_GetObjectItemCaseSensitive(root, "animations");
+	if (!cJSON_IsArray(animations)) return true;
+	int a = 0;
+	const cJSON* animation;
+	cJSON_ArrayForEach(animation, animations)
+	{
+		int c = 0;
+		const cJSON* channel;
+		cJSON_ArrayForEach(channel, cJSON_GetObjectItemCaseSensitive(animation, "channels"))
+		{
+			const cJSON* target = cJSON_GetObjectItemCaseSensitive(channel, "target");
+			if (cJSON_IsObject(channel) && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(target, "node"))) {
+				snprintf(why, why_size,
+					 "animations[%d].channels[%d] has no target node, which the glTF importer of assimp "
+					 "(5.2) applies to another node or crashes on",
+					 a, c);
+				return false;
+			}
+			++c;
+		}
+		++a;
+	}
+	return true;
+}
+
 bool character_gltf_importable(const char* path, char* why, size_t why_size)
 {
 	bool glb = has_extension(path, ".glb");
@@ -148,7 +181,13 @@ bool character_gltf_importable(const char* path, char* why, size_t why_size)
 	if (glb) {
 		/* header (magic, version, length), then the JSON chunk: its length, "JSON", the text */
 		const unsigned char* b = (const unsigned char*)data;
-		if (size < 20 || memcmp(b, "glTF", 4) != 0 || memcmp(b + 16, "JSON", 4) != 0 || read_u32(b + 12) > size - 20) {
+		if (size < 12 || memcmp(b, "glTF", 4) != 0) {
+			free(data);
+			snprintf(why, why_size, "is not a binary glTF file (it does not start with \"glTF\")");
+			return false;
+		}
+		/* glTF 1.0's binary layout (KHR_binary_glTF) has no JSON chunk: left to assimp */
+		if (size < 20 || memcmp(b + 16, "JSON", 4) != 0 || read_u32(b + 12) > size - 20) {
 			free(data);
 			return true;
 		}
@@ -157,6 +196,19 @@ bool character_gltf_importable(const char* path, char* why, size_t why_size)
 	}
 	cJSON* root = cJSON_ParseWithLength(json, json_size);
 	free(data);
+	/* A file assimp's glTF importers do not recognise is offered to every other importer by its
+	 * content: an 8-byte "metric-," went to the OpenGEX reader, whose parser ran past the end of its
+	 * buffer (a heap-buffer-overflow, fuzzing finding 16). A .gltf or .glb is read as glTF or not
+	 * at all: its JSON must parse to an object whose asset has a version (glTF 1.0 and 2.0 require
+	 * both). */
+	const cJSON* asset = cJSON_GetObjectItemCaseSensitive(root, "asset");
+	const cJSON* version = cJSON_GetObjectItemCaseSensitive(asset, "version");
+	if (!cJSON_IsObject(root) || !cJSON_IsObject(asset) || !(cJSON_IsString(version) || cJSON_IsNumber(version))) {
+		snprintf(why, why_size, "is not a glTF file: %s",
+			 !cJSON_IsObject(root) ? "its JSON does not parse to an object" : "it has no asset.version");
+		cJSON_Delete(root);
+		return false;
+	}
 	bool ok = true;
 	const cJSON* skins = cJSON_GetObjectItemCaseSensitive(root, "skins");
 	int i = 0;
@@ -174,6 +226,7 @@ bool character_gltf_importable(const char* path, char* why, size_t why_size)
 		++i;
 	}
 	if (ok) ok = accessors_inside(root, why, why_size);
+	if (ok) ok = channels_have_nodes(root, why, why_size);
 	cJSON_Delete(root);
 	return ok;
 }

@@ -221,6 +221,10 @@ static bool load_bones(importer* im, const struct aiMesh* mesh, int32_t v0)
 		if (j < 0) return fail(im, "bone '%s' names no node of the hierarchy", bone->mName.data);
 		const struct aiMatrix4x4* o = &bone->mOffsetMatrix;
 		affine ib = {{o->a1, o->a2, o->a3, o->a4, o->b1, o->b2, o->b3, o->b4, o->c1, o->c2, o->c3, o->c4}};
+		/* a corrupt inverse bind matrix reads as NaN, as positions do (fuzzing, finding 17) */
+		for (int e = 0; e < 12; ++e)
+			if (!isfinite(ib.m[e]))
+				return fail(im, "bone '%s' has an inverse bind matrix that is not finite", bone->mName.data);
 		c->joints[j].inverse_bind = ib;
 		for (unsigned w = 0; w < bone->mNumWeights; ++w) {
 			double weight = bone->mWeights[w].mWeight;

@@ -21,6 +21,9 @@
  * this many (docs/mannequin.md). */
 #define REMESH_PASSES 4
 
+/* The largest box around the body, in m^3 for an adult whose legs are the reference's (below). */
+#define BOX_MAX 8.0
+
 static bool check_skeleton(const mannequin_joint* joints, int32_t count, char* err, size_t err_size)
 {
 	if (!joints || count <= 0) return core_fail(err, err_size, "mannequin: the skeleton has no joints");
@@ -59,6 +62,21 @@ bool mannequin_build(const mannequin_joint* joints, int32_t joint_count, double 
 	if (!(cell_size >= CELL_MIN * shape->scale && cell_size <= CELL_MAX * shape->scale)) {
 		bool ok = core_fail(err, err_size, "mannequin: cell size %g m is outside [%g, %g] m for this skeleton",
 				    cell_size, CELL_MIN * shape->scale, CELL_MAX * shape->scale);
+		free(shape);
+		return ok;
+	}
+	/* The box around a human body, scaled by its legs, is 2.5-2.7 m^3 in the rest poses of the BVH
+	 * files tested (CMU's, Biovision's) and under 7 m^3 for a T-pose turned 45 degrees about the
+	 * vertical; more than 8 m^3 comes from a limb out of proportion. The grid grows with the box (up
+	 * to the mesher's 10^8 points): a fuzzed BVH whose toe lay 176 m from its foot spent 25 s in
+	 * the mesher under the sanitizers (docs/reliability.md, finding 15). */
+	const vec3 box = v3_sub(shape->hi, shape->lo);
+	const double k3 = shape->scale * shape->scale * shape->scale;
+	if (!(box.x * box.y * box.z <= BOX_MAX * k3)) {
+		bool ok = core_fail(err, err_size,
+				    "mannequin: the body would fill a box of %.3g x %.3g x %.3g m, more than a human's "
+				    "%.3g m^3 for legs of %.3g m (a limb is out of proportion)",
+				    box.x, box.y, box.z, BOX_MAX * k3, shape->scale * 0.92);
 		free(shape);
 		return ok;
 	}
