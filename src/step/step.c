@@ -150,10 +150,10 @@ bool step_detect_contacts(step_context* c)
 	const int32_t n = w->model.particle_count;
 	double t0 = now_ms();
 	constraints_prepare(w, t, h);
-	step_scheme scheme;
-	integrator_scheme(w, &scheme);
+	/* the step's scheme (settings and ADI phase): once per attempt, for the sewing cap and the solve */
+	integrator_scheme(w, &c->scheme);
 	/* seam pairs far apart close at a bounded speed (docs/garments.md) */
-	seams_cap_speed(w, scheme.pass[0].role[FAMILY_OTHER] == ROLE_IMPLICIT);
+	seams_cap_speed(w, c->scheme.pass[0].role[FAMILY_OTHER] == ROLE_IMPLICIT);
 	double t1 = now_ms();
 	contacts_prepare(w, h);
 	double t2 = now_ms();
@@ -182,7 +182,6 @@ bool step_detect_contacts(step_context* c)
 		c->guess = w->state.dv_last;
 	}
 
-	integrator_scheme(w, &c->scheme);
 	if (c->scheme.solve != SOLVE_PCG) c->guess = NULL;
 	w->work.reuse_step = true; /* the passes below may share element terms (assemble_pass) */
 	w->work.reuse_valid = false;
