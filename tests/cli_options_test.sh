@@ -6,12 +6,7 @@
 set -u
 drape=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok      $1"; }
-bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+. "$(dirname "$0")/lib.sh"
 sheet=$root/scenes/figure2_sheet.json
 json_field() { /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$2"; }
 
@@ -83,5 +78,4 @@ expect_bad set_no_equals "expected KEY.PATH=VALUE" cloths.0.material.stretch
 [ $? -eq 2 ] && grep -q "unknown command 'rnu' (did you mean 'run'?)" "$tmp/stderr" && ok command_did_you_mean ||
 	bad command_did_you_mean "$(cat "$tmp/stderr")"
 
-echo "cli_options: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "cli_options"

@@ -11,13 +11,7 @@ set -u
 drape=$1
 root=$2
 sanitized=${3:-OFF}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); echo "ok      $1"; }
-bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_fail NAME STATUS PATTERN -- ARGS...: the command exits with STATUS, stderr matches the
 # extended regex PATTERN, and no output directory was created.
@@ -247,7 +241,6 @@ fi
 # a resumed run keeps --strict); the same sheets apart give no warning.
 crossed="$root/tests/scenes/crossed_sheets.json"
 warnings() { $py -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))['warnings']))" "$1/summary.json"; }
-py=/usr/bin/python3
 "$drape" run "$crossed" --out "$tmp/crossed" --quiet 2>"$tmp/stderr"
 rc=$?
 w=$(warnings "$tmp/crossed")
@@ -643,5 +636,4 @@ for mode in "" --scaling --integrators --character --garments; do
 done
 ok bench_help_lists_options
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -10,13 +10,7 @@ set -u
 drape=$1
 root=$2
 sanitized=${3:-OFF}
-py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok      $1"; }
-bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+. "$(dirname "$0")/lib.sh"
 bvh=/usr/share/assimp/models/BVH/01_01.bvh
 [ -r "$bvh" ] || { echo "no $bvh (Debian package assimp-testmodels): garment tests need the CMU clip"; exit 1; }
 # under the sanitizers (about ten times slower) the coarse pants run through sewing and settling only
@@ -243,5 +237,4 @@ else
 	bad bone_without_character_refused "exit $rc: $(cat "$tmp/stderr")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -6,12 +6,7 @@
 # usage: layers_test.sh path/to/drape
 set -u
 drape=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok      $1"; }
-bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect NAME STATUS PATTERN JSON: `drape run` on JSON exits with STATUS, stderr matches PATTERN,
 # and bad input leaves no output directory.
@@ -69,5 +64,4 @@ expect tucked_nothing_over 2 "tucked_nothing_over.json:2: cloths\[0\]\.tucked_in
 	"{\"output\": {\"frames\": 1},
  \"cloths\": [$(tuck '"outer"'), {\"name\": \"outer\", \"layer\": 1, \"grid\": {\"size\": [0.3, 0.3], \"resolution\": [5, 5], \"center\": [2, 0, 0.01]}}]}"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

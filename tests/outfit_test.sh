@@ -15,13 +15,9 @@ set -u
 drape=$1
 root=$2
 sanitized=${3:-OFF}
-py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 bvh=/usr/share/assimp/models/BVH/01_01.bvh
 [ -r "$bvh" ] || { echo "no $bvh (Debian package assimp-testmodels): the outfit test needs the CMU clip"; exit 1; }
-passed=0
-failed=0
 # check NAME FRAMES FIRST: runs tests/scenes/NAME.json for FRAMES frames; FIRST is the first frame
 # checked when the run ends before every seam has merged (the sanitized runs), -1 if every seam
 # must merge
@@ -106,5 +102,4 @@ PY
 if [ "$sanitized" = ON ]; then check outfit_coarse 20 18; else check outfit_coarse 60 -1; fi
 # the shirt over the pants: sewn by frame 15, the walk's first steps by frame 60
 if [ "$sanitized" = ON ]; then check outfit_walk_coarse 20 -1; else check outfit_walk_coarse 60 -1; fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -13,13 +13,7 @@ sanitized=OFF
 # The interrupt latency promised is a second (docs/reliability.md); the sanitizers' tenfold slowdown
 # on a shared two-core machine stretches it, so their bound is three.
 case "${3:-OFF}" in ON | on | 1 | TRUE | true) resume_frames=10 step_wait=10 sanitized=ON latency=3.0 ;; *) resume_frames=30 step_wait=2 latency=1.0 ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok      $1"; }
-bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
-py=/usr/bin/python3
+. "$(dirname "$0")/lib.sh"
 
 # NAME -> what the refusal (or stop) must say; exit 2 for a refusal.
 declare -A expect=(
@@ -254,5 +248,4 @@ rc=$?
 if [ "$rc" -eq 2 ] && grep -q "checkpoint.bin" "$tmp/err"; then ok resume_no_checkpoint; else
 	bad resume_no_checkpoint "exit $rc: $(cat "$tmp/err")"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,13 +8,7 @@ set -u
 drape=$1
 probe=$2
 root=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); echo "ok      $1"; }
-bad() { failed=$((failed + 1)); echo "FAILED  $1: $2"; }
+. "$(dirname "$0")/lib.sh"
 
 # video_frames FILE: the number of frames ffprobe counts in FILE's video stream.
 video_frames() {
@@ -188,5 +182,4 @@ expect_fail camera_eye 2 "missing required key 'eye'" -- "$drape" run "$tmp/cam.
 cam '{"eye": [0, 2, 3], "target": [0, 0, 0], "zoom": 2}'
 expect_fail camera_key 2 'zoom' -- "$drape" run "$tmp/cam.json" --out "$tmp/c5" --quiet
 
-echo "render tests: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "render tests"
