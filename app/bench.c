@@ -217,22 +217,16 @@ int command_bench(int argc, char** argv)
 		switch (opt) {
 		case 'h': bench_usage(stdout); return EXIT_OK;
 		case OPT_RUNS:
-			if (!parse_int_arg(optarg, 1, 64, &runs)) {
-				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 64, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--runs", optarg, 1, 64, &runs))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'n':
-			if (!parse_int_arg(optarg, 1, 100000, &frames)) {
-				fprintf(stderr, "drape bench: --frames needs a whole number from 1 to 100000, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--frames", optarg, 1, 100000, &frames))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'j':
-			if (!parse_int_arg(optarg, 1, 1024, &threads)) {
-				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--threads", optarg, 1, 1024, &threads))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case OPT_CSV: csv_path = optarg; break;
 		case OPT_NO_SWEEP: sweep = false; break;

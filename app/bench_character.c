@@ -41,10 +41,8 @@ int command_bench_character(int argc, char** argv)
 			       "  -h, --help        show this help\n");
 			return EXIT_OK;
 		case 'n':
-			if (!parse_int_arg(optarg, 1, 100000, &frames)) {
-				fprintf(stderr, "drape bench: --frames needs a whole number from 1 to 100000, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--frames", optarg, 1, 100000, &frames))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		default:
 			cli_report_bad_option("bench --character", argc, argv, optopt, options);

@@ -124,28 +124,20 @@ int command_bench_integrators(int argc, char** argv)
 			       "  -h, --help        show this help\n");
 			return EXIT_OK;
 		case OPT_RUNS:
-			if (!parse_int_arg(optarg, 1, 15, &runs)) {
-				fprintf(stderr, "drape bench: --runs needs a whole number from 1 to 15, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--runs", optarg, 1, 15, &runs))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'j':
-			if (!parse_int_arg(optarg, 1, 1024, &threads)) {
-				fprintf(stderr, "drape bench: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--threads", optarg, 1, 1024, &threads))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case OPT_MAX_GRID:
-			if (!parse_int_arg(optarg, 50, 2000, &max_grid)) {
-				fprintf(stderr, "drape bench: --max-grid needs a whole number from 50 to 2000, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--max-grid", optarg, 50, 2000, &max_grid))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case OPT_STEPS:
-			if (!parse_int_arg(optarg, 1, 100000, &steps)) {
-				fprintf(stderr, "drape bench: --steps needs a whole number from 1 to 100000, got '%s'\n", optarg);
+			if (!cli_int_option("bench", "--steps", optarg, 1, 100000, &steps))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case OPT_CSV: csv_path = optarg; break;
 		case 'q': quiet = true; break;

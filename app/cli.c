@@ -21,6 +21,16 @@ bool parse_int_arg(const char* s, long lo, long hi, long* out)
 	return true;
 }
 
+bool cli_int_option(const char* command, const char* option, const char* arg, long lo, long hi, long* out)
+{
+	if (parse_int_arg(arg, lo, hi, out)) return true;
+	if (hi >= 10000000)
+		fprintf(stderr, "drape %s: %s needs a whole number >= %ld, got '%s'\n", command, option, lo, arg);
+	else
+		fprintf(stderr, "drape %s: %s needs a whole number from %ld to %ld, got '%s'\n", command, option, lo, hi, arg);
+	return false;
+}
+
 bool parse_double_arg(const char* s, double lo, double hi, double* out)
 {
 	char* end;

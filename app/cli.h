@@ -11,6 +11,11 @@ bool parse_int_arg(const char* s, long lo, long hi, long* out);
  * including trailing text and values that overflow or underflow. */
 bool parse_double_arg(const char* s, double lo, double hi, double* out);
 
+/* parse_int_arg for an option's value: false, after "drape COMMAND: OPTION needs a whole number
+ * from LO to HI, got 'ARG'" on stderr (">= LO" where HI is a mere cap, 10^7 or more), when ARG is
+ * not one. The one wording of every command's whole-number options. */
+bool cli_int_option(const char* command, const char* option, const char* arg, long lo, long hi, long* out);
+
 /* The option text getopt_long stopped at (argv[optind - 1], the short option it saw, or a long
  * option left without its value at the end), for "unknown option or missing value" messages. */
 const char* cli_bad_option(int argc, char** argv, int optopt_seen);

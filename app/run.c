@@ -119,16 +119,12 @@ static int run_scene(int argc, char** argv, bool json, bool* printed)
 			return EXIT_OK;
 		case 'o': out_dir = optarg; break;
 		case 'n':
-			if (!parse_int_arg(optarg, 0, 10000000, &frames_override)) {
-				fprintf(stderr, "drape run: --frames needs a whole number >= 0, got '%s'\n", optarg);
+			if (!cli_int_option("run", "--frames", optarg, 0, 10000000, &frames_override))
 				bad = EXIT_BAD_INPUT;
-			}
 			break;
 		case 'j':
-			if (!parse_int_arg(optarg, 1, 1024, &threads_override)) {
-				fprintf(stderr, "drape run: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+			if (!cli_int_option("run", "--threads", optarg, 1, 1024, &threads_override))
 				bad = EXIT_BAD_INPUT;
-			}
 			break;
 		case 'f': {
 			char ferr[512];
@@ -292,10 +288,8 @@ int command_resume(int argc, char** argv)
 			       "run's, garments included.\n");
 			return EXIT_OK;
 		case 'j':
-			if (!parse_int_arg(optarg, 1, 1024, &threads)) {
-				fprintf(stderr, "drape resume: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+			if (!cli_int_option("resume", "--threads", optarg, 1, 1024, &threads))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case 'q': quiet = true; break;
 		default:

@@ -194,10 +194,8 @@ int command_stability(int argc, char** argv)
 			break;
 		}
 		case OPT_GRID:
-			if (!parse_int_arg(optarg, 3, 2000, &v)) {
-				fprintf(stderr, "drape stability: --grid needs a whole number from 3 to 2000, got '%s'\n", optarg);
+			if (!cli_int_option("stability", "--grid", optarg, 3, 2000, &v))
 				goto done;
-			}
 			r->options.grid = (int32_t)v;
 			break;
 		case OPT_TIME:
@@ -222,10 +220,8 @@ int command_stability(int argc, char** argv)
 			break;
 		}
 		case 'j':
-			if (!parse_int_arg(optarg, 1, 1024, &v)) {
-				fprintf(stderr, "drape stability: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+			if (!cli_int_option("stability", "--threads", optarg, 1, 1024, &v))
 				goto done;
-			}
 			r->options.threads = (int32_t)v;
 			break;
 		case OPT_C1:

@@ -160,10 +160,8 @@ static int parse_options(int argc, char** argv, view_options* o)
 		switch (opt) {
 		case 'h': view_usage(stdout); return -1;
 		case 'j':
-			if (!parse_int_arg(optarg, 1, 1024, &o->threads)) {
-				fprintf(stderr, "drape view: --threads needs a whole number from 1 to 1024, got '%s'\n", optarg);
+			if (!cli_int_option("view", "--threads", optarg, 1, 1024, &o->threads))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case OPT_SIZE:
 			if (!parse_pair(optarg, 'x', 64, 16384, &o->width, &o->height)) {
@@ -178,10 +176,8 @@ static int parse_options(int argc, char** argv, view_options* o)
 			}
 			break;
 		case OPT_EXIT_AFTER:
-			if (!parse_int_arg(optarg, 1, 1000000000, &o->exit_after)) {
-				fprintf(stderr, "drape view: --exit-after needs a whole number >= 1, got '%s'\n", optarg);
+			if (!cli_int_option("view", "--exit-after", optarg, 1, 1000000000, &o->exit_after))
 				return EXIT_BAD_INPUT;
-			}
 			break;
 		case OPT_TRACK: {
 			long c, v;
