@@ -604,6 +604,26 @@ static void test_bad_input(void)
 	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/bvh_two_joints_named_rightfoot.bvh";
 	expect_load_error(&d, "bvh_two_joints_named_rightfoot.bvh: animation '");
 	expect_load_error(&d, "' has two channels for joint 'RightFoot' (two nodes share the name");
+	/* A BVH frame count assimp allocates by before it reads a value: -2 asked for 2^32 - 2 keys a
+	 * node (96 GB, finding 19), and a count the file's values do not cover. */
+	d.file = DRAPE_SOURCE_DIR "/tests/fuzz_regressions/character/bvh_frames_minus_2.bvh";
+	expect_load_error(&d, "bvh_frames_minus_2.bvh: MOTION's frame count '-2' is not a whole number");
+	{
+		FILE* in = fopen(DRAPE_SOURCE_DIR "/tests/alloc/skeleton.bvh", "r");
+		const char* many = "/tmp/drape_test_many_frames.bvh";
+		FILE* out = fopen(many, "w");
+		CHECK(in && out);
+		char line[4096];
+		while (in && out && fgets(line, sizeof line, in))
+			fputs(strncmp(line, "Frames:", 7) == 0 ? "Frames: 40000000\n" : line, out);
+		if (in) fclose(in);
+		if (out) fclose(out);
+		drape_character_def m = drape_default_character_def();
+		m.file = many;
+		expect_load_error(&m, "drape_test_many_frames.bvh: MOTION declares 40000000 frames of 96 channels, 3840000000 "
+				      "values, but the file holds 192 after 'Frame Time'");
+		remove(many);
+	}
 	if (!have_file(MODELS "/BVH/01_01.bvh")) return;
 	/* A mesh without animation is a static body, unless a clip is asked for. */
 	d.file = MODELS "/OBJ/box.obj";

@@ -7,6 +7,7 @@
  * gives the data; drape evaluates poses and skinning itself (pose.c). */
 #include "character.h"
 
+#include "bvh_check.h"
 #include "core.h"
 #include "gltf_check.h"
 #include "mannequin.h"
@@ -502,7 +503,7 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 	}
 	fclose(f);
 	char why[256];
-	if (!character_gltf_importable(d->file, why, sizeof why)) {
+	if (!character_gltf_importable(d->file, why, sizeof why) || !character_bvh_importable(d->file, why, sizeof why)) {
 		core_fail(err, err_size, "%s: %s", d->file, why);
 		return NULL;
 	}
