@@ -7,6 +7,7 @@
  * gives the data; drape evaluates poses and skinning itself (pose.c). */
 #include "character.h"
 
+#include "bvh_check.h"
 #include "core.h"
 #include "gltf_check.h"
 #include "mannequin.h"
@@ -165,6 +166,12 @@ static bool load_clip(importer* im)
 		int32_t i = joint_index(c, ch->mNodeName.data);
 		if (i < 0) continue; /* a channel for a node the hierarchy lacks animates nothing */
 		joint_channel* jc = &c->joints[i].channel;
+		/* Channels name nodes, and a name two nodes share finds the first: a BVH with two joints
+		 * of one name gave that joint a second channel, whose keys replaced (and leaked) the
+		 * first's while the other joint stood still (fuzzing, finding 18). */
+		if (jc->pos_time)
+			return fail(im, "animation '%s' has two channels for joint '%s' (two nodes share the name, or a channel "
+				    "is repeated)", a->mName.data, ch->mNodeName.data);
 		jc->pos_count = (int32_t)ch->mNumPositionKeys;
 		jc->rot_count = (int32_t)ch->mNumRotationKeys;
 		jc->scl_count = (int32_t)ch->mNumScalingKeys;
@@ -496,7 +503,7 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 	}
 	fclose(f);
 	char why[256];
-	if (!character_gltf_importable(d->file, why, sizeof why)) {
+	if (!character_gltf_importable(d->file, why, sizeof why) || !character_bvh_importable(d->file, why, sizeof why)) {
 		core_fail(err, err_size, "%s: %s", d->file, why);
 		return NULL;
 	}
