@@ -215,8 +215,8 @@ static bool propose(step_context* c)
 	step_facts* f = &c->facts;
 	const double t = c->t, h = c->hs;
 	const int32_t n = w->model.particle_count;
-	/* An interrupt is honoured mid-step, between the solve and the contact passes. */
 	c->wild_measured = false;
+	/* An interrupt is honoured mid-step, between the solve and the contact passes. */
 	if (c->solve.cancelled || (w->cancel && *w->cancel)) {
 		f->cancelled = true;
 		return false;
