@@ -41,3 +41,8 @@ bool integrator_limits_strain_by_default(drape_integrator i)
 	return i == DRAPE_INTEGRATOR_BACKWARD_EULER || i == DRAPE_INTEGRATOR_BDF2 || i == DRAPE_INTEGRATOR_IMEX_BEND ||
 	       i == DRAPE_INTEGRATOR_IMEX_BEND_SHEAR;
 }
+
+bool integrator_diagonal_system(drape_integrator i)
+{
+	return i == DRAPE_INTEGRATOR_FORWARD_EULER || i == DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
+}

@@ -16,5 +16,8 @@ bool integrator_limits_strain_by_default(drape_integrator i);
  * handle cloth/cloth contact. */
 bool integrator_needs_grid(drape_integrator integrator);
 bool integrator_supports_cloth_contact(drape_integrator integrator);
+/* Whether every family is explicit (forward and symplectic Euler): the system is the mass matrix's
+ * diagonal blocks alone (plus per-particle friction and user springs), solved block by block. */
+bool integrator_diagonal_system(drape_integrator integrator);
 
 #endif

@@ -296,12 +296,15 @@ typedef struct world_state {
 	X(vec3, reuse_y, LEN_PARTICLES)      /* the y those terms were formed with */                             \
 	X(uint8_t, reuse_dirty, LEN_PARTICLES) /* per particle: y differs from reuse_y */                         \
 	X(vec3, limit_pending, LEN_PARTICLES) /* this step's proposal before the projection, until accepted */   \
-	/* the step control's strain measure (step/strain_change.c): per triangle |w_u|, |w_v| at x1, and at   \
-	 * the start, where the last accepted proposal's are kept (strain_w0_of) */                             \
-	X(double, strain_u1, LEN_ELEMENTS)                                                                         \
-	X(double, strain_v1, LEN_ELEMENTS)                                                                         \
-	X(double, strain_u0, LEN_ELEMENTS)                                                                         \
-	X(double, strain_v0, LEN_ELEMENTS)                                                                         \
+	/* the step control's strain measure (step/strain_change.c): per triangle w_u, w_v and their lengths \
+	 * at x1, and at the start, where the last accepted proposal's are kept (strain_w0_of); the judge's  \
+	 * energy and the next step's forces read them too */                                                   \
+	X(tri_w, tri_w1, LEN_ELEMENTS)                                                                             \
+	X(tri_w, tri_w0, LEN_ELEMENTS)                                                                             \
+	/* an explicit tensor bending's force (step/bend_tensor_assemble.c), formed with the judge's energy \
+	 * at the proposal (x1, v1), and kept for the state it became (bend_f0_x, bend_f0_v) */              \
+	X(vec3, bend_f1, LEN_PARTICLES)                                                                            \
+	X(vec3, bend_f0, LEN_PARTICLES)                                                                            \
 	X(vec3, x_keep, LEN_PARTICLES)        /* BDF2: the extrapolation's shift of x (bdf2_shift) */             \
 	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its y          \
 	 * (-h v_k) and a zero z; none (NULL) otherwise */                                                        \
@@ -328,9 +331,13 @@ typedef struct world_workspace {
 	pcg_workspace pcg;
 	limit_set limit; /* strain limiting's projection (step/strain_limit.c) */
 	bool limit_pending_moved;
-	/* The positions strain_u0, strain_v0 belong to (the state's x after the commit that kept them,
-	 * unchanged since within one call of drape_world_step); NULL when none. */
+	/* The positions tri_w0 belongs to (the state's x after the commit that kept them, unchanged
+	 * since within one call of drape_world_step); NULL when none. */
 	const vec3* strain_w0_of;
+	/* The state bend_f0 is the explicit tensor bending force of (its x and v, and the family's
+	 * scale); NULL when none. bend_f1_s: the scale bend_f1 was formed with. */
+	const vec3 *bend_f0_x, *bend_f0_v;
+	double bend_f0_s, bend_f1_s;
 	cholesky_precond* cholesky; /* preconditioner CHOLESKY; NULL otherwise */
 	two_level* two_level;       /* preconditioner TWO_LEVEL; NULL otherwise */
 	multigrid* multigrid;       /* preconditioner MULTIGRID; NULL otherwise */
@@ -349,6 +356,7 @@ typedef struct world_workspace {
 	bool reuse_step;     /* inside a step's contact passes (step/step.c) */
 	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
 	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
+	bool fused_disabled; /* explicit terms by the general path, nothing kept (tests compare the two) */
 	int64_t reuse_passes; /* passes that reused the element terms (tests) */
 	bool bdf2_active;     /* x_keep, v_keep hold this step's extrapolation */
 	/* Cloth/cloth contact: the detector over all cloth triangles (with self_collision). */

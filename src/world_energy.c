@@ -12,18 +12,23 @@ double world_kinetic_energy_at(const drape_world* w, const vec3* v)
 	return e;
 }
 
-double world_elastic_energy_at(const drape_world* w, const vec3* xs)
+double world_elastic_energy_at(const drape_world* w, const vec3* xs) { return world_elastic_energy_known(w, xs, NULL, NULL); }
+
+double world_elastic_energy_known(const drape_world* w, const vec3* xs, const tri_w* known, const double* btens)
 {
 	double e = 0.0;
 	for (int32_t t = 0; t < w->model.triangle_count; ++t) {
 		const triangle_elem* el = &w->model.triangles[t];
 		if (el->springs_only) continue;
-		vec3 x[3] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]]};
-		condition c;
-		stretch_condition(&el->rest, x, el->bu, el->bv, false, &c);
-		e += 0.5 * el->k_stretch * (c.c[0] * c.c[0] + c.c[1] * c.c[1]);
-		shear_condition(&el->rest, x, false, &c);
-		e += 0.5 * el->k_shear * c.c[0] * c.c[0];
+		/* the conditions' values alone: their gradients were most of this loop's work */
+		tri_w tw;
+		if (known) tw = known[t];
+		else {
+			vec3 x[3] = {xs[el->v[0]], xs[el->v[1]], xs[el->v[2]]};
+			tri_w_at(&el->rest, x, &tw);
+		}
+		e += stretch_energy_w(&el->rest, &tw, el->bu, el->bv, el->k_stretch);
+		e += shear_energy_w(&el->rest, &tw, el->k_shear);
 	}
 	for (int32_t k = 0; k < w->model.hinge_count; ++k) {
 		const hinge_elem* el = &w->model.hinges[k];
@@ -34,7 +39,7 @@ double world_elastic_energy_at(const drape_world* w, const vec3* xs)
 	/* From the summed matrix when a step has built it for this model (it was 40 % of an explicit
 	 * step, measured twice a step by the judge), else from the elements. */
 	if (w->work.bq_k && !w->model.dirty)
-		e += bend_tensor_rows_energy(w->model.particle_count, w->work.bq_start, w->work.bq_col, w->work.bq_k, xs);
+		e += btens ? *btens : bend_tensor_rows_energy(w->model.particle_count, w->work.bq_start, w->work.bq_col, w->work.bq_k, xs);
 	else
 		e += bend_tensor_energy(w->model.btens, w->model.btens_count, xs);
 	for (int32_t k = 0; k < w->model.ms_spring_count; ++k) {

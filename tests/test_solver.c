@@ -598,6 +598,52 @@ static void test_block_tridiag_matches_dense(void)
 	}
 }
 
+/* The cofactor inverse of math/mat3.h written out in general (its own branch for diagonal blocks
+ * must give the same bits). */
+static bool inverse_by_cofactors(mat3 a, double max_cond, mat3* inv)
+{
+	double det = m3_det(a);
+	if (!(det != 0.0) || !isfinite(det)) return false;
+	double d = 1.0 / det;
+	mat3 r = {{{(a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]) * d, (a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2]) * d,
+		    (a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1]) * d},
+		   {(a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2]) * d, (a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0]) * d,
+		    (a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2]) * d},
+		   {(a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]) * d, (a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1]) * d,
+		    (a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0]) * d}}};
+	double cond = m3_norm_inf(a) * m3_norm_inf(r);
+	if (!(cond <= max_cond)) return false;
+	*inv = r;
+	return true;
+}
+
+/* m3_inverse's short way for a positive diagonal block (an explicit scheme's mass blocks,
+ * step/implicit.c): the same verdict and the same bits as the general formula, over masses from
+ * 1e-300 to 1e300, ill-conditioned ones, and blocks that are not quite diagonal (-0 or a tiny entry
+ * off the diagonal: the general path). */
+static void test_m3_inverse_diagonal_exact(void)
+{
+	uint64_t seed = 3;
+	int checked = 0, inverted = 0;
+	for (int k = 0; k < 20000; ++k) {
+		mat3 a = m3_zero();
+		const double decades = k % 8 == 7 ? 300.0 : 30.0; /* now and then near overflow and underflow */
+		for (int i = 0; i < 3; ++i) a.m[i][i] = pow(10.0, decades * (2.0 * fixture_rand(&seed) - 1.0)) * (1.0 + fixture_rand(&seed));
+		if (k % 4 == 1) a.m[1][1] = a.m[0][0] * (1.0 + 1e-3 * fixture_rand(&seed)); /* well conditioned */
+		if (k % 4 == 2) a.m[1][1] = a.m[2][2] = a.m[0][0];
+		if (k % 97 == 3) a.m[0][1] = -0.0;
+		if (k % 89 == 4) a.m[2][0] = 1e-300;
+		const mat3 poison = m3_diag(NAN);
+		mat3 fast = poison, general = poison;
+		const bool f = m3_inverse(a, 1e12, &fast), g = inverse_by_cofactors(a, 1e12, &general);
+		CHECK(f == g);
+		CHECK(memcmp(&fast, &general, sizeof fast) == 0);
+		++checked;
+		inverted += f;
+	}
+	CHECK(checked == 20000 && inverted > 2000 && inverted < 18000); /* both verdicts, many times */
+}
+
 static void test_block_tridiag_singular_pivot(void)
 {
 	mat3 lo[3], di[3], up[3], sm[3];
@@ -738,5 +784,6 @@ const test_case solver_tests[] = {
 	{"step_control_sequence", test_step_control_sequence},
 	{"block_tridiag_matches_dense", test_block_tridiag_matches_dense},
 	{"block_tridiag_singular_pivot", test_block_tridiag_singular_pivot},
+	{"m3_inverse_diagonal_exact", test_m3_inverse_diagonal_exact},
 	{NULL, NULL},
 };

@@ -224,6 +224,55 @@ static void test_judge_closed_energy(void)
 	CHECK(strstr(v.message, "set solver.max_dt to at most") != NULL);
 }
 
+/* Energy made a share at a time (docs/reliability.md, "Energy made a share at a time"): steps that
+ * each pass the one-step rule, but whose gain since the call's start is more than the kinetic +
+ * elastic energy then plus gravity's work since, and than the cloth's kinetic energy at 1 m/s,
+ * stop the run at once with what was made, when, and the max_dt that would fit. */
+static void test_judge_closed_energy_runaway(void)
+{
+	drape_world_def d = drape_default_world_def();
+	d.integrator = DRAPE_INTEGRATOR_IMEX_BEND_SHEAR;
+	step_judge_policy p = step_judge_default_policy(&d);
+	CHECK(p.closed_runaway_speed == 1.0);
+	step_facts f;
+	step_report r;
+	facts(&f, &r, MAX_DT / 4.0);
+	f.energy_measured = true;
+	f.mass = 0.1;
+	f.energy_start = 0.05; /* this step: a gain of 1 % of it, well within the one-step rule */
+	f.energy_work = 0.0;
+	f.energy_gain = 5e-4;
+	f.runaway_start = 1e-3; /* the call's start, and gravity's work since */
+	f.runaway_work = 2e-3;
+	const double floor = 0.5 * 0.1 * 1.0 * 1.0;
+	f.runaway_gain = 3e-3 + 0.99 * floor;
+	CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	f.runaway_gain = 3e-3 + 1.01 * floor;
+	CHECK(judged(&p, &f, &r) == STEP_ENERGY_RUNAWAY);
+	f.energy_gain = 1.0; /* a step that alone more than doubled the energy: the one-step rule first */
+	CHECK(judged(&p, &f, &r) == STEP_ENERGY_GROWTH);
+	f.energy_gain = 5e-4;
+	f.energy_measured = false; /* an open world */
+	CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	f.energy_measured = true;
+	drape_world_def be = drape_default_world_def();
+	step_judge_policy q = step_judge_default_policy(&be);
+	CHECK(judged(&q, &f, &r) == STEP_ACCEPTED); /* backward Euler: no explicit part */
+	/* the rejection stops the run whatever the step and the budget left, saying what fits */
+	step_control c;
+	step_control_init(&c, p.max_dt, p.min_dt);
+	step_rejection j = {.reason = STEP_ENERGY_RUNAWAY, .h = p.max_dt / 4.0, .time = 0.0016, .left = 0.03,
+			    .attempts_left = 100000, .integrator = "imex_bend_shear", .since = 0.0, .energy_start = 1e-3,
+			    .energy_gain = 0.052, .h_short = p.max_dt / 4.0, .h_long = p.max_dt / 2.0};
+	step_verdict v = step_judge_rejection(&p, &c, &j, &r);
+	CHECK(v.kind == STEP_VERDICT_FAIL && v.reason == STEP_ENERGY_RUNAWAY);
+	CHECK(strstr(v.message, "simulation diverged at t = 0.0016 s: the explicit part of imex_bend_shear made 0.052 J out of nothing since t = 0 s") != NULL);
+	CHECK(strstr(v.message, "more than the whole cloth carries at 1 m/s") != NULL);
+	char fits[64];
+	snprintf(fits, sizeof fits, "set solver.max_dt to at most %.3g s", p.max_dt / 8.0);
+	CHECK(strstr(v.message, fits) != NULL);
+}
+
 /* The strain limiter's residual (docs/solver.md, "Strain limiting"): a step is halved while halving
  * shrinks the residual's growth per second, not once a retry showed it the same, and not where the
  * cloth was as far out at the step's start or the step is below max_dt / 64. */
@@ -354,6 +403,7 @@ const test_case step_judge_tests[] = {
 	{"judge_contact_cutoffs", test_judge_contact_cutoffs},
 	{"judge_divergence", test_judge_divergence},
 	{"judge_closed_energy", test_judge_closed_energy},
+	{"judge_closed_energy_runaway", test_judge_closed_energy_runaway},
 	{"judge_residual_rule", test_judge_residual_rule},
 	{"judge_rejection", test_judge_rejection},
 	{"judge_budget", test_judge_budget},

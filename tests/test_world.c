@@ -6,6 +6,7 @@
 
 #include "world.h"
 #include "world_energy.h"
+#include "step/implicit.h"
 #include "step/step.h"
 #include "step/strain_change.h"
 
@@ -507,6 +508,134 @@ static void test_judge_keeps_start_measures(void)
 	drape_world_destroy(w);
 }
 
+/* One pass per position (docs/reliability.md, "Cheaper explicit steps, a fourth time"): on a closed
+ * symplectic Euler sheet with tensor bending and drag, stepped stage by stage as drape_world_step
+ * does, every judged proposal's energy and strain change, formed from the wild test's measure, the
+ * strain measure's w and the bending force's pass, equal those measured afresh (==); and every
+ * step's right-hand side, from the fused explicit kernels with the w and the bending force kept from
+ * the judge, equals the general path's formed afresh, bit for bit. Each kept measure is used. */
+static void test_judge_merged_measures(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	wd.integrator = DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
+	wd.self_collision = false;
+	wd.strain_limit = 0.0;
+	wd.max_dt = 1e-4;
+	drape_material mat = drape_default_material();
+	mat.stretch = 1e5;
+	mat.bend_u = mat.bend_v = 1e-3;
+	mat.bend_damping = 1e-5;
+	drape_world* w = make_sheet(&wd, &mat, 17, 1.0, true, NULL);
+	CHECK(w->model.btens_count > 0 && w->model.triangles[0].drag > 0.0);
+	CHECK(workspace_prepare(w) == DRAPE_OK);
+	const int32_t n = w->model.particle_count;
+	CHECK(w->work.A.nnz == n); /* an explicit scheme's pattern: the diagonal alone */
+	vec3* fused = malloc((size_t)n * sizeof *fused);
+	step_context c;
+	step_context_init(&c, w, 1.0 / 120.0);
+	step_prepare(&c);
+	CHECK(c.closed);
+	int kept_rhs = 0, merged_energy = 0, reused_strain = 0;
+	drape_status s = DRAPE_OK;
+	while (s == DRAPE_OK && w->state.time < c.t_end) {
+		if ((s = step_begin(&c)) != DRAPE_OK) break;
+		step_pose_solids(&c);
+		if (step_detect_contacts(&c))
+			do {
+				const bool kept = w->state.x == w->work.strain_w0_of && w->state.x == w->work.bend_f0_x;
+				step_assemble(&c);
+				memcpy(fused, w->work.b, (size_t)n * sizeof *fused);
+				w->work.fused_disabled = true;
+				step_assemble(&c);
+				w->work.fused_disabled = false;
+				CHECK(memcmp(fused, w->work.b, (size_t)n * sizeof *fused) == 0);
+				kept_rhs += kept;
+				step_solve(&c);
+			} while (step_contacts_changed(&c));
+		const bool wild = c.wild_measured;
+		const step_verdict v = step_judge(&c);
+		if (c.facts.energy_measured) {
+			CHECK(c.bend_formed);
+			CHECK(c.energy_end == world_kinetic_energy_at(w, w->work.v1) + world_elastic_energy_at(w, w->work.x1));
+			++merged_energy;
+		}
+		if (c.strain_measured) {
+			const vec3* kept = w->work.strain_w0_of;
+			int32_t t1, s1;
+			w->work.strain_w0_of = NULL;
+			const double fresh = strain_change_of_proposal(w, w->state.x, &t1, &s1);
+			w->work.strain_w0_of = kept;
+			CHECK(c.report.stretch_change == fresh && c.report.worst_triangle == t1 && c.report.worst_spring == s1);
+			reused_strain += wild;
+		}
+		s = v.kind == STEP_VERDICT_ACCEPT ? step_commit(&c) : step_retry(&c, &v);
+	}
+	CHECK(s == DRAPE_OK);
+	CHECK_NEAR(w->state.time, 1.0 / 120.0, 1e-12);
+	CHECK(kept_rhs > 10 && merged_energy > 10 && reused_strain > 10);
+	free(fused);
+	drape_world_destroy(w);
+}
+
+/* The fused explicit kernels (step/implicit.c, assemble_triangle_explicit; bend_tensor_assemble.c,
+ * explicit_rows) against the general path, in an open world (wind and gusts, pins, drag) on a
+ * tensor sheet and a mass-spring sheet (whose triangles carry drag alone), scrambled positions and
+ * velocities, both explicit schemes: the same right-hand side bit for bit. */
+static void test_explicit_assembly_fused(void)
+{
+	for (int scheme = 0; scheme < 2; ++scheme)
+		for (int model = 0; model < 2; ++model) {
+			drape_world_def wd = drape_default_world_def();
+			wd.threads = 1;
+			wd.integrator = scheme ? DRAPE_INTEGRATOR_FORWARD_EULER : DRAPE_INTEGRATOR_SYMPLECTIC_EULER;
+			wd.self_collision = false;
+			wd.strain_limit = 0.0;
+			wd.air_velocity[0] = 3.0;
+			wd.gust_amplitude[1] = 2.0;
+			wd.gust_frequency = 1.5;
+			drape_material mat = drape_default_material();
+			drape_cloth_id id;
+			drape_world* w = make_sheet(&wd, &mat, 9, 0.5, true, &id);
+			if (model) {
+				drape_world_destroy(w);
+				drape_grid_def g = drape_default_grid_def();
+				g.resolution[0] = g.resolution[1] = 9;
+				drape_mesh m;
+				char err[256];
+				CHECK(drape_mesh_make_grid(&g, &m, err, sizeof err) == DRAPE_OK);
+				w = drape_world_create(&wd);
+				drape_cloth_def cd = drape_default_cloth_def();
+				cd.mesh = &m;
+				cd.model = DRAPE_MODEL_MASS_SPRING;
+				cd.grid[0] = cd.grid[1] = 9;
+				CHECK(drape_cloth_add(w, &cd).index == 0);
+				CHECK(w->model.ms_spring_count > 0 && w->model.triangles[0].springs_only && w->model.triangles[0].drag > 0.0);
+				drape_mesh_free(&m);
+			}
+			CHECK(workspace_prepare(w) == DRAPE_OK);
+			const int32_t n = w->model.particle_count;
+			CHECK(w->work.A.nnz == n);
+			uint64_t seed = 11 + (uint64_t)(2 * scheme + model);
+			for (int32_t i = 0; i < n; ++i) {
+				w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
+				w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+			}
+			vec3* fused = malloc((size_t)n * sizeof *fused);
+			for (int k = 0; k < 3; ++k) {
+				const double t = 0.1 * k, h = 1e-4 * (k + 1);
+				implicit_assemble(w, t, h);
+				memcpy(fused, w->work.b, (size_t)n * sizeof *fused);
+				w->work.fused_disabled = true;
+				implicit_assemble(w, t, h);
+				w->work.fused_disabled = false;
+				CHECK(memcmp(fused, w->work.b, (size_t)n * sizeof *fused) == 0);
+			}
+			free(fused);
+			drape_world_destroy(w);
+		}
+}
+
 /* docs/reliability.md, "Bounded work": an explicit part whose stable step is far below max_dt stops
  * the run at its divergence with the max_dt that would fit, and runs at that max_dt. */
 static void test_explicit_cap_stops(void)
@@ -753,6 +882,8 @@ const test_case world_tests[] = {
 	{"crushed_cloth_stops", test_crushed_cloth_stops},
 	{"explicit_cap_stops", test_explicit_cap_stops},
 	{"judge_keeps_start_measures", test_judge_keeps_start_measures},
+	{"judge_merged_measures", test_judge_merged_measures},
+	{"explicit_assembly_fused", test_explicit_assembly_fused},
 	{"two_cloths_one_world", test_two_cloths_one_world},
 	{"cloth_added_after_steps", test_cloth_added_after_steps},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},

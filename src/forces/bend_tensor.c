@@ -316,9 +316,15 @@ double bend_tensor_energy(const bend_tensor_elem* els, int32_t count, const vec3
 
 double bend_tensor_rows_energy(int32_t n, const int32_t* start, const int32_t* col, const double* k, const vec3* x)
 {
-	/* The symmetric rows count each pair twice: -1/2 sum_{i<j} becomes -1/4 sum_{i,j}. */
+	/* The symmetric rows count each pair twice: -1/2 sum_{i<j} becomes -1/4 sum_{i,j}. Each row's
+	 * sum, then the rows' in order: the explicit step forms it with the row's force, two rows at a
+	 * time (step/bend_tensor_assemble.c, bend_tensor_energy_force), where one running sum over all
+	 * entries was a chain of dependent additions as long as the matrix. */
 	double e = 0.0;
-	for (int32_t i = 0; i < n; ++i)
-		for (int32_t s = start[i]; s < start[i + 1]; ++s) e += k[s] * v3_len2(v3_sub(x[i], x[col[s]]));
+	for (int32_t i = 0; i < n; ++i) {
+		double row = 0.0;
+		for (int32_t s = start[i]; s < start[i + 1]; ++s) row += k[s] * v3_len2(v3_sub(x[i], x[col[s]]));
+		e += row;
+	}
 	return -0.25 * e;
 }

@@ -27,15 +27,15 @@ void condition_terms_component(const condition* c, int a, double k, double kd, c
 	const int n = c->n;
 	{
 		const vec3* g = c->grad[a];
+		if (mode == JACOBIAN_NONE) {
+			condition_force(g, n, c->c[a], k, kd, v, t->f);
+			return;
+		}
 		double cdot = 0.0;
 		if (v) {
 			for (int i = 0; i < n; ++i) cdot += v3_dot(g[i], v[i]);
 		}
 		const double fs = -(k * c->c[a] + kd * cdot);
-		if (mode == JACOBIAN_NONE) {
-			for (int i = 0; i < n; ++i) t->f[i] = v3_madd(t->f[i], fs, g[i]);
-			return;
-		}
 
 		/* With a PSD d2C, the terms -k C d2C and -kd Cdot d2C add k C d2C and kd Cdot d2C to
 		 * -df/dx: indefinite once C < 0 (Cdot < 0). With an indefinite d2C (shear, bend) they
@@ -102,23 +102,4 @@ bool tri_rest_init(tri_rest* r, const double uv0[2], const double uv1[2], const 
 	r->dinv[1][0] = -dv1 / det;
 	r->dinv[1][1] = du1 / det;
 	return true;
-}
-
-void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3])
-{
-	cu[0] = -(r->dinv[0][0] + r->dinv[1][0]);
-	cu[1] = r->dinv[0][0];
-	cu[2] = r->dinv[1][0];
-	cv[0] = -(r->dinv[0][1] + r->dinv[1][1]);
-	cv[1] = r->dinv[0][1];
-	cv[2] = r->dinv[1][1];
-}
-
-void stretch_w(const tri_rest* r, const vec3 x[3], vec3* wu, vec3* wv)
-{
-	/* Differences first: exact for translated meshes far from the origin. */
-	const vec3 dx1 = v3_sub(x[1], x[0]);
-	const vec3 dx2 = v3_sub(x[2], x[0]);
-	*wu = v3_add(v3_scale(dx1, r->dinv[0][0]), v3_scale(dx2, r->dinv[1][0]));
-	*wv = v3_add(v3_scale(dx1, r->dinv[0][1]), v3_scale(dx2, r->dinv[1][1]));
 }

@@ -69,16 +69,97 @@ typedef struct tri_rest {
 /* Fills r from the three corners' (u,v). Returns false if the uv triangle is degenerate. */
 bool tri_rest_init(tri_rest* r, const double uv0[2], const double uv1[2], const double uv2[2]);
 
-/* w_u and w_v of eq. 9 for positions x[0..2]. */
-void stretch_w(const tri_rest* r, const vec3 x[3], vec3* wu, vec3* wv);
+/* w_u and w_v of eq. 9 for positions x[0..2]. Inline: every triangle's every force and measure
+ * starts here. */
+static inline void stretch_w(const tri_rest* r, const vec3 x[3], vec3* wu, vec3* wv)
+{
+	/* Differences first: exact for translated meshes far from the origin. */
+	const vec3 dx1 = v3_sub(x[1], x[0]);
+	const vec3 dx2 = v3_sub(x[2], x[0]);
+	*wu = v3_add(v3_scale(dx1, r->dinv[0][0]), v3_scale(dx2, r->dinv[1][0]));
+	*wv = v3_add(v3_scale(dx1, r->dinv[0][1]), v3_scale(dx2, r->dinv[1][1]));
+}
+
+/* A triangle's w_u, w_v and their lengths at one position: what its stretch and shear conditions,
+ * their energies and the step control's strain measure all start from (one pass per position,
+ * step/strain_change.c). */
+typedef struct tri_w {
+	vec3 u, v;
+	double lu, lv;
+} tri_w;
+
+static inline void tri_w_at(const tri_rest* r, const vec3 x[3], tri_w* t)
+{
+	stretch_w(r, x, &t->u, &t->v);
+	t->lu = v3_len(t->u);
+	t->lv = v3_len(t->v);
+}
 
 /* The constant weights with w_u = sum_m cu[m] x_m and w_v = sum_m cv[m] x_m, which are also
  * dw_u/dx_m = cu[m] I and dw_v/dx_m = cv[m] I: cu = (-(dinv00 + dinv10), dinv00, dinv10),
  * cv = (-(dinv01 + dinv11), dinv01, dinv11). */
-void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3]);
+static inline void tri_rest_weights(const tri_rest* r, double cu[3], double cv[3])
+{
+	cu[0] = -(r->dinv[0][0] + r->dinv[1][0]);
+	cu[1] = r->dinv[0][0];
+	cu[2] = r->dinv[1][0];
+	cv[0] = -(r->dinv[0][1] + r->dinv[1][1]);
+	cv[1] = r->dinv[0][1];
+	cv[2] = r->dinv[1][1];
+}
+
+/* Component a (0: u, 1: v) of the stretch condition from the triangle's w: its value *c and gradient
+ * g[i] = dC/dx_i, given the weights cw of that component (tri_rest_weights); *wh = w / |w|. False
+ * (g zero) where |w| = 0: no derivative there, and zero is its subgradient's centre. */
+static inline bool stretch_component_w(const tri_rest* r, const tri_w* tw, int a, double b, const double cw[3], double* c,
+				       vec3 g[3], vec3* wh)
+{
+	const double len = a ? tw->lv : tw->lu;
+	*c = r->area * (len - b);
+	if (!(len > 0.0)) {
+		for (int i = 0; i < 3; ++i) g[i] = v3_zero();
+		return false;
+	}
+	*wh = v3_scale(a ? tw->v : tw->u, 1.0 / len);
+	for (int i = 0; i < 3; ++i) g[i] = v3_scale(*wh, r->area * cw[i]);
+	return true;
+}
+
+/* Shear's value a w_u . w_v and gradient from the triangle's w and weights. */
+static inline void shear_w(const tri_rest* r, const tri_w* tw, const double cu[3], const double cv[3], double* c, vec3 g[3])
+{
+	const double a = r->area;
+	*c = a * v3_dot(tw->u, tw->v);
+	for (int i = 0; i < 3; ++i) g[i] = v3_add(v3_scale(tw->v, a * cu[i]), v3_scale(tw->u, a * cv[i]));
+}
+
+/* The force of one condition component with value c and gradient g over n particles (eq. 7 and
+ * the damping of eq. 11): f_i += -(k c + kd Cdot) g_i, Cdot = sum g_i . v_i (v NULL: zero). */
+static inline void condition_force(const vec3* g, int n, double c, double k, double kd, const vec3* v, vec3* f)
+{
+	double cdot = 0.0;
+	if (v) {
+		for (int i = 0; i < n; ++i) cdot += v3_dot(g[i], v[i]);
+	}
+	const double fs = -(k * c + kd * cdot);
+	for (int i = 0; i < n; ++i) f[i] = v3_madd(f[i], fs, g[i]);
+}
 
 /* Stretch (eq. 10): C = a (|w_u| - b_u, |w_v| - b_v). The Hessian is filled only if `hessian`. */
 void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, bool hessian, condition* c);
+/* The same from the triangle's w at x (tri_w_at): the same numbers, bit for bit. */
+void stretch_condition_w(const tri_rest* r, const tri_w* tw, double bu, double bv, bool hessian, condition* c);
+/* The stretch and shear energies k/2 |C|^2 of a triangle from its w (the same C as the conditions). */
+static inline double stretch_energy_w(const tri_rest* r, const tri_w* tw, double bu, double bv, double k)
+{
+	const double cu = r->area * (tw->lu - bu), cv = r->area * (tw->lv - bv);
+	return 0.5 * k * (cu * cu + cv * cv);
+}
+static inline double shear_energy_w(const tri_rest* r, const tri_w* tw, double k)
+{
+	const double c = r->area * v3_dot(tw->u, tw->v);
+	return 0.5 * k * c * c;
+}
 
 /* Strain limiting's stiffening (docs/solver.md, "Strain limiting"): outside
  * [min(b, 1) (1 - s), max(b, 1) (1 + s)] (b = 1: plain cloth; b < 1, an elastic band, may stretch
@@ -96,6 +177,8 @@ int stretch_limit_condition(const tri_rest* r, const condition* stretch, double 
 
 /* Shear (sec. 4.3): C = a w_u . w_v. The Hessian is filled only if `hessian`. */
 void shear_condition(const tri_rest* r, const vec3 x[3], bool hessian, condition* c);
+/* The same from the triangle's w at x (tri_w_at; the lengths are not read). */
+void shear_condition_w(const tri_rest* r, const tri_w* tw, bool hessian, condition* c);
 
 /* Bend (sec. 4.3): C = theta, the angle between the normals of triangles (x0,x1,x2) and
  * (x0,x3,x1) hinged on edge x0-x1, from sin(theta) = (n1 x n2).e, cos(theta) = n1.n2; zero
@@ -120,6 +203,21 @@ static inline double bend_guarded(double theta, double guard)
  * and, unless mode is JACOBIAN_NONE, its exact df/dv; df/dx (non-symmetric) is left out of the implicit
  * system (docs/solver.md). */
 void drag_terms(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, jacobian_mode mode, element_terms* t);
+/* Drag's force on each corner (the same on all three) and the unit normal and s = drag area / 3 its
+ * df/dv needs; false (nothing) for a triangle with no area. */
+static inline bool drag_force(const vec3 x[3], const vec3 v[3], vec3 wind, double drag, vec3* f, vec3* n, double* s)
+{
+	const vec3 cr = v3_cross(v3_sub(x[1], x[0]), v3_sub(x[2], x[0]));
+	const double len = v3_len(cr);
+	/* A triangle with no area has no normal and catches no air. */
+	if (!(len > 0.0)) return false;
+	*n = v3_scale(cr, 1.0 / len);
+	const double area = 0.5 * len;
+	const vec3 vbar = v3_scale(v3_add(v3_add(v[0], v[1]), v[2]), 1.0 / 3.0);
+	*s = drag * area / 3.0;
+	*f = v3_scale(*n, -*s * v3_dot(v3_sub(vbar, wind), *n));
+	return true;
+}
 
 /* User point force on one particle (sec. 4.4): f = force - stiffness (x - target) - damping v,
  * with df/dx = -stiffness I and df/dv = -damping I. */

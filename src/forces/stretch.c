@@ -5,8 +5,14 @@
 
 void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv, bool hessian, condition* c)
 {
-	vec3 w[2];
-	stretch_w(r, x, &w[0], &w[1]);
+	tri_w tw;
+	tri_w_at(r, x, &tw);
+	stretch_condition_w(r, &tw, bu, bv, hessian, c);
+}
+
+void stretch_condition_w(const tri_rest* r, const tri_w* tw, double bu, double bv, bool hessian, condition* c)
+{
+	const double lens[2] = {tw->lu, tw->lv};
 	double cw[2][3];
 	tri_rest_weights(r, cw[0], cw[1]);
 	const double b[2] = {bu, bv};
@@ -15,23 +21,17 @@ void stretch_condition(const tri_rest* r, const vec3 x[3], double bu, double bv,
 	c->n = 3;
 	c->has_hess = hessian;
 	for (int a = 0; a < 2; ++a) {
-		const double len = v3_len(w[a]);
-		c->c[a] = r->area * (len - b[a]);
+		const double len = lens[a];
 		/* d2|w|/dw2 = (I - w w^T / |w|^2) / |w| is PSD, and w is linear in x. */
 		c->hess_psd[a] = true;
-
-		if (!(len > 0.0)) {
-			/* |w| has no derivative at w = 0 (a triangle crushed to a point along u or v).
-			 * Zero is its subgradient's centre and keeps the system finite. */
-			for (int i = 0; i < 3; ++i) {
-				c->grad[a][i] = v3_zero();
+		vec3 wh;
+		if (!stretch_component_w(r, tw, a, b[a], cw[a], &c->c[a], c->grad[a], &wh)) {
+			/* |w| has no derivative at w = 0 (a triangle crushed to a point along u or v):
+			 * nor a Hessian. */
+			for (int i = 0; i < 3; ++i)
 				for (int j = 0; hessian && j < 3; ++j) c->hess[a][i][j] = m3_zero();
-			}
 			continue;
 		}
-
-		const vec3 wh = v3_scale(w[a], 1.0 / len);
-		for (int i = 0; i < 3; ++i) c->grad[a][i] = v3_scale(wh, r->area * cw[a][i]);
 		if (!hessian) continue;
 		const mat3 p = m3_scale(m3_sub(m3_identity(), m3_outer(wh, wh)), r->area / len);
 		for (int i = 0; i < 3; ++i)

@@ -120,12 +120,45 @@ static inline double m3_det(mat3 a)
 }
 static inline double m3_norm_inf(mat3 a)
 {
+	/* fmax is a library call under strict IEEE semantics; r is never NaN, and a NaN row sum is
+	 * skipped by the comparison as fmax skips it: the same value. */
 	double r = 0.0;
-	for (int i = 0; i < 3; ++i) r = fmax(r, fabs(a.m[i][0]) + fabs(a.m[i][1]) + fabs(a.m[i][2]));
+	for (int i = 0; i < 3; ++i) {
+		const double row = fabs(a.m[i][0]) + fabs(a.m[i][1]) + fabs(a.m[i][2]);
+		if (row > r) r = row;
+	}
 	return r;
+}
+/* Whether a is diagonal with +0 off the diagonal (m3_diag's zeros) and a positive diagonal: a mass
+ * block (the explicit schemes' whole matrix, step/implicit.c). */
+static inline bool m3_is_positive_diag(mat3 a)
+{
+	return !signbit(a.m[0][1]) && !signbit(a.m[0][2]) && !signbit(a.m[1][0]) && !signbit(a.m[1][2]) &&
+	       !signbit(a.m[2][0]) && !signbit(a.m[2][1]) && a.m[0][1] == 0.0 && a.m[0][2] == 0.0 && a.m[1][0] == 0.0 &&
+	       a.m[1][2] == 0.0 && a.m[2][0] == 0.0 && a.m[2][1] == 0.0 && a.m[0][0] > 0.0 && a.m[1][1] > 0.0 &&
+	       a.m[2][2] > 0.0;
 }
 static inline bool m3_inverse(mat3 a, double max_cond, mat3* inv)
 {
+	const double dd = a.m[0][0] * (a.m[1][1] * a.m[2][2]);
+	if (m3_is_positive_diag(a) && dd != 0.0 && isfinite(1.0 / dd)) {
+		/* The cofactors below with +0 off the diagonal: each off-diagonal term is a product with a
+		 * +0, so det = a00 (a11 a22), the inverse's diagonal (a11 a22) d, (a00 a22) d, (a00 a11) d
+		 * and its off-diagonal +0 (0 < d < inf), the same bits as the general formula in a few
+		 * operations. */
+		const double p = a.m[0][0], q = a.m[1][1], s = a.m[2][2];
+		const double det = dd;
+		if (!isfinite(det)) return false;
+		const double d = 1.0 / det;
+		mat3 r = m3_zero();
+		r.m[0][0] = (q * s) * d;
+		r.m[1][1] = (p * s) * d;
+		r.m[2][2] = (p * q) * d;
+		double cond = m3_norm_inf(a) * m3_norm_inf(r);
+		if (!(cond <= max_cond)) return false;
+		*inv = r;
+		return true;
+	}
 	double det = m3_det(a);
 	if (!(det != 0.0) || !isfinite(det)) return false;
 	double d = 1.0 / det;

@@ -24,7 +24,7 @@ void integrator_scheme(const drape_world* w, step_scheme* s)
 	case DRAPE_INTEGRATOR_SYMPLECTIC_EULER:
 		plan_all(p, ROLE_EXPLICIT);
 		p->full_matrix = false;
-		s->solve = SOLVE_DIAGONAL;
+		s->solve = SOLVE_DIAGONAL; /* the pattern is the diagonal alone (integrator_diagonal_system) */
 		s->old_velocity_positions = w->def.integrator == DRAPE_INTEGRATOR_FORWARD_EULER;
 		return;
 	case DRAPE_INTEGRATOR_IMEX_BEND:

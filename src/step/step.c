@@ -3,6 +3,7 @@
 #include "step.h"
 
 #include "bdf2.h"
+#include "bend_tensor_assemble.h"
 #include "constraints.h"
 #include "strain_change.h"
 #include "strain_limit.h"
@@ -71,6 +72,7 @@ void step_context_init(step_context* c, drape_world* w, double duration)
 	c->topology_changed = w->model.dirty;
 	/* the positions may have been set between calls: nothing measured before is kept */
 	w->work.strain_w0_of = NULL;
+	w->work.bend_f0_x = w->work.bend_f0_v = NULL;
 	c->closed = c->policy.diverging_scheme && world_closed(w);
 	for (int32_t i = 0; c->closed && i < w->model.particle_count; ++i) c->mass += w->model.mass[i];
 	stage_start(c);
@@ -107,6 +109,8 @@ static void attempt_init(step_context* c)
 	c->facts.finite = true;
 	c->facts.intersections_before = w->state.intersections;
 	c->strain_measured = false;
+	c->bend_formed = false;
+	c->wild_measured = false;
 	w->work.limit_pending_moved = false;
 }
 
@@ -211,6 +215,7 @@ static bool propose(step_context* c)
 	step_facts* f = &c->facts;
 	const double t = c->t, h = c->hs;
 	const int32_t n = w->model.particle_count;
+	c->wild_measured = false;
 	/* An interrupt is honoured mid-step, between the solve and the contact passes. */
 	if (c->solve.cancelled || (w->cancel && *w->cancel)) {
 		f->cancelled = true;
@@ -235,8 +240,13 @@ static bool propose(step_context* c)
 			f->wild = true;
 			return false;
 		}
+		c->wild_measured = true;
+		c->wild_change = change;
+		c->wild_worst = worst;
+		c->wild_spring = spring;
 	}
 	if (strain_limit_active(w)) {
+		c->wild_measured = false; /* the projection below moves x1 */
 		/* The step control judges the integrator's own proposal (sec. 7): the projection
 		 * below would hide a step too large for the motion, and backward Euler damps
 		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
@@ -333,7 +343,15 @@ step_verdict step_judge(step_context* c)
 		}
 	}
 	if (!f->cancelled && !f->crowded_start && step_judge_measures_strain(&c->policy) && f->finite && !f->wild && !f->crowded) {
-		r->stretch_change = strain_change_of_proposal(w, w->state.x, &r->worst_triangle, &r->worst_spring);
+		if (c->wild_measured) {
+			/* the last pass's x1, measured from the same start by the wild test (and its w kept
+			 * in tri_w1 by it) */
+			r->stretch_change = c->wild_change;
+			r->worst_triangle = c->wild_worst;
+			r->worst_spring = c->wild_spring;
+		} else {
+			r->stretch_change = strain_change_of_proposal(w, w->state.x, &r->worst_triangle, &r->worst_spring);
+		}
 		c->strain_measured = true;
 		if (c->raw_change > r->stretch_change && step_judge_raw_counts(&c->policy, h)) {
 			r->stretch_change = c->raw_change;
@@ -348,11 +366,31 @@ step_verdict step_judge(step_context* c)
 		 * extrapolated v is another array): measured once a step, not twice. */
 		const bool known = c->energy_ready && w->state.x == c->energy_x && w->state.v == c->energy_v;
 		const double start = known ? c->energy_start : world_kinetic_energy_at(w, w->state.v) + world_elastic_energy_at(w, w->state.x);
-		const double end = world_kinetic_energy_at(w, w->work.v1) + world_elastic_energy_at(w, w->work.x1);
+		/* The triangles' w at x1 are the strain measure's, just formed (tri_w1). An explicit tensor
+		 * bending's energy comes with its force at (x1, v1), which the next step reads if this
+		 * proposal is accepted (one pass over the rows per position, not two). */
+		const assembly_plan* p = &c->scheme.pass[0];
+		double bend = 0.0;
+		c->bend_formed = p->role[FAMILY_BEND] == ROLE_EXPLICIT && p->rhs && w->model.btens_count > 0 && w->work.bq_k &&
+				 !w->model.dirty && !w->work.fused_disabled;
+		if (c->bend_formed) bend = bend_tensor_energy_force(w, w->work.x1, w->work.v1, p->scale[FAMILY_BEND]);
+		const double end = world_kinetic_energy_at(w, w->work.v1) +
+				   world_elastic_energy_known(w, w->work.x1, c->strain_measured ? w->work.tri_w1 : NULL,
+							      c->bend_formed ? &bend : NULL);
 		const double gravity_start = known ? c->energy_gravity : world_gravity_energy_at(w, w->state.x);
 		const double gravity_end = world_gravity_energy_at(w, w->work.x1);
 		c->energy_end = end;
 		c->energy_end_gravity = gravity_end;
+		if (!c->call_energy_ready) {
+			/* the first measured attempt starts where the call did: no step was accepted before */
+			c->call_energy_ready = true;
+			c->call_energy = start;
+			c->call_gravity = gravity_start;
+			c->call_since = w->state.time;
+		}
+		f->runaway_gain = end + gravity_end - (c->call_energy + c->call_gravity);
+		f->runaway_start = c->call_energy;
+		f->runaway_work = fabs(gravity_end - c->call_gravity);
 		f->energy_measured = true;
 		f->energy_start = start;
 		const double fall = gravity_end - gravity_start;
@@ -399,6 +437,7 @@ drape_status step_commit(step_context* c)
 	t = w->work.dv, w->work.dv = w->state.dv_last, w->state.dv_last = t;
 	strain_change_accept_limit(w);
 	strain_change_keep(w, c->strain_measured);
+	bend_tensor_keep(w, c->bend_formed);
 	c->energy_ready = c->facts.energy_measured;
 	c->energy_x = w->state.x;
 	c->energy_v = w->state.v;
@@ -420,6 +459,8 @@ drape_status step_commit(step_context* c)
 	if (w->state.stats.min_dt == 0.0 || h < w->state.stats.min_dt) w->state.stats.min_dt = h;
 	if (h > w->state.stats.max_dt) w->state.stats.max_dt = h;
 	if (c->full) step_control_accept(&w->state.control);
+	if (c->h_short == 0.0 || h < c->h_short) c->h_short = h;
+	if (h > c->h_long) c->h_long = h;
 	stage_end(c, DRAPE_STAGE_COMMIT);
 	return DRAPE_OK;
 }
@@ -435,7 +476,8 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 		s = world_fail_status(w, DRAPE_ERROR_INTERRUPTED, "%s", v->message);
 	} else {
 		w->state.stats.rejected++;
-		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING || r->outcome == STEP_ENERGY_GROWTH)
+		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING || r->outcome == STEP_ENERGY_GROWTH ||
+		    r->outcome == STEP_ENERGY_RUNAWAY)
 			w->state.stats.rejected_strain++;
 		else if (r->outcome == STEP_PENETRATION) w->state.stats.rejected_penetration++;
 		else if (r->outcome == STEP_SELF_INTERSECTION) w->state.stats.rejected_intersection++;
@@ -449,6 +491,11 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 			.integrator = drape_integrator_name(w->def.integrator),
 			.spring_v = {r->worst_spring >= 0 ? w->model.ms_springs[r->worst_spring].v[0] : -1,
 				     r->worst_spring >= 0 ? w->model.ms_springs[r->worst_spring].v[1] : -1},
+			.since = c->call_since,
+			.energy_start = c->call_energy,
+			.energy_gain = c->facts.runaway_gain,
+			.h_short = c->h_short > 0.0 && c->h_short < c->h ? c->h_short : c->h,
+			.h_long = c->h_long > c->h ? c->h_long : c->h,
 		};
 		const step_verdict u = step_judge_rejection(&c->policy, &w->state.control, &j, r);
 		if (u.kind == STEP_VERDICT_FAIL) {

@@ -36,6 +36,11 @@ typedef struct step_context {
 	bool passes_over; /* a pass ended the step early (an interrupt, a bad or wild proposal) */
 	int32_t cloth_crossings, pinched;
 	double raw_change; /* the strain change before the strain limiter's projection */
+	/* The wild test's strain change of the last pass's proposal (propose), while x1 is as it
+	 * measured it (no projection since): the judge's own measure of the same x1, not formed again. */
+	bool wild_measured;
+	double wild_change;
+	int32_t wild_worst, wild_spring;
 	/* A closed world under a scheme with explicit parts: the judge weighs each proposal's energy
 	 * (step_facts.energy_measured); the world's mass, kg. */
 	bool closed;
@@ -45,10 +50,16 @@ typedef struct step_context {
 	 * call), so its start energy is that value, not measured again. energy_end* hold the attempt's
 	 * until it is committed. */
 	bool strain_measured; /* the judge measured this attempt's strain change at its final x1 */
+	bool bend_formed;     /* ... and formed the explicit tensor bending force at (x1, v1) */
 	bool energy_ready;
 	const vec3 *energy_x, *energy_v;
 	double energy_start, energy_gravity;
 	double energy_end, energy_end_gravity;
+	/* The energy at the call's start (the first measured attempt's start) and when that was, for
+	 * the judge's runaway rule; the shortest and longest steps accepted in the call. */
+	bool call_energy_ready;
+	double call_energy, call_gravity, call_since;
+	double h_short, h_long;
 	int32_t raw_worst, raw_spring;
 	double stage_clock; /* when the running stage began, ms */
 } step_context;

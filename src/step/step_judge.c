@@ -74,6 +74,16 @@ step_judge_policy step_judge_default_policy(const drape_world_def* def)
 		 * max_dt is up to 16 times its stable step still runs at the step halving finds (the
 		 * symplectic Euler chain of mass_spring/explicit_blowup_rejected, 10 to 16 times). */
 		.closed_energy_stop = 16.0,
+		/* Steps that each pass the rule above can still make energy a share at a time: the
+		 * mass-spring sheet of kind_bend_0p1 at a tenth of its max_dt (imex_bend_shear, steps of
+		 * 13 and 26 us) went from 0.003 J to 3.3 J and 900 J in 2 ms, about 1.2 times a step,
+		 * then swung between 0.2 and 1,700 J, blown apart, for 8 CPU s (docs/reliability.md,
+		 * "Energy made a share at a time"). Measured from the call's start, such a gain stops
+		 * the run once it exceeds the whole cloth's kinetic energy at 1 m/s: no stable step comes
+		 * near that with nothing to supply it, while the few unstable steps that the rule above
+		 * catches and caps leave far less (the same sheet ten times as wide at its own max_dt:
+		 * 4.4e-4 J on 1 kg, the energy of 3 cm/s, after which it falls as gravity says). */
+		.closed_runaway_speed = 1.0,
 		.strain_limit = def->strain_limit,
 		/* A proposal still this share of the strain limit beyond it after limiting is rejected ... */
 		.limit_residual = 0.25,
@@ -194,6 +204,10 @@ step_verdict step_judge_step(const step_judge_policy* p, step_control* c, const 
 		 f->energy_gain > p->closed_energy_growth * (f->energy_start + f->energy_work) +
 					  0.5 * f->mass * p->closed_energy_speed * p->closed_energy_speed)
 		o = STEP_ENERGY_GROWTH;
+	else if (p->diverging_scheme && f->energy_measured &&
+		 f->runaway_gain > p->closed_energy_growth * (f->runaway_start + f->runaway_work) +
+					   0.5 * f->mass * p->closed_runaway_speed * p->closed_runaway_speed)
+		o = STEP_ENERGY_RUNAWAY;
 	else if (f->crossings > 0 && h > p->max_dt / p->contact_any_below) o = STEP_PENETRATION;
 	else if (r->intersections > f->intersections_before && h > p->max_dt / p->contact_any_below) o = STEP_SELF_INTERSECTION;
 	else if (p->adaptive && r->stretch_change > p->stretch_change_limit &&
@@ -229,6 +243,9 @@ const char* step_outcome_text(step_outcome o)
 	case STEP_ENERGY_GROWTH:
 		return "the explicit part of the integrator diverged (the energy more than doubled in one step "
 		       "with nothing but gravity to supply it)";
+	case STEP_ENERGY_RUNAWAY:
+		return "the explicit part of the integrator diverged (the energy more than doubled within the "
+		       "call's steps with nothing but gravity to supply it)";
 	case STEP_CROWDED:
 		return "the cloth is crushed onto or flung through itself: its contact search found more than "
 		       "100 overlapping triangle pairs per triangle (a stiffness the solver cannot follow at any "
@@ -268,6 +285,19 @@ step_verdict step_judge_rejection(const step_judge_policy* p, step_control* c, c
 			 "max_dt; set solver.max_dt to at most %.3g s, lower the stiffness or damping, or use "
 			 "backward_euler or bdf2",
 			 j->time, j->integrator, h, p->max_dt / h, p->max_dt, p->closed_energy_stop, 0.5 * h);
+		return v;
+	}
+	/* Energy made over many steps is in the state already: no shorter step takes it out. */
+	if (j->reason == STEP_ENERGY_RUNAWAY) {
+		v.kind = STEP_VERDICT_FAIL;
+		snprintf(v.message, sizeof v.message,
+			 "simulation diverged at t = %.6g s: the explicit part of %s made %.3g J out of nothing "
+			 "since t = %.6g s (when the cloth's kinetic and elastic energy was %.3g J; gravity's work "
+			 "aside), a share at a time at steps of %.3g to %.3g s (max_dt = %.3g s): more than the "
+			 "whole cloth carries at %g m/s; set solver.max_dt to at most %.3g s, lower "
+			 "the stiffness or damping, or use backward_euler or bdf2",
+			 j->time, j->integrator, j->energy_gain, j->since, j->energy_start, j->h_short, j->h_long,
+			 p->max_dt, p->closed_runaway_speed, 0.5 * j->h_short);
 		return v;
 	}
 	if (unstable) {

@@ -24,6 +24,7 @@ typedef enum step_outcome {
 	STEP_CANCELLED,      /* the world's cancel flag was raised mid-step; the step is dropped */
 	STEP_CROWDED,        /* the cloth/cloth search went over its budget (collide/cloth_pairs.h) */
 	STEP_ENERGY_GROWTH,  /* an explicit part made energy in a closed world (closed_energy_growth) */
+	STEP_ENERGY_RUNAWAY, /* ... over the call's steps, each within that rule: the run stops */
 } step_outcome;
 
 /* Every threshold of the judge (step_judge_default_policy). Step sizes are fractions of max_dt. */
@@ -54,6 +55,11 @@ typedef struct step_judge_policy {
 	/* Such a divergence stops the run where its cap (half the step) is below max_dt /
 	 * closed_energy_stop. */
 	double closed_energy_stop;
+	/* The same growth measured from the call's start (step_facts.runaway_*) rather than the
+	 * step's, with the cloth's kinetic energy at closed_runaway_speed as its floor: energy made a
+	 * share at a time by steps that each pass the rule above. It stops the run: the energy made is
+	 * in the state already, and no shorter step takes it out. */
+	double closed_runaway_speed;
 	/* The strain limiter's residual (docs/solver.md, "Strain limiting"), as shares of strain_limit. */
 	double strain_limit;
 	double limit_residual, limit_worse, limit_any_below, limit_futile_cap, limit_futile_share;
@@ -98,6 +104,9 @@ typedef struct step_facts {
 	 * the step's start; work: |gravity's work| in the step; mass: the world's, kg. */
 	bool energy_measured;
 	double energy_gain, energy_start, energy_work, mass;
+	/* The same from the call's start (its first step's start) to the proposal: the gain, the
+	 * kinetic + elastic energy at the call's start, |gravity's work| since. */
+	double runaway_gain, runaway_start, runaway_work;
 	/* The strain beyond the limit at the step's start: measured only when a rule needs it. */
 	double (*limit_start)(const void* ctx);
 	const void* limit_ctx;
@@ -123,6 +132,9 @@ typedef struct step_rejection {
 	int64_t attempts_left;
 	const char* integrator; /* its name, for messages */
 	int32_t spring_v[2];    /* the worst spring's particles, when report->worst_spring >= 0 */
+	/* STEP_ENERGY_RUNAWAY: when the call began, its energy then (kinetic + elastic), the gain
+	 * since, and the shortest and longest steps accepted since. */
+	double since, energy_start, energy_gain, h_short, h_long;
 } step_rejection;
 
 step_judge_policy step_judge_default_policy(const drape_world_def* def);

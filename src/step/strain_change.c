@@ -11,9 +11,9 @@
 #include <string.h>
 
 /* Largest change of |w_u| or |w_v| over all triangles between `from` (x, the step's start, or
- * another start, strain_change_judged) and x1 (sec. 7). x1's lengths are kept (strain_u1,
- * strain_v1): once accepted, they are the next step's start's, not formed again
- * (strain_change_keep). */
+ * another start, strain_change_judged) and x1 (sec. 7). x1's w and lengths are kept (tri_w1): the
+ * judge's energy reads them, and once accepted they are the next step's start's, for its strain
+ * measure and its stretch and shear forces, not formed again (strain_change_keep). */
 static double stretch_change(drape_world* w, const vec3* from, int32_t* worst)
 {
 	const int32_t m = w->model.triangle_count;
@@ -28,15 +28,13 @@ static double stretch_change(drape_world* w, const vec3* from, int32_t* worst)
 		for (int32_t j = k * REDUCE_CHUNK; j < reduce_chunk_end(k, m); ++j) {
 			const triangle_elem* e = &w->model.triangles[j];
 			vec3 x1[3] = {w->work.x1[e->v[0]], w->work.x1[e->v[1]], w->work.x1[e->v[2]]};
-			vec3 u1, v1;
-			stretch_w(&e->rest, x1, &u1, &v1);
-			const double lu1 = v3_len(u1), lv1 = v3_len(v1);
-			w->work.strain_u1[j] = lu1;
-			w->work.strain_v1[j] = lv1;
+			tri_w* t1 = &w->work.tri_w1[j];
+			tri_w_at(&e->rest, x1, t1);
+			const double lu1 = t1->lu, lv1 = t1->lv;
 			double lu0, lv0;
 			if (kept) {
-				lu0 = w->work.strain_u0[j];
-				lv0 = w->work.strain_v0[j];
+				lu0 = w->work.tri_w0[j].lu;
+				lv0 = w->work.tri_w0[j].lv;
 			} else {
 				vec3 x0[3] = {from[e->v[0]], from[e->v[1]], from[e->v[2]]};
 				vec3 u0, v0;
@@ -134,8 +132,8 @@ void strain_change_keep(drape_world* w, bool measured)
 		w->work.strain_w0_of = NULL;
 		return;
 	}
-	double* t;
-	t = w->work.strain_u0, w->work.strain_u0 = w->work.strain_u1, w->work.strain_u1 = t;
-	t = w->work.strain_v0, w->work.strain_v0 = w->work.strain_v1, w->work.strain_v1 = t;
+	tri_w* t = w->work.tri_w0;
+	w->work.tri_w0 = w->work.tri_w1;
+	w->work.tri_w1 = t;
 	w->work.strain_w0_of = w->state.x;
 }

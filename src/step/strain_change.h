@@ -13,9 +13,11 @@ double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring);
 /* After an accepted step (x now the proposal): keeps what the strain limiter did to it, so that the
  * next step's strain change can be judged from the proposal before the projection. */
 void strain_change_accept_limit(drape_world* w);
-/* After an accepted step: where the judge measured the proposal (measured), the triangles' |w_u|,
- * |w_v| there are the next step's start's, and strain_change_of_proposal from the state's x reads
- * them instead of forming them again (bit for bit the same numbers); otherwise none are kept. */
+/* After an accepted step: where the judge measured the proposal (measured), the triangles' w_u,
+ * w_v and their lengths there (tri_w1) are the next step's start's (tri_w0, for the state's x:
+ * strain_w0_of): strain_change_of_proposal from the state's x and the stretch and shear forces
+ * (step/implicit.c) read them instead of forming them again (bit for bit the same numbers);
+ * otherwise none are kept. */
 void strain_change_keep(drape_world* w, bool measured);
 
 #endif

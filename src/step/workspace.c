@@ -161,6 +161,7 @@ void workspace_free(drape_world* w)
 	k->reuse_valid = false;
 	k->limit_pending_moved = false;
 	k->strain_w0_of = NULL;
+	k->bend_f0_x = k->bend_f0_v = NULL;
 	w->state.limit_moved = false;
 	w->state.h_last = 0.0;
 	w->state.h_prev = 0.0;
@@ -199,13 +200,21 @@ drape_status workspace_prepare(drape_world* w)
 	const bool btens_blocks =
 		w->def.preconditioner == DRAPE_PRECONDITIONER_CHOLESKY || w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID;
 	const bool general = integrator_supports_cloth_contact(w->def.integrator);
+	/* An explicit integrator's system is block-diagonal (step/integrators.c, SOLVE_DIAGONAL): its
+	 * pattern is the diagonal alone, n blocks side by side, where the elements' pattern spread them
+	 * over the whole matrix (72 bytes a block, 3.6 MB for a 51 x 51 tensor sheet: the block solve
+	 * waited on a cache miss for each; docs/reliability.md). The elements' slots are then -1, which
+	 * no explicit family reads. */
+	const bool elements = !integrator_diagonal_system(w->def.integrator);
 	bsr_builder bb;
 	ok = ok && bend_tensor_rows_build(md->btens, md->btens_count, n, &k->bq_start, &k->bq_col, &k->bq_k, &k->bq_d) &&
-	     bsr_builder_init(&bb, n) && bsr_builder_add_elements(&bb, md->triangles, md->triangle_count, 3, sizeof(triangle_elem)) &&
-	     bsr_builder_add_elements(&bb, md->hinges, md->hinge_count, 4, sizeof(hinge_elem)) &&
-	     bsr_builder_add_elements(&bb, md->ms_springs, md->ms_spring_count, 2, sizeof(ms_spring)) &&
-	     bsr_builder_add_elements(&bb, md->ms_bends, md->ms_bend_count, 3, sizeof(ms_bend)) &&
-	     bsr_builder_add_elements(&bb, md->btens, btens_blocks ? md->btens_count : 0, BEND_TENSOR_NODES, sizeof(bend_tensor_elem)) &&
+	     bsr_builder_init(&bb, n) &&
+	     bsr_builder_add_elements(&bb, md->triangles, elements ? md->triangle_count : 0, 3, sizeof(triangle_elem)) &&
+	     bsr_builder_add_elements(&bb, md->hinges, elements ? md->hinge_count : 0, 4, sizeof(hinge_elem)) &&
+	     bsr_builder_add_elements(&bb, md->ms_springs, elements ? md->ms_spring_count : 0, 2, sizeof(ms_spring)) &&
+	     bsr_builder_add_elements(&bb, md->ms_bends, elements ? md->ms_bend_count : 0, 3, sizeof(ms_bend)) &&
+	     bsr_builder_add_elements(&bb, md->btens, elements && btens_blocks ? md->btens_count : 0, BEND_TENSOR_NODES,
+				      sizeof(bend_tensor_elem)) &&
 	     bsr_builder_finish(&bb, &k->A) && pcg_workspace_init(&k->pcg, n);
 	if (ok && md->btens_count > 0) {
 		const size_t nnz = (size_t)k->bq_start[n];
