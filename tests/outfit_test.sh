@@ -10,6 +10,9 @@
 #   every frame from 25 to 50.
 # - outfit_walk_coarse: figure 4's pants (layer 0) and the shirt worn over them, untucked
 #   (layer 1), as scenes/outfit_walk.json at a quarter of its particles.
+# - outfit_dance_long_coarse: figure 6's long skirt (layer 0) and the dancer's blouse worn over it
+#   (layer 1) on the Biovision boxer (Boxing_Toes.bvh), as scenes/outfit_dance_long.json at a
+#   quarter of its particles, sewn by frame 26 and worn through the clip's first 1.5 s.
 # usage: outfit_test.sh path/to/drape repo_root [ON when built with sanitizers: shorter runs]
 set -u
 drape=$1
@@ -20,6 +23,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bvh=/usr/share/assimp/models/BVH/01_01.bvh
 [ -r "$bvh" ] || { echo "no $bvh (Debian package assimp-testmodels): the outfit test needs the CMU clip"; exit 1; }
+boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
+[ -r "$boxing" ] || { echo "no $boxing (Debian package assimp-testmodels): the outfit test needs the dancer's clip"; exit 1; }
 passed=0
 failed=0
 # check NAME FRAMES FIRST: runs tests/scenes/NAME.json for FRAMES frames; FIRST is the first frame
@@ -106,5 +111,8 @@ PY
 if [ "$sanitized" = ON ]; then check outfit_coarse 20 18; else check outfit_coarse 60 -1; fi
 # the shirt over the pants: sewn by frame 15, the walk's first steps by frame 60
 if [ "$sanitized" = ON ]; then check outfit_walk_coarse 20 -1; else check outfit_walk_coarse 60 -1; fi
+# the long skirt and the blouse on the dancer: sewn by frame 26, boxing from frame 45 (under the
+# sanitizers: 20 frames, the blouse still sewing, by drape's count)
+if [ "$sanitized" = ON ]; then check outfit_dance_long_coarse 20 1; else check outfit_dance_long_coarse 90 -1; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
