@@ -132,7 +132,7 @@ def pants():
 # vertical edges (half the sleeve's root circumference = the drop edge's length, no ease). Flat
 # sleeves folded in around their middles while closing (docs/garments.md, "Limitations").
 def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, cuff_clearance, torso_regions=None,
-               sleeve_regions=None, out=0.0, fit=CMU, out_back=None):
+               sleeve_regions=None, out=0.0, fit=CMU, out_back=None, hem_x=None):
     S, drop, neck_z = 0.28, 0.27, 1.50 + fit["lift"]
     front_neck, back_neck = front_neck + fit["lift"], back_neck + fit["lift"]
     ARM, ARM_ROOT_Z, ARM_BONE, SLEEVE_ROOT_OFFSET = fit["arm"], fit["arm_root_z"], fit["arm_bone"], fit["sleeve_root_offset"]
@@ -145,8 +145,9 @@ def shirt_like(hem, neck_x, front_neck, back_neck, sleeve_length, cuff_radius, c
         lo, hi = ARM_ROOT_Z[sg]
         edge[sg] = ((lo + hi) / 2 - drop / 2, (lo + hi) / 2 + drop / 2)  # 4-5 cm clear of the arm's root
 
-    torso = [("hem_r", (S, hem)), ("underarm_r", (S, edge[1][0])), ("droptop_r", (S, edge[1][1])), ("neck_r", (neck_x, neck_z)),
-             ("neck_l", (-neck_x, neck_z)), ("droptop_l", (-S, edge[-1][1])), ("underarm_l", (-S, edge[-1][0])), ("hem_l", (-S, hem))]
+    hx = S if hem_x is None else hem_x  # the hem's half width: the sides taper to it from the underarm
+    torso = [("hem_r", (hx, hem)), ("underarm_r", (S, edge[1][0])), ("droptop_r", (S, edge[1][1])), ("neck_r", (neck_x, neck_z)),
+             ("neck_l", (-neck_x, neck_z)), ("droptop_l", (-S, edge[-1][1])), ("underarm_l", (-S, edge[-1][0])), ("hem_l", (-hx, hem))]
 
     def flat(name, front, neck_ctrl):
         pts = torso if front else [(nm, (-p[0], p[1])) for nm, p in reversed(torso)]  # the back: mirrored, counter-clockwise
@@ -255,7 +256,7 @@ def skirt_long():
     return {"panels": panels, "seams": seams}
 
 
-def dance_blouse(out=0.0, out_back=None, hem=0.80):
+def dance_blouse(out=0.0, out_back=None, hem=0.80, hem_x=None):
     # the blouse cut for the Biovision dancer (BOXING): the shipped blouse's construction with
     # everything from the waist up raised 15 cm (the dancer's shoulders), the waist's elastic at
     # the dancer's narrowest (z 1.05-1.11 m), sleeves 0.40 m (the dancer's arm is 3.5 cm shorter);
@@ -266,12 +267,42 @@ def dance_blouse(out=0.0, out_back=None, hem=0.80):
                       torso_regions=[{"uv_min": [1.05, -0.30], "uv_max": [1.11, 0.30], "bv": 0.8, "taper": [T, 0.0]}],
                       sleeve_regions=[{"uv_min": [L - 0.05, -1.0], "uv_max": [L + 0.01, 1.0], "bv": 0.8, "taper": [T, 0.0]},
                                       {"uv_min": [-0.01, -1.0], "uv_max": [0.07, 1.0], "bv": 1.1, "taper": [T, 0.0]}],
-                      out=out, out_back=out_back, fit=BOXING)
+                      out=out, out_back=out_back, fit=BOXING, hem_x=hem_x)
 
 
 def dance_blouse_untucked():
     # worn over the long skirt (scenes/outfit_dance_long.json)
     return dance_blouse(out=0.10)
+
+
+
+def dance_blouse_tucked():
+    # tucked into the short skirt (scenes/outfit_dance_short.json): the hem 18 cm below the
+    # skirt's waist and narrowed to +-0.20 m, the back 6 cm behind the body instead of 15.5, so
+    # that the skirt's cone around it stays within 0.31 m of the hips' vertical
+    return dance_blouse(out=0.0, out_back=-0.095, hem=0.85, hem_x=0.20)
+
+
+def skirt_gathered():
+    # figure 5's short skirt for the dancer, worn over the tucked blouse: two panels 0.8 m wide at
+    # the hem and the waist and 0.5 m long, wrapped as a cylinder clear of the blouse's torso
+    # panels (0.31 m around the vertical through Hips moved 1.5 cm forward), the waist gathered
+    # once sewn (b_v 0.58 over the top 6 cm: 2 x 0.8 m to 0.93 m, the shipped skirt's waistband)
+    H, W = 0.5, 0.8
+    panels = []
+    for side in ("front", "back"):
+        panels.append({
+            "name": side, "grain": [0, 1],
+            "outline": [{"at": [0.0, 0.0], "corner": "hem_left"}, {"at": [W, 0.0], "corner": "hem_right"},
+                        {"at": [W, H], "corner": "waist_right"}, {"at": [0.0, H], "corner": "waist_left"}],
+            "around": {"bone": "Hips", "vertical": True, "forward": 0.015, "offset": round(0.11 - H / 2, 4),
+                       "clearance": 0.10, "top_clearance": 0.12, "side": side},
+            "stretch_regions": [{"uv_min": [H - 0.06, -W - 0.05], "uv_max": [H + 0.05, 0.05], "bv": 0.58, "taper": [0.06, 0.0]}]})
+    seams = [{"name": "left_side", "a": {"panel": "front", "from": "hem_right", "to": "waist_right"},
+              "b": {"panel": "back", "from": "hem_left", "to": "waist_left", "direction": "backward"}},
+             {"name": "right_side", "a": {"panel": "front", "from": "hem_left", "to": "waist_left", "direction": "backward"},
+              "b": {"panel": "back", "from": "hem_right", "to": "waist_right"}}]
+    return {"panels": panels, "seams": seams}
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ scaled by the triangle's b_u (warp) or b_v (weft) from the panels' stretch_regio
 those apply (sewing.regions). Triangles are assigned to panels by frame 0, where every panel is
 still its own connected piece, in pattern order.
 usage: scripts/garment_strain.py DIR [FIRST_FRAME [LAST_FRAME]] [--cloth NAME]   (default: from
-sewing.motion_start's frame to the last; an outfit's garment by its cloth name, else the first cloth)
+sewing.motion_start's frame to the last; an outfit's garment by its cloth name, else its first)
 prints, for triangles outside the stretch regions (plain) and inside them, the max and 99th
 percentile over warp/weft edges and frames, and where the max is."""
 import glob
@@ -76,6 +76,8 @@ def main(d, first=None, last=None, cloth=None):
     summary = json.load(open(os.path.join(d, "summary.json")))
     scene_path = summary["scene_file"]
     scene = json.load(open(scene_path))
+    if cloth is None and len(scene["cloths"]) > 1:
+        cloth = scene["cloths"][0].get("name")  # an outfit: its first garment
     garment = next(c for c in scene["cloths"] if cloth is None or c.get("name") == cloth)["garment"]
     pattern = garment
     if "pattern" in garment:
