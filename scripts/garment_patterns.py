@@ -272,42 +272,47 @@ def dance_blouse(out=0.0, out_back=None, hem=0.80, hem_x=None):
 
 def dance_blouse_untucked():
     # worn over the long skirt (scenes/outfit_dance_long.json)
-    return dance_blouse(out=0.10)
+    return dance_blouse(out=0.115)
 
 
 
 def dance_blouse_tucked():
-    # tucked into the short skirt (scenes/outfit_dance_short.json): the hem 18 cm below the
-    # skirt's waist and narrowed to +-0.20 m, the back 6 cm behind the body instead of 15.5, so
-    # that the skirt's cone around it stays within 0.31 m of the hips' vertical
-    return dance_blouse(out=0.0, out_back=-0.095, hem=0.85, hem_x=0.20)
+    # tucked into the short skirt (scenes/outfit_dance_short.json): the hem 13 cm below the
+    # skirt's waist and narrowed to +-0.27 m (1.08 m round: the dancer's hips are 0.99 m), the back
+    # 6 cm behind the body instead of 15.5, so that the skirt around it stays within 0.34 m of the
+    # hips' vertical
+    return dance_blouse(out=0.0, out_back=-0.095, hem=0.86, hem_x=0.27)
 
 
 def skirt_gathered():
-    # figure 5's short skirt for the dancer, worn over the tucked blouse: two panels 0.8 m wide at
+    # figure 5's short skirt for the dancer, worn over the tucked blouse: two panels 0.95 m wide at
     # the hem and the waist and 0.5 m long, wrapped as a cylinder clear of the blouse's torso
-    # panels (0.31 m around the vertical through Hips moved 1.5 cm forward), the waist gathered
-    # once sewn (b_v 0.58 over the top 6 cm: 2 x 0.8 m to 0.93 m, the shipped skirt's waistband)
-    H, W = 0.5, 0.8
+    # panels (about 0.33 m around the vertical through Hips moved 1.5 cm forward), the waist
+    # gathered once sewn (b_v 0.49 over the top 6 cm: 2 x 0.95 m to 0.93 m, the shipped skirt's
+    # waistband). The panels sit on the body's left and right, so the seams close at the front
+    # and back, away from the blouse's side seams (at the sides, a skirt seam merging over the
+    # blouse's side seam left 3 pairs crossed in the skirt at Table 1's size)
+    H, W = 0.5, 0.95
     panels = []
-    for side in ("front", "back"):
+    for side in ("left", "right"):
         panels.append({
             "name": side, "grain": [0, 1],
             "outline": [{"at": [0.0, 0.0], "corner": "hem_left"}, {"at": [W, 0.0], "corner": "hem_right"},
                         {"at": [W, H], "corner": "waist_right"}, {"at": [0.0, H], "corner": "waist_left"}],
             "around": {"bone": "Hips", "vertical": True, "forward": 0.015, "offset": round(0.11 - H / 2, 4),
-                       "clearance": 0.10, "top_clearance": 0.12, "side": side},
-            "stretch_regions": [{"uv_min": [H - 0.06, -W - 0.05], "uv_max": [H + 0.05, 0.05], "bv": 0.58, "taper": [0.06, 0.0]}]})
-    seams = [{"name": "left_side", "a": {"panel": "front", "from": "hem_right", "to": "waist_right"},
-              "b": {"panel": "back", "from": "hem_left", "to": "waist_left", "direction": "backward"}},
-             {"name": "right_side", "a": {"panel": "front", "from": "hem_left", "to": "waist_left", "direction": "backward"},
-              "b": {"panel": "back", "from": "hem_right", "to": "waist_right"}}]
+                       "clearance": 0.12, "top_clearance": 0.16, "side": side},
+            "stretch_regions": [{"uv_min": [H - 0.06, -W - 0.05], "uv_max": [H + 0.05, 0.05], "bv": 0.49, "taper": [0.06, 0.0]}]})
+    seams = [{"name": "back_seam", "a": {"panel": "left", "from": "hem_right", "to": "waist_right"},
+              "b": {"panel": "right", "from": "hem_left", "to": "waist_left", "direction": "backward"}},
+             {"name": "front_seam", "a": {"panel": "left", "from": "hem_left", "to": "waist_left", "direction": "backward"},
+              "b": {"panel": "right", "from": "hem_right", "to": "waist_right"}}]
     return {"panels": panels, "seams": seams}
 
 
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "scenes", "patterns")
     for name, make in (("pants", pants), ("shirt", shirt), ("shirt_untucked", shirt_untucked), ("blouse", blouse),
-                       ("skirt_long", skirt_long), ("dance_blouse_untucked", dance_blouse_untucked)):
+                       ("skirt_long", skirt_long), ("dance_blouse_untucked", dance_blouse_untucked),
+                       ("skirt_gathered", skirt_gathered), ("dance_blouse_tucked", dance_blouse_tucked)):
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(make(), f, indent=1)
