@@ -459,6 +459,12 @@ typedef struct drape_world_def {
 	 * state until the velocity correction is small. The swinging sheet keeps BDF2's second
 	 * order at 1/30 s steps only with them (docs/integrators.md, "Where the swing's energy goes"). */
 	int32_t newton_iterations;
+	/* Held cloth judged by the solve (default false): while strain limiting is on, a triangle whose
+	 * every particle is held by a contact or constraint does not fail the step by its strain change
+	 * (sec. 7), only by the solve's residual on its particles, and the strain limiter slides
+	 * contacts held by static friction along their surfaces to bound its strain. The body, not
+	 * the step, moves such cloth; docs/solver.md, "Held cloth". */
+	bool judge_held_by_residual;
 	int32_t cookie;
 } drape_world_def;
 
