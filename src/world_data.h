@@ -135,7 +135,7 @@ typedef struct limit_set {
 	int32_t particles;
 	vec3* dx; /* per local particle */
 	/* Particles held by static friction alone (a sticking contact, no pin) that the projection
-	 * slides along their contact's surface, where judge_held_by_residual asks (sliding). */
+	 * slides along their contact's surface, where strain_from_limiter asks (sliding). */
 	uint8_t* slide;
 	bool sliding;
 } limit_set;

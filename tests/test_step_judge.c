@@ -129,19 +129,22 @@ static void test_judge_stretch_change_cutoffs(void)
 	CHECK(step_judge_raw_counts(&p, MAX_DT / 8.0) && !step_judge_raw_counts(&p, MAX_DT / 16.0));
 }
 
-/* Where held cloth is judged apart (judge_held_by_residual with the strain limiter on), a triangle
- * whose every particle is held by a contact or constraint is moved by the body: its strain change,
- * however large, does not reject the step (halving cannot shrink what the body imposes; the
- * strain limiter bounds the strain). The solve's residual on the held particles does: above
- * held_residual the step is rejected, with the held triangle named in the message where no step is
- * left. The free cloth keeps sec. 7's test. */
+/* Where the strain guarantee comes from the limiter (strain_from_limiter, with the limiter on), a
+ * triangle whose every particle is held by a contact or constraint is moved by the body: its
+ * strain change, however large, does not reject the step (halving cannot shrink what the body
+ * imposes; the strain limiter bounds the strain). The solve's residual on the held particles
+ * does: above held_residual the step is rejected, with the held triangle named in the message
+ * where no step is left. The free cloth keeps sec. 7's test, on the limited proposal. */
 static void test_judge_held_triangle_by_residual(void)
 {
 	drape_world_def d = drape_default_world_def();
-	CHECK(!d.judge_held_by_residual); /* off by default */
-	d.judge_held_by_residual = true;
+	CHECK(!d.strain_from_limiter); /* off by default */
+	d.strain_from_limiter = true;
 	step_judge_policy p = step_judge_default_policy(&d);
-	CHECK(p.held_by_residual && p.held_residual == 10.0 * d.cg_tolerance);
+	CHECK(p.strain_from_limiter && p.held_residual == 10.0 * d.cg_tolerance);
+	/* the limited proposal is judged, not the integrator's own, at every step size */
+	const step_judge_policy plain = policy();
+	CHECK(step_judge_raw_counts(&plain, MAX_DT) && !step_judge_raw_counts(&p, MAX_DT));
 	step_facts f;
 	step_report r;
 	facts(&f, &r, MAX_DT);

@@ -31,14 +31,14 @@ static void vertex_position(drape_world* w, drape_cloth_id c, int v, double out[
 /* A sheet whose every particle is pinned, the pins moving apart along x at 1.5 m/s per m: each
  * 1/30 s step stretches every triangle's warp by 0.05, the pins' doing at any step size. Sec. 7's
  * test reads it as the step's and halves the steps (0.05 against the 0.015 limit); with held
- * cloth judged by the solve (judge_held_by_residual, the strain limiter on by default) the steps
+ * cloth judged by the solve (strain_from_limiter, the strain limiter on by default) the steps
  * stay whole, the pins met exactly. Held by its corners only, the free cloth between them keeps
  * sec. 7's test, and the steps are halved again. Returns the attempts (accepted and rejected) over
  * 0.3 s. */
-static int64_t stretched_by_pins(bool held_by_residual, bool every_particle, double* end_width)
+static int64_t stretched_by_pins(bool strain_from_limiter, bool every_particle, double* end_width)
 {
 	drape_world_def wd = quiet_world();
-	wd.judge_held_by_residual = held_by_residual;
+	wd.strain_from_limiter = strain_from_limiter;
 	drape_cloth_id c;
 	const int res = 7;
 	drape_world* w = make_sheet(&wd, NULL, res, 0.2, false, &c);

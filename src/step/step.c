@@ -195,7 +195,7 @@ bool step_detect_contacts(step_context* c)
 	c->raw_worst = c->raw_spring = -1;
 	c->raw_held = (strain_held){0.0, -1, -1};
 	/* Held cloth is judged by the solve where the limiter bounds its strain (step_judge.h). */
-	c->facts.held_apart = c->policy.held_by_residual && strain_limit_active(w);
+	c->facts.held_apart = c->policy.strain_from_limiter && strain_limit_active(w);
 	stage_end(c, DRAPE_STAGE_CONTACTS);
 	return true;
 }

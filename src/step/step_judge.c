@@ -29,15 +29,17 @@ step_judge_policy step_judge_default_policy(const drape_world_def* def)
 		 * start, a seam's side snapped out of a solid), which no smaller step removes; rejecting
 		 * on would end the run at min_dt. */
 		.stretch_change_any_below = 256.0,
-		/* A triangle (or spring) whose every particle is held by a contact or constraint moves as
-		 * the solids and pins drive it: at the shirt's armpit such triangles changed strain by
-		 * 0.05-0.1 at every step down to max_dt / 3840, so halving cannot shrink the change and
-		 * sec. 7's test only chased the body. With the strain limiter on, the strain they end
-		 * with is its to bound (it slides held cloth along the body for that, strain_limit.c);
-		 * the step is answerable for its solve, whose residual on the held particles (their free
-		 * directions) must be at most ten times the PCG's own tolerance. Off by default
-		 * (docs/solver.md, "Held cloth"). */
-		.held_by_residual = def->judge_held_by_residual,
+		/* The strain guarantee from the limiter (drape_world_def.strain_from_limiter, off by
+		 * default; docs/solver.md, "The strain guarantee from the limiter"). The limited proposal
+		 * is judged (step_judge_raw_counts), and a triangle (or spring) whose every particle is
+		 * held by a contact or constraint, which moves as the solids and pins drive it (at the
+		 * shirt's armpit such triangles changed strain by 0.05-0.1 at every step down to
+		 * max_dt / 3840, so halving cannot shrink the change and sec. 7's test only chased the
+		 * body), is judged by its solve: the residual on the held particles (their free
+		 * directions) must be at most ten times the PCG's own tolerance. The strain they end
+		 * with is the limiter's to bound; it slides held cloth along the body for that
+		 * (strain_limit.c). */
+		.strain_from_limiter = def->strain_from_limiter,
 		.held_residual = 10.0 * def->cg_tolerance,
 		/* A proposal that changes some triangle's (or spring's) stretch by more than this in one
 		 * step is rejected before the contact passes look at it: no contact constraint turns it
@@ -150,10 +152,14 @@ bool step_judge_wild_possible(const step_judge_policy* p, double h)
 bool step_judge_wild(const step_judge_policy* p, double change) { return change > p->wild_strain; }
 
 /* The raw change counts where the limit on it is enforced; below, the projected one: a raw change
- * that halving does not shrink is the limiter's to answer. */
+ * that halving does not shrink is the limiter's to answer. Where the strain guarantee comes from
+ * the limiter, never: the integrator's proposal overstretching cloth that turns fast (its stretch
+ * linearised about the old direction) is what the projection corrects, positions and velocities;
+ * the limited proposal's change is the step's, and a proposal the projection cannot correct
+ * shows in it (a snap beyond LIMIT_SNAP is left as it is) or in the residual rule. */
 bool step_judge_raw_counts(const step_judge_policy* p, double h)
 {
-	return h > p->max_dt / p->stretch_change_full_below;
+	return !p->strain_from_limiter && h > p->max_dt / p->stretch_change_full_below;
 }
 
 /* The strain limiter could not bring the proposal back within its bound: a shorter step asks it

@@ -25,7 +25,7 @@ typedef enum step_outcome {
 	STEP_CROWDED,        /* the cloth/cloth search went over its budget (collide/cloth_pairs.h) */
 	STEP_ENERGY_GROWTH,  /* an explicit part made energy in a closed world (closed_energy_growth) */
 	STEP_HELD_RESIDUAL,  /* a held element changed drastically and the solve left a residual on
-			      * the held particles (held_by_residual) */
+			      * the held particles (strain_from_limiter) */
 } step_outcome;
 
 /* Every threshold of the judge (step_judge_default_policy). Step sizes are fractions of max_dt. */
@@ -37,11 +37,13 @@ typedef struct step_judge_policy {
 	/* The limit holds down to max_dt / stretch_change_full_below; below, only a change beyond
 	 * stretch_change_floor rejects, and below max_dt / stretch_change_any_below none does. */
 	double stretch_change_full_below, stretch_change_floor, stretch_change_any_below;
-	/* Held elements (every particle held by a contact or constraint; step/strain_change.h) while
-	 * the strain limiter is on: their change does not reject the step; where it would, the solve's
-	 * relative residual on the held particles over held_residual does (drape_world_def's
-	 * judge_held_by_residual; docs/solver.md, "Held cloth"). */
-	bool held_by_residual;
+	/* The strain guarantee from the limiter (drape_world_def's strain_from_limiter): the limited
+	 * proposal is judged, not the raw one (step_judge_raw_counts); and held elements (every
+	 * particle held by a contact or constraint; step/strain_change.h), while the strain limiter is
+	 * on, do not reject the step by their change; where it would, the solve's relative residual
+	 * on the held particles over held_residual does. docs/solver.md, "The strain guarantee from
+	 * the limiter". */
+	bool strain_from_limiter;
 	double held_residual;
 	/* A change beyond this rejects the proposal before the contact passes look at it. */
 	double wild_strain;
@@ -81,7 +83,7 @@ typedef struct step_report {
 	double cc_ms; /* cloth/cloth contact detection and handling */
 	int32_t intersections; /* intersecting triangle pairs in the proposal */
 	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles (the free ones
-				* where held elements are judged apart, held_by_residual) */
+				* where held elements are judged apart, strain_from_limiter) */
 	int32_t worst_triangle;
 	int32_t worst_spring; /* a mass-spring stretch spring whose strain changed most, or -1 */
 	/* Where held elements are judged apart: the same over them, and the solve's relative residual
@@ -104,7 +106,7 @@ typedef struct step_facts {
 	bool crowded_start;      /* the cloth at the step's start is crushed onto itself: no proposal */
 	bool forced;             /* the test hook asks for a rejection */
 	bool breakdown, finite, wild, crowded;
-	bool held_apart;         /* held elements are judged apart (held_by_residual, the limiter on) */
+	bool held_apart;         /* held elements are judged apart (strain_from_limiter, the limiter on) */
 	int32_t crossings;       /* particles still crossing into solids */
 	int32_t intersections_before; /* intersecting triangle pairs at the step's start */
 	/* A closed world (gravity the only source of energy: no moving pin, solid, wind, user spring
@@ -157,7 +159,7 @@ bool step_judge_wild(const step_judge_policy* p, double change);
 /* Whether the strain change before the strain limiter's projection stands for the step's at h. */
 bool step_judge_raw_counts(const step_judge_policy* p, double h);
 /* Whether a held elements' change of held_change at h would fail sec. 7's test, so that the solve's
- * residual on the held particles is to be measured (held_by_residual). */
+ * residual on the held particles is to be measured (strain_from_limiter). */
 bool step_judge_held_needs_residual(const step_judge_policy* p, double held_change, double h);
 
 /* The verdict on a proposal (an interrupted step fails with the reason STEP_CANCELLED). Judging

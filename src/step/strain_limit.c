@@ -64,11 +64,11 @@ static vec3 inv_mass_times(const drape_world* w, int32_t i, vec3 d)
  * above mu times any contact force the cloth's weight makes, so the projection treats such a
  * contact as a sliding one. Where the body drives held cloth (its every particle held), the strain
  * it ends with is then the limiter's to bound, as the step's judge assumes
- * (judge_held_by_residual; docs/solver.md, "Held cloth"). */
+ * (strain_from_limiter; docs/solver.md, "The strain guarantee from the limiter"). */
 static void limit_slide(drape_world* w)
 {
 	limit_set* set = &w->work.limit;
-	set->sliding = w->def.judge_held_by_residual && w->model.solid_count > 0;
+	set->sliding = w->def.strain_from_limiter && w->model.solid_count > 0;
 	if (!set->sliding) return;
 	const int32_t n = w->model.particle_count;
 	for (int32_t i = 0; i < n; ++i) {
