@@ -145,6 +145,8 @@ static void test_judge_held_triangle_by_residual(void)
 	/* the limited proposal is judged, not the integrator's own, at every step size */
 	const step_judge_policy plain = policy();
 	CHECK(step_judge_raw_counts(&plain, MAX_DT) && !step_judge_raw_counts(&p, MAX_DT));
+	/* the limiter's residual halves the step twice at most (max_dt / 4), not down to max_dt / 64 */
+	CHECK(p.limit_any_below == 4.0 && plain.limit_any_below == 64.0);
 	step_facts f;
 	step_report r;
 	facts(&f, &r, MAX_DT);
