@@ -193,7 +193,6 @@ bool step_detect_contacts(step_context* c)
 	c->cloth_crossings = c->pinched = 0;
 	c->raw_change = 0.0;
 	c->raw_worst = c->raw_spring = -1;
-	c->raw_held = (strain_held){0.0, -1, -1};
 	/* Held cloth is judged by the solve where the limiter bounds its strain (step_judge.h). */
 	c->facts.held_apart = c->policy.strain_from_limiter && strain_limit_active(w);
 	stage_end(c, DRAPE_STAGE_CONTACTS);
@@ -244,9 +243,10 @@ static bool propose(step_context* c)
 	if (strain_limit_active(w)) {
 		/* The step control judges the integrator's own proposal (sec. 7): the projection
 		 * below would hide a step too large for the motion, and backward Euler damps
-		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
-		if (step_judge_measures_strain(&c->policy))
-			c->raw_change = strain_change_judged(w, &c->raw_worst, &c->raw_spring, f->held_apart ? &c->raw_held : NULL);
+		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting").
+		 * (Not where the strain guarantee comes from the limiter: step_judge_raw_counts.) */
+		if (step_judge_measures_strain(&c->policy) && !c->policy.strain_from_limiter)
+			c->raw_change = strain_change_judged(w, &c->raw_worst, &c->raw_spring);
 		memcpy(w->work.limit_pending, w->work.x1, (size_t)n * sizeof *w->work.x1);
 		strain_limit_report lr = strain_limit_apply(w, h);
 		w->work.limit_pending_moved = lr.newton > 0;
@@ -348,7 +348,6 @@ step_verdict step_judge(step_context* c)
 			r->worst_spring = c->raw_spring;
 		}
 		if (f->held_apart) {
-			if (c->raw_held.change > held.change && step_judge_raw_counts(&c->policy, h)) held = c->raw_held;
 			r->held_change = held.change;
 			r->held_triangle = held.triangle;
 			r->held_spring = held.spring;

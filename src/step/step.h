@@ -11,7 +11,6 @@
 #include "../world_data.h"
 #include "step_grid.h"
 #include "step_judge.h"
-#include "strain_change.h"
 
 typedef struct step_context {
 	drape_world* w;
@@ -51,7 +50,6 @@ typedef struct step_context {
 	double energy_start, energy_gravity;
 	double energy_end, energy_end_gravity;
 	int32_t raw_worst, raw_spring;
-	strain_held raw_held; /* the held elements' raw change, where they are judged apart */
 	double stage_clock; /* when the running stage began, ms */
 } step_context;
 

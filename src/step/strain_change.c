@@ -139,22 +139,18 @@ double strain_change_free(drape_world* w, const vec3* from, int32_t* worst, int3
  * change also counts the integrator undoing the projection, which is as large at any step size
  * where the limiter holds a shape against the forces every step (the wrinkle band's gather: the
  * steps fell to max_dt / 32 for good; docs/solver.md, "Strain limiting"), while measured from the
- * proposal before the projection it is the integrator's own motion. The smaller of the two, free
- * and held elements each. */
-double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring, strain_held* held)
+ * proposal before the projection it is the integrator's own motion. The smaller of the two. */
+double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring)
 {
-	double change = change_of(w, w->state.x, worst, spring, held);
-	if ((change > 0.0 || (held && held->change > 0.0)) && w->state.limit_moved &&
-	    !memcmp(w->state.limit_to, w->state.x, (size_t)w->model.particle_count * sizeof *w->state.x)) {
+	double change = strain_change_of_proposal(w, w->state.x, worst, spring);
+	if (change > 0.0 && w->state.limit_moved && !memcmp(w->state.limit_to, w->state.x, (size_t)w->model.particle_count * sizeof *w->state.x)) {
 		int32_t worst_raw, spring_raw;
-		strain_held held_raw;
-		double raw = change_of(w, w->state.limit_from, &worst_raw, &spring_raw, held ? &held_raw : NULL);
+		double raw = strain_change_of_proposal(w, w->state.limit_from, &worst_raw, &spring_raw);
 		if (raw < change) {
 			change = raw;
 			*worst = worst_raw;
 			*spring = spring_raw;
 		}
-		if (held && held_raw.change < held->change) *held = held_raw;
 	}
 	return change;
 }

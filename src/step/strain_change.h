@@ -18,9 +18,8 @@ double strain_change_of_proposal(drape_world* w, const vec3* from, int32_t* wors
 /* The same over the free elements only; the held ones' apart in *held. */
 double strain_change_free(drape_world* w, const vec3* from, int32_t* worst, int32_t* spring, strain_held* held);
 /* The same as the step control judges it while strain limiting is on: also from the last accepted
- * proposal before its projection, where the cloth starts where the limiter put it; the smaller.
- * With held (else NULL), over the free elements, the held ones' apart in it. */
-double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring, strain_held* held);
+ * proposal before its projection, where the cloth starts where the limiter put it; the smaller. */
+double strain_change_judged(drape_world* w, int32_t* worst, int32_t* spring);
 /* The last solve's relative residual on the held particles, in the directions their constraints
  * leave free: |S (A dv - b)| / |S b| over the particles with constrained[i] (0 where nothing is
  * left free). */
