@@ -459,6 +459,13 @@ typedef struct drape_world_def {
 	 * state until the velocity correction is small. The swinging sheet keeps BDF2's second
 	 * order at 1/30 s steps only with them (docs/integrators.md, "Where the swing's energy goes"). */
 	int32_t newton_iterations;
+	/* The strain guarantee from the limiter (default false; needs strain_limit > 0): sec. 7's
+	 * test reads the strain change of the limited proposal, not the integrator's own; a triangle
+	 * whose every particle is held by a contact or constraint fails the step not by its strain
+	 * change (the body, not the step, moves it) but by the solve's residual on its particles; and
+	 * the strain limiter slides contacts held by static friction along their surfaces to bound
+	 * the strain of such cloth. docs/solver.md, "The strain guarantee from the limiter". */
+	bool strain_from_limiter;
 	int32_t cookie;
 } drape_world_def;
 

@@ -134,6 +134,10 @@ typedef struct limit_set {
 	int32_t* global; /* local -> particle */
 	int32_t particles;
 	vec3* dx; /* per local particle */
+	/* Particles held by static friction alone (a sticking contact, no pin) that the projection
+	 * slides along their contact's surface, where strain_from_limiter asks (sliding). */
+	uint8_t* slide;
+	bool sliding;
 } limit_set;
 
 typedef struct solid_data solid_data; /* collide/solid.h */
@@ -280,7 +284,7 @@ typedef struct world_state {
 	X(vec3, e, LEN_PARTICLES) /* the residual A dv - b: constraint impulses (sec. 5.4) */                      \
 	X(mat3, S, LEN_PARTICLES) /* the filter of eq. 13 */                                                       \
 	X(uint8_t, constrained, LEN_PARTICLES)                                                                     \
-	X(double, partial, LEN_CHUNKS) /* reduction scratch, 2 per chunk (solver/reduce.h) */                      \
+	X(double, partial, LEN_CHUNKS) /* reduction scratch, 4 per chunk (solver/reduce.h) */                      \
 	/* line solves (step/line_solve.c): per particle the slots of blocks (p, p-1), (p, p+1),                 \
 	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; per thread scratch for the longest line */  \
 	X(int32_t, line_slots, LEN_LINE_SLOTS)                                                                     \

@@ -672,6 +672,66 @@ static void test_block_tridiag_singular_pivot(void)
  * u and squeezed 3 % in v, with noise, comes back within the limit (to the projection's
  * tolerance); the pinned corners do not move; the projection keeps linear momentum when nothing is
  * pinned; velocities move with positions (dv = dx / h). */
+/* Where the strain guarantee comes from the limiter (strain_from_limiter), a contact that static
+ * friction holds (all three directions locked) slides along its surface for the projection: a
+ * sheet held on a plane by sticking contacts and stretched 3 % in the plane is brought back within
+ * the bound by moves in the plane alone. Without the setting such a sheet is held beyond the
+ * projection's reach, and nothing moves. */
+static void test_strain_limit_slides_sticking_contacts(void)
+{
+	for (int on = 0; on < 2; ++on) {
+		const double h = 0.01;
+		drape_world_def wd = drape_default_world_def();
+		wd.strain_from_limiter = on;
+		drape_world* w = make_sheet(&wd, NULL, 5, 0.4, false, NULL);
+		drape_solid_def sd = drape_default_solid_def();
+		sd.shape = DRAPE_SOLID_PLANE;
+		sd.friction = 1.0;
+		CHECK(drape_solid_add(w, &sd).index == 0);
+		workspace_prepare(w);
+		constraints_prepare(w, 0.0, h);
+		const int32_t n = w->model.particle_count;
+		for (int32_t i = 0; i < n; ++i) {
+			/* the sheet lies on the plane z = 1 of its contacts, each sticking */
+			contact* c = &w->state.contacts[i];
+			c->solid = 0;
+			c->sticking = true;
+			c->pinched = 0;
+			c->normal = v3(0.0, 0.0, 1.0);
+			for (int k = 0; k < 3; ++k) {
+				vec3 d = v3_zero();
+				(&d.x)[k] = 1.0;
+				constraints_add_direction(w, i, d, w->state.x[i], v3_zero(), h);
+			}
+			const vec3 r = v3_sub(w->state.x[i], v3(0.0, 0.0, 1.0));
+			w->work.x1[i] = v3(1.03 * r.x, r.y, 1.0);
+			w->work.v1[i] = v3_zero();
+		}
+		vec3* x0 = malloc((size_t)n * sizeof *x0);
+		memcpy(x0, w->work.x1, (size_t)n * sizeof *x0);
+		strain_limit_report rep = strain_limit_apply(w, h);
+		double worst = 0.0;
+		for (int32_t k = 0; k < w->model.triangle_count; ++k) {
+			const triangle_elem* e = &w->model.triangles[k];
+			vec3 x[3] = {w->work.x1[e->v[0]], w->work.x1[e->v[1]], w->work.x1[e->v[2]]}, wu, wv;
+			stretch_w(&e->rest, x, &wu, &wv);
+			worst = fmax(worst, fmax(fabs(v3_len(wu) / e->bu - 1.0), fabs(v3_len(wv) / e->bv - 1.0)));
+		}
+		if (on) {
+			CHECK(rep.newton >= 1);
+			CHECK(worst <= 1.25 * wd.strain_limit);
+			/* along the surface only: the contact's normal held exactly */
+			for (int32_t i = 0; i < n; ++i) CHECK(w->work.x1[i].z == x0[i].z);
+		} else {
+			CHECK(rep.newton == 0 && rep.excess == 0.0); /* held beyond the projection's reach */
+			CHECK(memcmp(w->work.x1, x0, (size_t)n * sizeof *x0) == 0);
+			CHECK(worst > 0.029);
+		}
+		free(x0);
+		drape_world_destroy(w);
+	}
+}
+
 static void test_strain_limit_projection(void)
 {
 	for (int pins = 0; pins < 2; ++pins) {
@@ -771,6 +831,7 @@ static void test_strain_limit_projection(void)
 
 const test_case solver_tests[] = {
 	{"strain_limit_projection", test_strain_limit_projection},
+	{"strain_limit_slides_sticking_contacts", test_strain_limit_slides_sticking_contacts},
 	{"bsr_pattern_and_product", test_bsr_pattern_and_product},
 	{"bsr_packed_same_bits", test_bsr_packed_same_bits},
 	{"matrix_is_symmetric", test_matrix_is_symmetric},

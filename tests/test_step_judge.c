@@ -34,6 +34,7 @@ static void facts(step_facts* f, step_report* r, double h)
 	f->finite = true;
 	f->limit_start = limit_start;
 	r->worst_triangle = r->worst_spring = -1;
+	r->held_triangle = r->held_spring = -1;
 	start_violation = 0.0;
 	start_measured = 0;
 }
@@ -126,6 +127,85 @@ static void test_judge_stretch_change_cutoffs(void)
 	f.wild = true;
 	CHECK(judged(&p, &f, &r) == STEP_STRETCH_CHANGE);
 	CHECK(step_judge_raw_counts(&p, MAX_DT / 8.0) && !step_judge_raw_counts(&p, MAX_DT / 16.0));
+}
+
+/* Where the strain guarantee comes from the limiter (strain_from_limiter, with the limiter on), a
+ * triangle whose every particle is held by a contact or constraint is moved by the body: its
+ * strain change, however large, does not reject the step (halving cannot shrink what the body
+ * imposes; the strain limiter bounds the strain). The solve's residual on the held particles
+ * does: above held_residual the step is rejected, with the held triangle named in the message
+ * where no step is left. The free cloth keeps sec. 7's test, on the limited proposal. */
+static void test_judge_held_triangle_by_residual(void)
+{
+	drape_world_def d = drape_default_world_def();
+	CHECK(!d.strain_from_limiter); /* off by default */
+	d.strain_from_limiter = true;
+	step_judge_policy p = step_judge_default_policy(&d);
+	CHECK(p.strain_from_limiter && p.held_residual == 10.0 * d.cg_tolerance);
+	/* the limited proposal is judged, not the integrator's own, at every step size */
+	const step_judge_policy plain = policy();
+	CHECK(step_judge_raw_counts(&plain, MAX_DT) && !step_judge_raw_counts(&p, MAX_DT));
+	/* the limiter's residual halves the step twice at most (max_dt / 4), not down to max_dt / 64 */
+	CHECK(p.limit_any_below == 4.0 && plain.limit_any_below == 64.0);
+	step_facts f;
+	step_report r;
+	facts(&f, &r, MAX_DT);
+	f.held_apart = true;
+	r.stretch_change = 0.5 * p.stretch_change_limit; /* the free cloth is fine */
+	r.held_change = 0.1;                              /* the shirt's armpit: 0.05-0.1 */
+	r.held_triangle = 12;
+	CHECK(step_judge_held_needs_residual(&p, r.held_change, MAX_DT));
+	r.held_residual = 0.5 * p.held_residual;
+	CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	/* at every step size the body asks */
+	for (double k = 1.0; k <= 4096.0; k *= 2.0) {
+		facts(&f, &r, MAX_DT / k);
+		f.held_apart = true;
+		r.held_change = 0.1;
+		r.held_triangle = 12;
+		r.held_residual = 0.5 * p.held_residual;
+		CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	}
+	/* an unconverged solve on the held particles rejects */
+	facts(&f, &r, MAX_DT);
+	f.held_apart = true;
+	r.held_change = 0.1;
+	r.held_triangle = 12;
+	r.held_residual = 2.0 * p.held_residual;
+	CHECK(judged(&p, &f, &r) == STEP_HELD_RESIDUAL);
+	/* ... but not where the held triangles' change passes sec. 7's test anyway */
+	r.held_change = 0.5 * p.stretch_change_limit;
+	CHECK(!step_judge_held_needs_residual(&p, r.held_change, MAX_DT));
+	CHECK(judged(&p, &f, &r) == STEP_ACCEPTED);
+	/* the free cloth's change still rejects, whatever the held particles' residual */
+	facts(&f, &r, MAX_DT);
+	f.held_apart = true;
+	r.stretch_change = 2.0 * p.stretch_change_limit;
+	r.held_change = 0.1;
+	CHECK(judged(&p, &f, &r) == STEP_STRETCH_CHANGE);
+	/* a held triangle's blow-up is the divergence test's too */
+	d.integrator = DRAPE_INTEGRATOR_FORWARD_EULER;
+	d.self_collision = false;
+	d.adaptive = false;
+	step_judge_policy e = step_judge_default_policy(&d);
+	facts(&f, &r, MAX_DT);
+	f.held_apart = true;
+	r.held_change = 2.0 * e.divergence_strain;
+	CHECK(judged(&e, &f, &r) == STEP_DIVERGING);
+	/* the message at min_dt names the held triangle and the residual */
+	step_control c;
+	step_control_init(&c, 0.004, 1e-3);
+	memset(&r, 0, sizeof r);
+	r.worst_triangle = r.worst_spring = r.held_spring = -1;
+	r.held_triangle = 12;
+	r.held_change = 0.1;
+	r.held_residual = 0.25;
+	step_rejection j = {.reason = STEP_HELD_RESIDUAL, .h = 0.0015, .time = 2.0, .left = 0.03, .attempts_left = 1000,
+			    .integrator = "backward_euler"};
+	p.min_dt = 1e-3;
+	c.dt = 0.0015;
+	step_verdict v = step_judge_rejection(&p, &c, &j, &r);
+	CHECK(v.kind == STEP_VERDICT_FAIL && strstr(v.message, "(|w| of triangle 12 changed by 0.1; relative residual 0.25)") != NULL);
 }
 
 /* Crossings into solids and new self-intersections reject down to max_dt / 64. */
@@ -401,6 +481,7 @@ const test_case step_judge_tests[] = {
 	{"judge_rejects_bad_proposals", test_judge_rejects_bad_proposals},
 	{"judge_stretch_change_cutoffs", test_judge_stretch_change_cutoffs},
 	{"judge_contact_cutoffs", test_judge_contact_cutoffs},
+	{"judge_held_triangle_by_residual", test_judge_held_triangle_by_residual},
 	{"judge_divergence", test_judge_divergence},
 	{"judge_closed_energy", test_judge_closed_energy},
 	{"judge_closed_energy_runaway", test_judge_closed_energy_runaway},

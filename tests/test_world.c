@@ -29,6 +29,56 @@ static void vertex_position(drape_world* w, drape_cloth_id c, int v, double out[
 	free(x);
 }
 
+/* A sheet whose every particle is pinned, the pins moving apart along x at 1.5 m/s per m: each
+ * 1/30 s step stretches every triangle's warp by 0.05, the pins' doing at any step size. Sec. 7's
+ * test reads it as the step's and halves the steps (0.05 against the 0.015 limit); with held
+ * cloth judged by the solve (strain_from_limiter, the strain limiter on by default) the steps
+ * stay whole, the pins met exactly. Held by its corners only, the free cloth between them keeps
+ * sec. 7's test, and the steps are halved again. Returns the attempts (accepted and rejected) over
+ * 0.3 s. */
+static int64_t stretched_by_pins(bool strain_from_limiter, bool every_particle, double* end_width)
+{
+	drape_world_def wd = quiet_world();
+	wd.strain_from_limiter = strain_from_limiter;
+	drape_cloth_id c;
+	const int res = 7;
+	drape_world* w = make_sheet(&wd, NULL, res, 0.2, false, &c);
+	const int n = drape_cloth_vertex_count(w, c);
+	double* x = malloc(3 * (size_t)n * sizeof *x);
+	drape_cloth_get_positions(w, c, x);
+	const double rate = 1.5;
+	for (int i = 0; i < n; ++i) {
+		const bool corner = (i == 0 || i == res - 1 || i == n - res || i == n - 1);
+		if (!every_particle && !corner) continue;
+		drape_constraint_def d = drape_default_constraint_def();
+		d.cloth = c;
+		d.vertex = i;
+		d.motion = DRAPE_MOTION_VELOCITY;
+		d.velocity[0] = rate * x[3 * i];
+		drape_constraint_add(w, &d);
+	}
+	for (int f = 1; f <= 9; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+	drape_cloth_get_positions(w, c, x);
+	*end_width = x[3 * (res - 1)] - x[0];
+	free(x);
+	const drape_stats s = drape_world_get_stats(w);
+	drape_world_destroy(w);
+	return s.steps + s.rejected;
+}
+
+static void test_held_sheet_stretched_by_pins_keeps_whole_steps(void)
+{
+	double width;
+	/* held cloth judged by the solve: one step a frame, the pins followed exactly */
+	CHECK(stretched_by_pins(true, true, &width) == 9);
+	CHECK_NEAR(width, 0.2 * (1.0 + 1.5 * 0.3), 1e-9);
+	/* judged by its strain change: the steps are halved */
+	CHECK(stretched_by_pins(false, true, &width) > 18);
+	CHECK_NEAR(width, 0.2 * (1.0 + 1.5 * 0.3), 1e-9);
+	/* the free cloth between pinned corners keeps sec. 7's test */
+	CHECK(stretched_by_pins(true, false, &width) > 18);
+}
+
 static void test_moving_pin_velocity(void)
 {
 	drape_world_def wd = quiet_world();
@@ -866,6 +916,7 @@ static void test_stiff_spring_beyond_reach(void)
 }
 
 const test_case world_tests[] = {
+	{"held_sheet_stretched_by_pins_keeps_whole_steps", test_held_sheet_stretched_by_pins_keeps_whole_steps},
 	{"steps_on_grid", test_steps_on_grid},
 	{"stiff_spring_beyond_reach", test_stiff_spring_beyond_reach},
 	{"moving_pin_velocity", test_moving_pin_velocity},

@@ -98,7 +98,8 @@ class WorldDef(Structure):
                 ("cloth_thickness", c_double), ("cloth_repulsion", c_double),
                 ("cloth_repulsion_damping", c_double), ("cloth_friction_damping", c_double),
                 ("integrator", c_int), ("onoff_c1", c_double), ("preconditioner", c_int),
-                ("refactor_iterations", c_int32), ("newton_iterations", c_int32), ("cookie", c_int32)]
+                ("refactor_iterations", c_int32), ("newton_iterations", c_int32),
+                ("strain_from_limiter", c_bool), ("cookie", c_int32)]
 
 
 # drape_stage (include/drape.h), in order: the stages of drape_world_step.

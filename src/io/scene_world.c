@@ -56,6 +56,7 @@ static const world_setting settings[] = {
 	SETTING("solver", "preconditioner", SETTING_PRECONDITIONER, preconditioner),
 	SETTING("solver", "refactor_iterations", SETTING_INTEGER, refactor_iterations),
 	SETTING("solver", "newton_iterations", SETTING_INTEGER, newton_iterations),
+	SETTING("solver", "strain_from_limiter", SETTING_BOOL, strain_from_limiter),
 };
 #define SETTING_COUNT ((int)(sizeof settings / sizeof settings[0]))
 

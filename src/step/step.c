@@ -102,6 +102,8 @@ static void attempt_init(step_context* c)
 	r->outcome = STEP_ACCEPTED;
 	r->worst_triangle = -1;
 	r->worst_spring = -1;
+	r->held_triangle = -1;
+	r->held_spring = -1;
 	memset(&c->tally, 0, sizeof c->tally);
 	memset(&c->facts, 0, sizeof c->facts);
 	c->facts.t = w->state.time;
@@ -195,6 +197,8 @@ bool step_detect_contacts(step_context* c)
 	c->cloth_crossings = c->pinched = 0;
 	c->raw_change = 0.0;
 	c->raw_worst = c->raw_spring = -1;
+	/* Held cloth is judged by the solve where the limiter bounds its strain (step_judge.h). */
+	c->facts.held_apart = c->policy.strain_from_limiter && strain_limit_active(w);
 	stage_end(c, DRAPE_STAGE_CONTACTS);
 	return true;
 }
@@ -249,8 +253,10 @@ static bool propose(step_context* c)
 		c->wild_measured = false; /* the projection below moves x1 */
 		/* The step control judges the integrator's own proposal (sec. 7): the projection
 		 * below would hide a step too large for the motion, and backward Euler damps
-		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting"). */
-		if (step_judge_measures_strain(&c->policy)) c->raw_change = strain_change_judged(w, &c->raw_worst, &c->raw_spring);
+		 * stiffened stretch at such steps (docs/solver.md, "Strain limiting").
+		 * (Not where the strain guarantee comes from the limiter: step_judge_raw_counts.) */
+		if (step_judge_measures_strain(&c->policy) && !c->policy.strain_from_limiter)
+			c->raw_change = strain_change_judged(w, &c->raw_worst, &c->raw_spring);
 		memcpy(w->work.limit_pending, w->work.x1, (size_t)n * sizeof *w->work.x1);
 		strain_limit_report lr = strain_limit_apply(w, h);
 		w->work.limit_pending_moved = lr.newton > 0;
@@ -343,20 +349,30 @@ step_verdict step_judge(step_context* c)
 		}
 	}
 	if (!f->cancelled && !f->crowded_start && step_judge_measures_strain(&c->policy) && f->finite && !f->wild && !f->crowded) {
+		strain_held held = {0.0, -1, -1};
 		if (c->wild_measured) {
 			/* the last pass's x1, measured from the same start by the wild test (and its w kept
-			 * in tri_w1 by it) */
+			 * in tri_w1 by it); never with held cloth apart, whose limiter moves x1 after it */
 			r->stretch_change = c->wild_change;
 			r->worst_triangle = c->wild_worst;
 			r->worst_spring = c->wild_spring;
 		} else {
-			r->stretch_change = strain_change_of_proposal(w, w->state.x, &r->worst_triangle, &r->worst_spring);
+			r->stretch_change =
+				strain_change_free(w, w->state.x, &r->worst_triangle, &r->worst_spring, f->held_apart ? &held : NULL);
 		}
 		c->strain_measured = true;
 		if (c->raw_change > r->stretch_change && step_judge_raw_counts(&c->policy, h)) {
 			r->stretch_change = c->raw_change;
 			r->worst_triangle = c->raw_worst;
 			r->worst_spring = c->raw_spring;
+		}
+		if (f->held_apart) {
+			r->held_change = held.change;
+			r->held_triangle = held.triangle;
+			r->held_spring = held.spring;
+			/* the solve's residual on the held particles judges them, where their change would
+			 * not pass (step_judge_step) */
+			if (step_judge_held_needs_residual(&c->policy, held.change, h)) r->held_residual = strain_change_held_residual(w);
 		}
 	}
 	/* An explicit part beyond its stable step makes energy that nothing in a closed world supplies
@@ -477,7 +493,7 @@ drape_status step_retry(step_context* c, const step_verdict* v)
 	} else {
 		w->state.stats.rejected++;
 		if (r->outcome == STEP_STRETCH_CHANGE || r->outcome == STEP_DIVERGING || r->outcome == STEP_ENERGY_GROWTH ||
-		    r->outcome == STEP_ENERGY_RUNAWAY)
+		    r->outcome == STEP_ENERGY_RUNAWAY || r->outcome == STEP_HELD_RESIDUAL)
 			w->state.stats.rejected_strain++;
 		else if (r->outcome == STEP_PENETRATION) w->state.stats.rejected_penetration++;
 		else if (r->outcome == STEP_SELF_INTERSECTION) w->state.stats.rejected_intersection++;

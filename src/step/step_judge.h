@@ -25,6 +25,8 @@ typedef enum step_outcome {
 	STEP_CROWDED,        /* the cloth/cloth search went over its budget (collide/cloth_pairs.h) */
 	STEP_ENERGY_GROWTH,  /* an explicit part made energy in a closed world (closed_energy_growth) */
 	STEP_ENERGY_RUNAWAY, /* ... over the call's steps, each within that rule: the run stops */
+	STEP_HELD_RESIDUAL,  /* a held element changed drastically and the solve left a residual on
+			      * the held particles (strain_from_limiter) */
 } step_outcome;
 
 /* Every threshold of the judge (step_judge_default_policy). Step sizes are fractions of max_dt. */
@@ -36,6 +38,14 @@ typedef struct step_judge_policy {
 	/* The limit holds down to max_dt / stretch_change_full_below; below, only a change beyond
 	 * stretch_change_floor rejects, and below max_dt / stretch_change_any_below none does. */
 	double stretch_change_full_below, stretch_change_floor, stretch_change_any_below;
+	/* The strain guarantee from the limiter (drape_world_def's strain_from_limiter): the limited
+	 * proposal is judged, not the raw one (step_judge_raw_counts); and held elements (every
+	 * particle held by a contact or constraint; step/strain_change.h), while the strain limiter is
+	 * on, do not reject the step by their change; where it would, the solve's relative residual
+	 * on the held particles over held_residual does. docs/solver.md, "The strain guarantee from
+	 * the limiter". */
+	bool strain_from_limiter;
+	double held_residual;
 	/* A change beyond this rejects the proposal before the contact passes look at it. */
 	double wild_strain;
 	/* Particles crossing solids, or a new cloth self-intersection, reject down to this fraction. */
@@ -78,9 +88,15 @@ typedef struct step_report {
 	double cs_ms; /* cloth/solid contact detection and handling */
 	double cc_ms; /* cloth/cloth contact detection and handling */
 	int32_t intersections; /* intersecting triangle pairs in the proposal */
-	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles */
+	double stretch_change; /* largest | |w_u| or |w_v| change | over triangles (the free ones
+				* where held elements are judged apart, strain_from_limiter) */
 	int32_t worst_triangle;
 	int32_t worst_spring; /* a mass-spring stretch spring whose strain changed most, or -1 */
+	/* Where held elements are judged apart: the same over them, and the solve's relative residual
+	 * on the held particles (measured only where held_change would reject; 0 otherwise). */
+	double held_change;
+	int32_t held_triangle, held_spring;
+	double held_residual;
 	double limit_excess;  /* largest strain beyond strain_limit before limiting (step/strain_limit.h) */
 	double limit_residual; /* the same after limiting (the last contact pass) */
 	int limit_newton;
@@ -96,6 +112,7 @@ typedef struct step_facts {
 	bool crowded_start;      /* the cloth at the step's start is crushed onto itself: no proposal */
 	bool forced;             /* the test hook asks for a rejection */
 	bool breakdown, finite, wild, crowded;
+	bool held_apart;         /* held elements are judged apart (strain_from_limiter, the limiter on) */
 	int32_t crossings;       /* particles still crossing into solids */
 	int32_t intersections_before; /* intersecting triangle pairs at the step's start */
 	/* A closed world (gravity the only source of energy: no moving pin, solid, wind, user spring
@@ -153,6 +170,9 @@ bool step_judge_wild_possible(const step_judge_policy* p, double h);
 bool step_judge_wild(const step_judge_policy* p, double change);
 /* Whether the strain change before the strain limiter's projection stands for the step's at h. */
 bool step_judge_raw_counts(const step_judge_policy* p, double h);
+/* Whether a held elements' change of held_change at h would fail sec. 7's test, so that the solve's
+ * residual on the held particles is to be measured (strain_from_limiter). */
+bool step_judge_held_needs_residual(const step_judge_policy* p, double held_change, double h);
 
 /* The verdict on a proposal (an interrupted step fails with the reason STEP_CANCELLED). Judging
  * the strain limiter's residual updates the control's probe (step_control.h). */

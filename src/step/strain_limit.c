@@ -45,11 +45,40 @@
 /* Re-solves per Newton step after dropping rows whose multiplier has the wrong sign. */
 #define LIMIT_PRUNE 3
 
-/* The filtered inverse mass times d. */
+/* The filtered inverse mass times d. A particle that static friction alone holds (limit_slide)
+ * is free along its contact's surface: only its normal is held. */
 static vec3 inv_mass_times(const drape_world* w, int32_t i, vec3 d)
 {
 	vec3 r = v3_scale(d, 1.0 / w->model.mass[i]);
-	return w->work.constrained[i] ? m3_mulv(w->work.S[i], r) : r;
+	if (!w->work.constrained[i]) return r;
+	if (w->work.limit.sliding && w->work.limit.slide[i]) {
+		const vec3 n = w->state.contacts[i].normal;
+		return v3_madd(r, -v3_dot(n, r), n);
+	}
+	return m3_mulv(w->work.S[i], r);
+}
+
+/* Which particles the projection may slide along the body (limit_set.slide): those whose contact
+ * sticks (sec. 5.4's static friction) and that no pin holds. Static friction cannot hold cloth
+ * stretched beyond the limit: the stretch force there (the biphasic stretch's 20 k) is far
+ * above mu times any contact force the cloth's weight makes, so the projection treats such a
+ * contact as a sliding one. Where the body drives held cloth (its every particle held), the strain
+ * it ends with is then the limiter's to bound, as the step's judge assumes
+ * (strain_from_limiter; docs/solver.md, "The strain guarantee from the limiter"). */
+static void limit_slide(drape_world* w)
+{
+	limit_set* set = &w->work.limit;
+	set->sliding = w->def.strain_from_limiter && w->model.solid_count > 0;
+	if (!set->sliding) return;
+	const int32_t n = w->model.particle_count;
+	for (int32_t i = 0; i < n; ++i) {
+		const contact* c = &w->state.contacts[i];
+		set->slide[i] = c->solid >= 0 && c->sticking && !c->pinched;
+	}
+	for (int32_t k = 0; k < w->model.constraint_count; ++k) {
+		const constraint_data* c = &w->model.constraints[k];
+		if (c->alive && c->active) set->slide[c->particle] = 0;
+	}
 }
 
 bool limit_set_init(limit_set* set, int32_t n)
@@ -58,7 +87,8 @@ bool limit_set_init(limit_set* set, int32_t n)
 	set->local = calloc((size_t)(n > 0 ? n : 1), sizeof *set->local);
 	set->global = malloc((size_t)(n > 0 ? n : 1) * sizeof *set->global);
 	set->dx = malloc((size_t)(n > 0 ? n : 1) * sizeof *set->dx);
-	return set->local && set->global && set->dx;
+	set->slide = calloc((size_t)(n > 0 ? n : 1), sizeof *set->slide);
+	return set->local && set->global && set->dx && set->slide;
 }
 
 void limit_set_free(limit_set* set)
@@ -69,6 +99,7 @@ void limit_set_free(limit_set* set)
 	free(set->local);
 	free(set->global);
 	free(set->dx);
+	free(set->slide);
 	*set = (limit_set){0};
 }
 
@@ -223,6 +254,7 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	strain_limit_report rep = {0.0, 0.0, 0};
 	const double s = w->def.strain_limit;
 	if (!strain_limit_active(w)) return rep;
+	limit_slide(w);
 	double worst = scan(w, w->work.x1, NULL, s, false);
 	rep.excess = rep.residual = worst;
 	if (!(worst > LIMIT_TOLERANCE * s) || worst > LIMIT_SNAP) return rep;

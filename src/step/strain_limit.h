@@ -24,7 +24,8 @@ bool strain_limit_active(const drape_world* w);
 strain_limit_report strain_limit_apply(drape_world* w, double h);
 
 /* The largest strain beyond the limit at positions x, over the elements the projection could move
- * (0 if none, or if strain limiting is off). */
+ * (0 if none, or if strain limiting is off); which particles it may slide is as the step's last
+ * strain_limit_apply found them. */
 double strain_limit_violation(const drape_world* w, const vec3* x);
 
 /* The projection's scratch (limit_set, world_data.h) for n particles; false on no memory (what

@@ -21,7 +21,7 @@
 /* The length rules of the arena's arrays. */
 typedef enum length_rule {
 	LEN_PARTICLES,       /* one per particle */
-	LEN_CHUNKS,          /* reduction scratch: 2 per chunk of the longest vector, and 2 */
+	LEN_CHUNKS,          /* reduction scratch: 4 per chunk of the longest vector, and 2 */
 	LEN_LINE_SLOTS,      /* 4 per particle */
 	LEN_LINE_MATRICES,   /* 4 per particle of the longest grid line, per thread */
 	LEN_LINE_VECTORS,    /* 3 per particle of the longest grid line, per thread */
@@ -52,7 +52,7 @@ static void lengths(const drape_world* w, size_t len[LEN_RULES])
 	const size_t corners = 3 * (size_t)md->triangle_count + 4 * (size_t)md->hinge_count +
 			       2 * (size_t)md->ms_spring_count + 3 * (size_t)md->ms_bend_count;
 	len[LEN_PARTICLES] = m;
-	len[LEN_CHUNKS] = (size_t)(2 * reduce_chunks(longest) + 2);
+	len[LEN_CHUNKS] = (size_t)(4 * reduce_chunks(longest) + 2);
 	len[LEN_LINE_SLOTS] = 4 * m;
 	len[LEN_LINE_MATRICES] = 4 * lines;
 	len[LEN_LINE_VECTORS] = 3 * lines;
