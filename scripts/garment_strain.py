@@ -7,8 +7,8 @@ u only is a warp edge, in v only a weft edge. Strain = |length / rest - 1| with 
 scaled by the triangle's b_u (warp) or b_v (weft) from the panels' stretch_regions (eq. 10), once
 those apply (sewing.regions). Triangles are assigned to panels by frame 0, where every panel is
 still its own connected piece, in pattern order.
-usage: scripts/garment_strain.py DIR [FIRST_FRAME [LAST_FRAME]]   (default: from sewing.motion_start's
-frame to the last)
+usage: scripts/garment_strain.py DIR [FIRST_FRAME [LAST_FRAME]] [--cloth NAME]   (default: from
+sewing.motion_start's frame to the last; an outfit's garment by its cloth name, default the first)
 prints, for triangles outside the stretch regions (plain) and inside them, the max and 99th
 percentile over warp/weft edges and frames, and where the max is."""
 import glob
@@ -19,15 +19,19 @@ import sys
 import numpy as np
 
 
-def read_obj(path):
+def read_obj(path, cloth=None):
+    """Positions, uv and the triangles of object `cloth` (all of them when None)."""
     v, vt, f = [], [], []
+    current = None
     with open(path) as fh:
         for line in fh:
-            if line.startswith("v "):
+            if line.startswith("o "):
+                current = line.split()[1]
+            elif line.startswith("v "):
                 v.append([float(t) for t in line.split()[1:4]])
             elif line.startswith("vt "):
                 vt.append([float(t) for t in line.split()[1:3]])
-            elif line.startswith("f "):
+            elif line.startswith("f ") and (cloth is None or current == cloth):
                 f.append([tuple(int(x) - 1 for x in t.split("/")[:2]) for t in line.split()[1:]])
     return np.array(v), np.array(vt), np.array(f)
 
@@ -68,11 +72,14 @@ def panels_of(faces):
     return np.array(out)
 
 
-def main(d, first=None, last=None):
+def main(d, first=None, last=None, cloth=None):
     summary = json.load(open(os.path.join(d, "summary.json")))
     scene_path = summary["scene_file"]
     scene = json.load(open(scene_path))
-    garment = scene["cloths"][0]["garment"]
+    entries = [c for c in scene["cloths"] if cloth is None or c.get("name") == cloth]
+    if not entries:
+        sys.exit(f"garment_strain.py: the scene has no cloth named '{cloth}'")
+    garment = entries[0]["garment"]
     pattern = garment
     if "pattern" in garment:
         pattern = json.load(open(os.path.join(os.path.dirname(scene_path), garment["pattern"])))
@@ -83,7 +90,7 @@ def main(d, first=None, last=None):
         first = int(round((sewing.get("motion_start") or 0.0) * fps))
     sewn_frame = int(round((sewing.get("sewn_at") or 0.0) * fps))
     files = sorted(glob.glob(os.path.join(d, "frame_*.obj")))
-    _, vt0, f0 = read_obj(files[0])
+    _, vt0, f0 = read_obj(files[0], cloth)
     panel = panels_of(f0)
     # per triangle (b_u, b_v) from its panel's regions, by the uv centroid, as drape applies them
     # (src/mesh/stretch_region.c: boxes with optional tapers, later regions win)
@@ -100,7 +107,7 @@ def main(d, first=None, last=None):
         f = int(os.path.basename(path)[6:10])
         if f < first or (last is not None and f > last):
             continue
-        v, vt, faces = read_obj(path)
+        v, vt, faces = read_obj(path, cloth)
         frames += 1
         use_b = (not after) or f > sewn_frame
         for k in range(3):
@@ -132,5 +139,11 @@ def main(d, first=None, last=None):
 
 
 if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[2:4]]
-    sys.exit(main(sys.argv[1], *args))
+    argv = sys.argv[1:]
+    name = None
+    if "--cloth" in argv:
+        k = argv.index("--cloth")
+        name = argv[k + 1]
+        del argv[k:k + 2]
+    args = [int(a) for a in argv[1:3]]
+    sys.exit(main(argv[0], *args, cloth=name))
