@@ -320,9 +320,7 @@ static int pinched_sheets(double* clearance, int32_t* most)
 		crossed += st.self_intersections > 0;
 		if (st.self_intersections > *most) *most = st.self_intersections;
 		CHECK(st.penetrating == 0);
-		const double c = least_clearance(w, inner, outer);
-		printf("frame %d: %d crossing, clearance %.2f mm\n", f, (int)st.self_intersections, 1e3 * c);
-		*clearance = fmin(*clearance, c);
+		*clearance = fmin(*clearance, least_clearance(w, inner, outer));
 	}
 	drape_world_destroy(w);
 	return crossed;

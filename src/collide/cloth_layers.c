@@ -121,10 +121,9 @@ void cloth_layers_mark(cloth_layers* l, const int32_t node[4], int near)
 
 bool cloth_layers_contact_side(const cloth_layers* l, int32_t i, vec3* facing)
 {
-	if (!l->active || v3_len2(l->normal[i]) == 0.0) return false;
-	if (l->role[i] == LAYER_INNER) *facing = l->normal[i];
-	else if (l->role[i] == LAYER_OUTER) *facing = v3_neg(l->normal[i]);
-	else return false;
+	/* roles are set only where the normals were computed (cloth_contacts_prepare) */
+	if (!l->active || (l->role[i] != LAYER_INNER && l->role[i] != LAYER_OUTER) || v3_len2(l->normal[i]) == 0.0) return false;
+	*facing = l->role[i] == LAYER_INNER ? l->normal[i] : v3_neg(l->normal[i]);
 	return true;
 }
 
