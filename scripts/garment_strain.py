@@ -25,7 +25,9 @@ def read_obj(path, cloth=None):
     v, vt, f, mine = [], [], [], True
     with open(path) as fh:
         for line in fh:
-            if line.startswith("v "):
+            if line.startswith("o "):
+                current = line.split()[1]
+            elif line.startswith("v "):
                 v.append([float(t) for t in line.split()[1:4]])
             elif line.startswith("vt "):
                 vt.append([float(t) for t in line.split()[1:3]])
@@ -78,7 +80,10 @@ def main(d, first=None, last=None, cloth=None):
     scene = json.load(open(scene_path))
     if cloth is None and len(scene["cloths"]) > 1:
         cloth = scene["cloths"][0].get("name")  # an outfit: its first garment
-    garment = next(c for c in scene["cloths"] if cloth is None or c.get("name") == cloth)["garment"]
+    entries = [c for c in scene["cloths"] if cloth is None or c.get("name") == cloth]
+    if not entries:
+        sys.exit(f"garment_strain.py: the scene has no cloth named '{cloth}'")
+    garment = entries[0]["garment"]
     pattern = garment
     if "pattern" in garment:
         pattern = json.load(open(os.path.join(os.path.dirname(scene_path), garment["pattern"])))

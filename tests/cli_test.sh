@@ -493,11 +493,11 @@ scene_frames=3
 for s in "$root"/scenes/*.json; do
 	name=$(basename "$s" .json)
 	# the paper-sized garments (5,000-9,000 particles) at a coarse triangle size here; they are
-	# sewn at that size in tests/garments_test.sh
+	# sewn at that size in tests/garments_test.sh (the outfit at a quarter in tests/outfit_test.sh)
 	coarse=()
 	case $name in
 	garment_shirt | garment_pants | garment_blouse | figure3_twist) coarse=(--set cloths.0.garment.triangle_size=0.04) ;;
-	outfit_dance_long | outfit_dance_short) coarse=(--set cloths.0.garment.triangle_size=0.04 --set cloths.1.garment.triangle_size=0.04) ;;
+	outfit_walk | outfit_dance_long | outfit_dance_short) coarse=(--set cloths.0.garment.triangle_size=0.04 --set cloths.1.garment.triangle_size=0.04) ;;
 	esac
 	if "$drape" run "$s" --out "$tmp/scene_$name" --frames $scene_frames --quiet "${coarse[@]}" 2>"$tmp/stderr"; then ok "scene_$name"; else bad "scene_$name" "$(cat "$tmp/stderr")"; fi
 done

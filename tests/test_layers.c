@@ -222,6 +222,120 @@ static void test_crossed_tubes_untangled_by_layers(void)
 	CHECK(left_flat > 0);
 }
 
+/* A flat sheet of res x res particles and side `size` centred at height z, wound so that its
+ * triangles face up (+z, its outer side), in `layer`. */
+static drape_cloth_id add_flat_sheet(drape_world* w, int res, double size, double z, int32_t layer)
+{
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = size;
+	g.resolution[0] = g.resolution[1] = res;
+	g.center[2] = z;
+	drape_mesh mesh;
+	char err[128];
+	CHECK(drape_mesh_make_grid(&g, &mesh, err, sizeof err) == DRAPE_OK);
+	/* the grid's winding: flip every triangle if its first one faces down */
+	const double* x = mesh.positions;
+	const int32_t* t = mesh.triangles;
+	const double ax = x[3 * t[1]] - x[3 * t[0]], ay = x[3 * t[1] + 1] - x[3 * t[0] + 1];
+	const double bx = x[3 * t[2]] - x[3 * t[0]], by = x[3 * t[2] + 1] - x[3 * t[0] + 1];
+	if (ax * by - ay * bx < 0.0)
+		for (int32_t k = 0; k < mesh.triangle_count; ++k) {
+			int32_t* v = &mesh.triangles[3 * k];
+			int32_t* u = &mesh.triangle_uvs[3 * k];
+			int32_t tmp = v[1];
+			v[1] = v[2], v[2] = tmp;
+			tmp = u[1];
+			u[1] = u[2], u[2] = tmp;
+		}
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &mesh;
+	cd.layer = layer;
+	drape_cloth_id id = drape_cloth_add(w, &cd);
+	drape_mesh_free(&mesh);
+	return id;
+}
+
+/* The corners of a box, (x_i, y_j, z_k) at index i + 2 j + 4 k, and its faces wound outward. */
+static void box_corners(double* p, double x0, double x1, double y0, double y1, double z0, double z1)
+{
+	for (int k = 0; k < 8; ++k) {
+		p[3 * k] = k & 1 ? x1 : x0;
+		p[3 * k + 1] = k & 2 ? y1 : y0;
+		p[3 * k + 2] = k & 4 ? z1 : z0;
+	}
+}
+
+static const int32_t box_faces[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+				      2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+
+/* Jaws: one deforming mesh solid of two boxes, a slab whose top is z = 0 and a smaller block
+ * over it that comes down at 0.9 m/s at t = 0.2 s to leave `gap` between them, then slides 3 cm
+ * along x (an arm closing on the hip, then swinging against it). One solid, as a character's body
+ * is: a particle's contact takes the nearest face of either box. */
+static void add_jaws(drape_world* w, double gap)
+{
+	enum { FRAMES = 5 };
+	static const double times[FRAMES] = {0.0, 0.2, 0.247, 0.4, 0.6};
+	double frames[FRAMES][48];
+	const double* frame_ptr[FRAMES];
+	for (int f = 0; f < FRAMES; ++f) {
+		const double bottom = f < 2 ? 0.045 : gap, shift = f == 4 ? 0.03 : 0.0;
+		box_corners(frames[f], -0.2, 0.2, -0.2, 0.2, -0.05, 0.0);
+		box_corners(frames[f] + 24, -0.05 + shift, 0.05 + shift, -0.05, 0.05, bottom, bottom + 0.05);
+		frame_ptr[f] = frames[f];
+	}
+	int32_t tri[72];
+	for (int k = 0; k < 36; ++k) tri[k] = box_faces[k], tri[36 + k] = box_faces[k] + 8;
+	drape_mesh m = {.vertex_count = 16, .positions = frames[0], .triangle_count = 24, .triangles = tri};
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_MESH;
+	sd.mesh = &m;
+	sd.mesh_frames = frame_ptr;
+	sd.frame_times = times;
+	sd.frame_count = FRAMES;
+	sd.thickness = 0.005;
+	sd.friction = 0.6;
+	CHECK(drape_solid_add(w, &sd).index >= 0);
+}
+
+/* Two layers pinched between two surfaces of one solid, as an arm swinging against the hip presses
+ * a shirt onto the pants (docs/collide.md, "Pinched layers"): the inner sheet (layer 0) lies on
+ * the slab, the outer (layer 1) over it, and the block comes down to leave 3 mm, less than the two
+ * surfaces' thicknesses (5 mm each) and the cloth's (4 mm), then slides. Returns the frames with
+ * crossing pairs; *clearance is the least signed distance of an outer particle to the inner sheet's
+ * surface over all frames, *most the most crossing pairs in a frame. */
+static int pinched_sheets(double* clearance, int32_t* most)
+{
+	drape_world_def wd = drape_default_world_def();
+	drape_world* w = drape_world_create(&wd);
+	add_jaws(w, 0.003);
+	drape_cloth_id inner = add_flat_sheet(w, 11, 0.2, 0.005, 0);
+	drape_cloth_id outer = add_flat_sheet(w, 9, 0.16, 0.005 + wd.cloth_thickness + 0.002, 1);
+	int crossed = 0;
+	*most = 0;
+	*clearance = INFINITY;
+	for (int f = 1; f <= 24; ++f) {
+		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+		const drape_stats st = drape_world_get_stats(w);
+		crossed += st.self_intersections > 0;
+		if (st.self_intersections > *most) *most = st.self_intersections;
+		CHECK(st.penetrating == 0);
+		*clearance = fmin(*clearance, least_clearance(w, inner, outer));
+	}
+	drape_world_destroy(w);
+	return crossed;
+}
+
+static void test_layers_pinched_between_two_surfaces(void)
+{
+	double clearance;
+	int32_t most;
+	const int crossed = pinched_sheets(&clearance, &most);
+	printf("pinched: %d frames with crossings (at most %d pairs), least clearance %.2f mm\n", crossed, (int)most, 1e3 * clearance);
+	CHECK(crossed == 0);
+	CHECK(clearance > 0.0);
+}
+
 /* A negative layer is refused, naming the cloth; the world is left without it. */
 static void test_negative_layer_refused(void)
 {
@@ -247,5 +361,6 @@ const test_case layers_tests[] = {
 	{"two_tubes_keep_order_on_moving_rod", test_two_tubes_keep_order_on_moving_rod},
 	{"crossed_tubes_untangled_by_layers", test_crossed_tubes_untangled_by_layers},
 	{"contact_counts_per_cloth", test_contact_counts_per_cloth},
+	{"layers_pinched_between_two_surfaces", test_layers_pinched_between_two_surfaces},
 	{NULL, NULL},
 };

@@ -105,13 +105,15 @@ bool cloth_contacts_setup(drape_world* w, const int32_t* sewn, int32_t sewn_coun
 bool cloth_contacts_prepare(drape_world* w)
 {
 	w->state.repulsion_count = 0;
+	cloth_layers* l = &w->model.layers;
+	cloth_layers_clear_roles(l, w);
 	if (!w->def.self_collision || !w->work.pairs_ready) return true;
 	cloth_pairs* d = &w->work.pairs;
 	if (cloth_pairs_proximity(d, w->state.x, w->def.cloth_thickness) < 0 && (d->overloaded || (w->cancel && *w->cancel)))
 		return false;
 	/* Between layers the side comes from the layers (cloth_layers.c): a pair found the wrong
-	 * way round is pushed back through, not held there. */
-	cloth_layers* l = &w->model.layers;
+	 * way round is pushed back through, not held there. Each pair between layers also tells its
+	 * particles which side their solid contacts belong to (contact.c, "Pinched layers"). */
 	cloth_layers_normals(l, w, w->state.x);
 	for (int32_t k = 0; k < d->vf_count; ++k) {
 		const cc_vf* c = &d->vf[k];
@@ -119,18 +121,24 @@ bool cloth_contacts_prepare(drape_world* w)
 		vec3 n = c->normal;
 		cloth_layers_orient_vf(l, w, c->p, c->t, w->state.x[tv[0]], w->state.x[tv[1]], w->state.x[tv[2]], &n);
 		push_vf(w, c->p, c->t, c->bary, n);
+		cloth_layers_mark(l, (const int32_t[4]){c->p, tv[0], tv[1], tv[2]}, 1);
 	}
 	for (int32_t k = 0; k < d->ee_count; ++k) {
 		const cc_ee* c = &d->ee[k];
 		vec3 n = c->normal;
 		cloth_layers_orient_ee(l, c->e0, c->e1, c->s, c->u, &n);
 		push_ee(w, c->e0, c->e1, c->s, c->u, n);
+		cloth_layers_mark(l, (const int32_t[4]){c->e0[0], c->e0[1], c->e1[0], c->e1[1]}, 2);
 	}
 	/* Between layers, intersections already there are pulled back into order: particles on the
 	 * wrong side of an intersecting triangle farther than the thickness have no proximity pair. */
 	const int32_t pulls = cloth_layers_pulls(l, w, d, w->state.x);
 	if (pulls < 0 && (d->overloaded || (w->cancel && *w->cancel))) return false;
-	for (int32_t k = 0; k < pulls; ++k) push_vf(w, l->pulls[k].p, l->pulls[k].t, l->pulls[k].bary, l->pulls[k].normal);
+	for (int32_t k = 0; k < pulls; ++k) {
+		push_vf(w, l->pulls[k].p, l->pulls[k].t, l->pulls[k].bary, l->pulls[k].normal);
+		const int32_t* tv = w->model.triangles[l->pulls[k].t].v;
+		cloth_layers_mark(l, (const int32_t[4]){l->pulls[k].p, tv[0], tv[1], tv[2]}, 1);
+	}
 	w->state.proximity_count = w->state.repulsion_count;
 	return true;
 }

@@ -23,6 +23,7 @@ void cloth_layers_free(cloth_layers* l)
 	free(l->pairs);
 	free(l->pulls);
 	free(l->pulled);
+	free(l->role);
 	*l = (cloth_layers){0};
 }
 
@@ -49,7 +50,12 @@ bool cloth_layers_setup(cloth_layers* l, const drape_world* w)
 			l->pulled = pulled;
 			memset(pulled, 0, (size_t)n * sizeof *pulled);
 		}
-		if (!layer || !normal || !pulled) {
+		uint8_t* role = realloc(l->role, (size_t)n * sizeof *role);
+		if (role) {
+			l->role = role;
+			memset(role, 0, (size_t)n * sizeof *role);
+		}
+		if (!layer || !normal || !pulled || !role) {
 			l->active = false;
 			return false;
 		}
@@ -98,6 +104,27 @@ void cloth_layers_orient_ee(const cloth_layers* l, const int32_t e0[2], const in
 	vec3 r = v3_normalize(v3_lerp(l->normal[inner[0]], l->normal[inner[1]], t));
 	if (v3_len2(r) == 0.0) return;
 	*normal = l0 > l1 ? r : v3_neg(r);
+}
+
+void cloth_layers_clear_roles(cloth_layers* l, const drape_world* w)
+{
+	if (l->active) memset(l->role, 0, (size_t)w->model.particle_count * sizeof *l->role);
+}
+
+void cloth_layers_mark(cloth_layers* l, const int32_t node[4], int near)
+{
+	if (!l->active) return;
+	const int32_t a = l->layer[node[0]], b = l->layer[node[3]];
+	if (a == b) return;
+	for (int k = 0; k < 4; ++k) l->role[node[k]] |= (k < near) == (a < b) ? LAYER_INNER : LAYER_OUTER;
+}
+
+bool cloth_layers_contact_side(const cloth_layers* l, int32_t i, vec3* facing)
+{
+	/* roles are set only where the normals were computed (cloth_contacts_prepare) */
+	if (!l->active || (l->role[i] != LAYER_INNER && l->role[i] != LAYER_OUTER) || v3_len2(l->normal[i]) == 0.0) return false;
+	*facing = l->role[i] == LAYER_INNER ? l->normal[i] : v3_neg(l->normal[i]);
+	return true;
 }
 
 /* Particle p, a corner of a triangle intersecting t, pulled across t when it lies on t's wrong

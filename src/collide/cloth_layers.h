@@ -34,7 +34,13 @@ typedef struct cloth_layers {
 	layer_pull* pulls;   /* 6 LAYER_PULL_PAIRS: this step's pulls */
 	int32_t pull_count;
 	uint8_t* pulled;     /* particle_count: taken by a pull this step (scratch, all zero between calls) */
+	uint8_t* role;       /* particle_count: LAYER_INNER and/or LAYER_OUTER, its part in this step's
+			      * pairs between layers (cloth_layers_mark) */
 } cloth_layers;
+
+/* A particle's part in pairs between layers at the step's start: the inner side of some pair (a
+ * cloth of a higher layer lies on its outer side) and/or the outer side of one. */
+enum { LAYER_INNER = 1, LAYER_OUTER = 2 };
 
 void cloth_layers_free(cloth_layers* l);
 
@@ -56,6 +62,21 @@ void cloth_layers_orient_vf(const cloth_layers* l, const drape_world* w, int32_t
  * normals), negated when e0 is the inner edge. Left as it is otherwise. */
 void cloth_layers_orient_ee(const cloth_layers* l, const int32_t e0[2], const int32_t e1[2], double s, double u,
 			    vec3* normal);
+
+/* Clears every particle's role (call once per step before cloth_layers_mark). */
+void cloth_layers_clear_roles(cloth_layers* l, const drape_world* w);
+
+/* A repulsion element over node[0..3], of which the first `near` are one side (a vertex, or an
+ * edge) and the rest the other: when the two sides' layers differ, the lower side's particles
+ * get LAYER_INNER and the higher side's LAYER_OUTER. */
+void cloth_layers_mark(cloth_layers* l, const int32_t node[4], int near);
+
+/* Where particle i of a pair between layers should take its solid contact from: the surface
+ * behind it (its inner side) when it is only an inner one, the surface in front of it when only
+ * an outer one (docs/collide.md, "Pinched layers"). Writes the direction the wanted surface's
+ * outward normal points along (the particle's outward normal, or its opposite) and returns true;
+ * false when l is inactive or the particle has no single role. */
+bool cloth_layers_contact_side(const cloth_layers* l, int32_t i, vec3* facing);
 
 /* Where cloths of different layers intersect at x (the step's start), the particles on the wrong
  * side of the other cloth's intersecting triangle, each pulled back across it (Baraff, Witkin and

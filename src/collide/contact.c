@@ -109,6 +109,21 @@ static bool pinned(const drape_world* w, int32_t i)
 	return w->work.constrained[i] && w->work.S[i].m[0][0] == 0.0 && w->work.S[i].m[1][1] == 0.0 && w->work.S[i].m[2][2] == 0.0;
 }
 
+/* Pinched layers (docs/collide.md): the closest point, over all solids, of the surfaces facing
+ * `facing` within `reach` times each solid's thickness of particle i; the solid, or -1 if none. */
+static int32_t facing_point(drape_world* w, int32_t i, vec3 facing, double reach, solid_point* out)
+{
+	int32_t found = -1;
+	solid_point p;
+	for (int32_t k = 0; k < w->model.solid_count; ++k)
+		if (solid_closest_facing(w, k, w->state.x[i], reach * w->model.solids[k].thickness, facing, &p) &&
+		    (found < 0 || p.distance < out->distance)) {
+			*out = p;
+			found = k;
+		}
+	return found;
+}
+
 void contacts_prepare(drape_world* w, double h)
 {
 	if (w->model.solid_count == 0) return;
@@ -121,7 +136,23 @@ void contacts_prepare(drape_world* w, double h)
 			continue;
 		}
 		solid_point p;
-		if (c->solid >= 0) {
+		/* A particle between two layers of cloth takes its contact from the surface on its own
+		 * side when there is one: an inner layer's from behind it, an outer one's from in front
+		 * (docs/collide.md, "Pinched layers"). Where an arm presses two layers against the hip,
+		 * the nearest surface alone would hold some of the inner layer's particles to the arm
+		 * and some of the outer's to the hip: the layers swapped. */
+		vec3 facing;
+		const bool sided = cloth_layers_contact_side(&w->model.layers, i, &facing);
+		int32_t kf = sided && c->solid >= 0 ? facing_point(w, i, facing, 2.0, &p) : -1;
+		if (kf >= 0) {
+			if (kf != c->solid) {
+				const uint8_t pinched = c->pinched;
+				begin_contact(w, i, kf, &p, h);
+				c->pinched = pinched;
+			} else {
+				set_plane(c, &p, h);
+			}
+		} else if (c->solid >= 0) {
 			/* An existing contact holds while the particle stays near the surface. */
 			const int32_t k = c->solid;
 			double reach = 2.0 * w->model.solids[k].thickness;
@@ -135,8 +166,15 @@ void contacts_prepare(drape_world* w, double h)
 		}
 		if (c->solid < 0) {
 			/* Within a thickness and approaching (or well inside): a new contact. Particles that
-			 * just released and drift away are left alone. */
-			for (int32_t k = 0; k < w->model.solid_count && c->solid < 0; ++k) {
+			 * just released and drift away are left alone. A surface on the particle's own side
+			 * (above) decides alone. */
+			kf = sided ? facing_point(w, i, facing, 1.0, &p) : -1;
+			if (kf >= 0) {
+				vec3 vs = v3_scale(v3_sub(p.point_end, p.point), 1.0 / h);
+				bool approaching = v3_dot(v3_sub(w->state.v[i], vs), p.normal) < 0.0;
+				if (approaching || p.distance < 0.5 * w->model.solids[kf].thickness) begin_contact(w, i, kf, &p, h);
+			}
+			for (int32_t k = 0; kf < 0 && k < w->model.solid_count && c->solid < 0; ++k) {
 				double thickness = w->model.solids[k].thickness;
 				if (!solid_closest(w, k, w->state.x[i], thickness, known_side(w, c, k), &p)) {
 					forget_side(c, k);

@@ -73,6 +73,13 @@ void solids_begin_step(drape_world* w, double t, double h);
  * back to where it came from (docs/collide.md, "Open meshes: both sides"). */
 bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, int side, solid_point* out);
 
+/* As solid_closest, but only the surface that faces `facing` counts: the closest point among the
+ * faces whose outward normal has a positive component along it (an analytic solid's closest point
+ * if its normal does). For cloth pinched between two surfaces of solids, whose layers must each be
+ * held by the surface on their own side (collide/contact.c, docs/collide.md "Pinched layers").
+ * One-sided solids only: false for a two-sided one. */
+bool solid_closest_facing(drape_world* w, int32_t s, vec3 x, double reach, vec3 facing, solid_point* out);
+
 /* Whether x lies inside solid s, deeper than `depth` below its surface, at the step's end (a closed
  * mesh by ray parity; planes never: their far side is contact's business). For the `penetrating`
  * count (docs/characters.md). */

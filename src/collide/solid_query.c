@@ -205,7 +205,9 @@ static void two_sided_point(const solid_data* s, const int32_t* tri, bool rim, v
 	out->distance = here == out->side ? d : -d;
 }
 
-bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, solid_point* out)
+/* The closest point of solid k to x within reach, among the faces whose outward normal at the
+ * step's start has a positive component along *facing when facing is given (solid_closest_facing). */
+static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, const vec3* facing, solid_point* out)
 {
 	const solid_data* s = &w->model.solids[k];
 	if (s->kind != DRAPE_SOLID_MESH) {
@@ -218,7 +220,7 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, so
 		out->normal = xform_apply_vector(s->x1, nl);
 		out->side = 1;
 		out->free_side = false;
-		return true;
+		return !facing || v3_dot(xform_apply_vector(s->x0, nl), *facing) > 0.0;
 	}
 	if (!s->tree_built) return false;
 	aabb box = aabb_grow(aabb_of_point(x), reach);
@@ -227,6 +229,7 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, so
 	int32_t face = -1;
 	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
 		const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
+		if (facing && v3_dot(face_normal(s->v0, tri), *facing) <= 0.0) continue;
 		double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
 		if (d2 < best) {
 			best = d2;
@@ -252,6 +255,17 @@ bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, so
 	out->side = 1;
 	out->free_side = false;
 	return true;
+}
+
+bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, solid_point* out)
+{
+	return closest(w, k, x, reach, side, NULL, out);
+}
+
+bool solid_closest_facing(drape_world* w, int32_t k, vec3 x, double reach, vec3 facing, solid_point* out)
+{
+	if (w->model.solids[k].two_sided) return false;
+	return closest(w, k, x, reach, 0, &facing, out);
 }
 
 /* Whether the vertical ray up from p crosses triangle (a, b, c) (xy barycentric test; the ray's

@@ -161,14 +161,16 @@ bool step_detect_contacts(step_context* c)
 	/* seam pairs far apart close at a bounded speed (docs/garments.md) */
 	seams_cap_speed(w, c->scheme.pass[0].role[FAMILY_OTHER] == ROLE_IMPLICIT);
 	double t1 = now_ms();
-	contacts_prepare(w, h);
-	double t2 = now_ms();
-	r->eval_ms += t1 - t0;
-	if (w->model.solid_count > 0) r->cs_ms += t2 - t1;
+	/* cloth/cloth first: its pairs between layers tell the solid contacts which side each layer
+	 * is held from (collide/contact.c, "Pinched layers") */
 	const bool crowded_start = !cloth_contacts_prepare(w);
+	double t2 = now_ms();
+	contacts_prepare(w, h);
 	bdf2_shift(w);
 	double t3 = now_ms();
-	if (w->work.pairs_ready) r->cc_ms += t3 - t2;
+	r->eval_ms += t1 - t0;
+	if (w->work.pairs_ready) r->cc_ms += t2 - t1;
+	if (w->model.solid_count > 0) r->cs_ms += t3 - t2;
 	if (crowded_start) {
 		/* the cloth at the step's start is crushed onto itself (or an interrupt came) */
 		c->facts.crowded_start = true;
