@@ -8,6 +8,7 @@
  * bounded by the file's size. The words are split as assimp's reader splits them (at white space,
  * a brace a word of its own when it starts one). */
 #include "bvh_check.h"
+#include "file_text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -16,12 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static bool has_extension(const char* path, const char* ext)
-{
-	size_t n = strlen(path), e = strlen(ext);
-	return n > e && strcasecmp(path + n - e, ext) == 0;
-}
 
 typedef struct word {
 	const char* p; /* NULL at the end of the text */
@@ -90,25 +85,11 @@ static bool refuse(char* why, size_t why_size, const char* fmt, ...)
 
 bool character_bvh_importable(const char* path, char* why, size_t why_size)
 {
-	if (!has_extension(path, ".bvh") && !starts_as_bvh(path)) return true;
-	FILE* f = fopen(path, "rb");
-	if (!f) return true;
-	char* text = NULL;
-	long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-	if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		text = malloc((size_t)n + 1);
-		if (!text) {
-			fclose(f);
-			return refuse(why, why_size, "out of memory reading the file (%ld bytes)", n);
-		}
-		if (fread(text, 1, (size_t)n, f) != (size_t)n) {
-			free(text);
-			text = NULL;
-		} else {
-			text[n] = '\0';
-		}
-	}
-	fclose(f);
+	if (!file_has_extension(path, ".bvh") && !starts_as_bvh(path)) return true;
+	size_t size;
+	bool no_memory;
+	char* text = file_read_all(path, &size, &no_memory);
+	if (no_memory) return refuse(why, why_size, "%s", "out of memory reading the file");
 	if (!text) return true;
 	/* The hierarchy's channels: CHANNELS and their count, wherever they are before MOTION. */
 	const char* at = text;

@@ -5,6 +5,7 @@
  * (tests/fuzz_regressions/character/). Reading the JSON here costs one parse of the file's text,
  * small beside assimp's own. */
 #include "gltf_check.h"
+#include "file_text.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -12,34 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static bool has_extension(const char* path, const char* ext)
-{
-	size_t n = strlen(path), e = strlen(ext);
-	return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-/* The whole file, NUL-terminated; NULL if it cannot be read (*no_memory: for want of memory). */
-static char* read_all(const char* path, size_t* size, bool* no_memory)
-{
-	*no_memory = false;
-	FILE* f = fopen(path, "rb");
-	if (!f) return NULL;
-	char* text = NULL;
-	long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-	if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && !(text = malloc((size_t)n + 1))) *no_memory = true;
-	if (text) {
-		if (fread(text, 1, (size_t)n, f) != (size_t)n) {
-			free(text);
-			text = NULL;
-		} else {
-			text[n] = '\0';
-			*size = (size_t)n;
-		}
-	}
-	fclose(f);
-	return text;
-}
 
 static uint32_t read_u32(const unsigned char* p)
 {
@@ -166,11 +139,11 @@ static bool channels_have_nodes(const cJSON* root, char* why, size_t why_size)
 
 bool character_gltf_importable(const char* path, char* why, size_t why_size)
 {
-	bool glb = has_extension(path, ".glb");
-	if (!glb && !has_extension(path, ".gltf")) return true;
+	bool glb = file_has_extension(path, ".glb");
+	if (!glb && !file_has_extension(path, ".gltf")) return true;
 	size_t size = 0;
 	bool no_memory;
-	char* data = read_all(path, &size, &no_memory);
+	char* data = file_read_all(path, &size, &no_memory);
 	if (no_memory) {
 		snprintf(why, why_size, "out of memory reading the file");
 		return false;

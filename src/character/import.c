@@ -9,6 +9,7 @@
 
 #include "bvh_check.h"
 #include "core.h"
+#include "file_text.h"
 #include "gltf_check.h"
 #include "mannequin.h"
 
@@ -90,12 +91,6 @@ static int32_t joint_index(const drape_character* c, const char* name)
 	return -1;
 }
 
-static bool has_extension(const char* path, const char* ext)
-{
-	size_t n = strlen(path), e = strlen(ext);
-	return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
 /* The clip the def asks for; NULL with *none set for a file without animations, which is a body
  * that stands still (or moves by keyframes) unless the def names a clip. */
 static const struct aiAnimation* pick_animation(importer* im, bool* none)
@@ -104,7 +99,7 @@ static const struct aiAnimation* pick_animation(importer* im, bool* none)
 	const drape_character_def* d = im->def;
 	*none = false;
 	if (s->mNumAnimations == 0) {
-		if (has_extension(d->file, ".bvh"))
+		if (file_has_extension(d->file, ".bvh"))
 			fail(im, "%s", "has no motion (a BVH file needs a MOTION section with frames)");
 		else if (d->animation)
 			fail(im, "has no animation, so none named '%s'", d->animation);
@@ -541,7 +536,7 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 		if (at->what == CHARACTER_INPUT_FILE) fail(&im, "%s", err);
 	}
 	/* A BVH file is a skeleton and its motion; assimp adds a stick mesh for display, not a body. */
-	bool skeleton_only = has_extension(d->file, ".bvh") || d->mannequin;
+	bool skeleton_only = file_has_extension(d->file, ".bvh") || d->mannequin;
 	if (ok) {
 		if (skeleton_only) {
 			set_to_world(c, d, 1.0);
