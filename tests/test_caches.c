@@ -491,7 +491,7 @@ void test_caches_run_round_trip(void)
 	CHECK(ok);
 	/* Until finish only the OBJ frames and rest meshes are in place. */
 	CHECK(!file_exists(scratch_path(&s, "animation.glb")) && !file_exists(scratch_path(&s, "cache_tabard.pc2")));
-	CHECK(c && caches_finish(c, true, err, sizeof err));
+	CHECK(c && caches_finish(c, err, sizeof err));
 
 	run_frames rf = {.cloths = drape_cloth_count(world)};
 	CHECK(rf.cloths == 2);
@@ -561,7 +561,7 @@ void test_caches_failures(void)
 	 * other caches are dropped rather than left beside a missing one. */
 	remove(scratch_path(&s, "cache_tabard.pc2.tmp"));
 	CHECK(c && caches_add_frame(c, 2, world, err, sizeof err)); /* still appending to the unlinked file */
-	CHECK(c && !caches_finish(c, true, err, sizeof err));
+	CHECK(c && !caches_finish(c, err, sizeof err));
 	CHECK_HAS(err, "cache_tabard.pc2.tmp: cannot rename");
 	CHECK(!file_exists(scratch_path(&s, "cache_tabard.pc2")));
 	CHECK(!file_exists(scratch_path(&s, "animation.glb")) && !file_exists(scratch_path(&s, "animation.glb.tmp")));
@@ -572,7 +572,7 @@ void test_caches_failures(void)
 	CHECK(c && !caches_add_frame(c, 0, world, err, sizeof err));
 	CHECK_HAS(err, "missing/cache_tabard.obj");
 	CHECK(c && !caches_add_frame(c, 1, world, err, sizeof err));
-	CHECK(c && caches_finish(c, true, err, sizeof err));
+	CHECK(c && caches_finish(c, err, sizeof err));
 	drape_world_destroy(world);
 	scene_free(&sc);
 	scratch_close(&s);

@@ -391,17 +391,12 @@ bool caches_add_frame(caches* c, int frame, const drape_world* world, char* err,
 	return ok;
 }
 
-bool caches_finish(caches* c, bool complete, char* err, size_t err_size)
+bool caches_finish(caches* c, char* err, size_t err_size)
 {
 	bool ok = true;
 	if (c->frames) {
 		fclose(c->frames);
 		c->frames = NULL;
-		if (complete) {
-			char path[4200];
-			frames_path(c, path, sizeof path);
-			remove(path);
-		}
 	}
 	if (!c->broken) {
 		for (int32_t i = 0; i < c->total; ++i) {
@@ -419,6 +414,13 @@ bool caches_finish(caches* c, bool complete, char* err, size_t err_size)
 	}
 	free_caches(c);
 	return ok;
+}
+
+void caches_remove_spool(const char* dir)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/" FRAMES_NAME, dir);
+	remove(path);
 }
 
 cJSON* caches_outputs_json(unsigned formats, const drape_world* world, int cache_start)

@@ -41,9 +41,11 @@ bool caches_resume(caches* c, int frame, int first, char* err, size_t err_size);
  * format needs it). Reads only, so that a refusal leaves the folder as it was. */
 bool caches_check_resume(const caches* c, int frame, int first, char* err, size_t err_size);
 /* Completes the caches with the frames added so far (after a failed caches_add_frame it removes
- * them instead) and frees c. A complete run's checkpoint.frames is removed; an interrupted or
- * failed run keeps it for `drape resume`. */
-bool caches_finish(caches* c, bool complete, char* err, size_t err_size);
+ * them instead) and frees c. checkpoint.frames stays: a run removes it with caches_remove_spool
+ * once its summary.json is written, so that a kill before then can still be resumed. */
+bool caches_finish(caches* c, char* err, size_t err_size);
+/* Removes dir's checkpoint.frames (a complete run's, after its summary; see caches_finish). */
+void caches_remove_spool(const char* dir);
 
 /* For summary.json: {"formats": [...], "obj": "frame_%04d.obj", "pc2": [{"cloth", "cache",
  * "rest"}], "glb": "animation.glb", "cache_start": N} for the formats chosen; cache_start is the

@@ -231,7 +231,7 @@ drape_status drape_writer_finish(drape_writer* writer, char* err, size_t err_siz
 {
 	if (!writer) return DRAPE_OK;
 	char local[1024];
-	bool ok = caches_finish(writer->c, true, local, sizeof local);
+	bool ok = caches_finish(writer->c, local, sizeof local);
 	free(writer);
 	if (ok) return DRAPE_OK;
 	set_err(err, err_size, local);

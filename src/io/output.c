@@ -457,6 +457,8 @@ static void add_manifest(cJSON* root, const char* dir, const run_totals* t)
 		bool old = false;
 		for (int32_t k = 0; k < t->before_count && !old; ++k) old = strcmp(names[i], t->before[k]) == 0;
 		if (old || ends_with(names[i], ".tmp")) continue;
+		/* a complete run removes its spool right after this summary (caches_remove_spool) */
+		if (strcmp(t->status, "ok") == 0 && strcmp(names[i], "checkpoint.frames") == 0) continue;
 		summary = summary || strcmp(names[i], "summary.json") == 0;
 		cJSON_AddItemToArray(files, cJSON_CreateString(names[i]));
 	}
@@ -470,6 +472,14 @@ cJSON* output_summary_json(const char* dir, const scene* s, const drape_world* w
 	add_manifest(root, dir, t);
 	cJSON_AddStringToObject(root, "out", dir);
 	return root;
+}
+
+bool output_has_summary(const char* dir)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,

@@ -55,6 +55,9 @@ void output_free_list(char** names, int32_t count);
 
 bool output_write_summary(const char* dir, const scene* s, const drape_world* world, const run_totals* t, char* err,
 			  size_t err_size);
+/* Whether dir holds summary.json: a run writes it last (after its caches), so a run killed after
+ * its last frame's checkpoint but before it is not finished (drape resume finishes it). */
+bool output_has_summary(const char* dir);
 
 /* That summary plus "out": dir, as a cJSON tree the caller deletes (drape_run's summary_json). */
 typedef struct cJSON cJSON;

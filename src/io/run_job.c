@@ -252,7 +252,7 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 	totals->cache_start = totals->frames_written > 0 ? cache_start(sew.merged_frame, sew.seam_count) : -1;
 	totals->wall_seconds = wall_before + now_s() - start;
 	char serr[512];
-	if (!caches_finish(cache, st == DRAPE_OK, serr, sizeof serr) && st == DRAPE_OK) {
+	if (!caches_finish(cache, serr, sizeof serr) && st == DRAPE_OK) {
 		st = DRAPE_ERROR_IO;
 		snprintf(err, sizeof err, "%s", serr);
 	}
@@ -265,6 +265,8 @@ static void run_frames(const drape_run_def* def, const scene* s, drape_world* wo
 		snprintf(r->error, sizeof r->error, "%s", serr);
 		totals->exit_status = exit_status_of(st);
 	}
+	/* Last: until summary.json exists, a kill leaves a run drape resume finishes from the spool. */
+	if (st == DRAPE_OK) caches_remove_spool(dir);
 	/* The caller's copy of summary.json, while the merge log (in sew) is still there. */
 	cJSON* root = output_summary_json(dir, s, world, totals);
 	r->summary_json = root ? cJSON_PrintUnformatted(root) : NULL;
@@ -294,7 +296,9 @@ static bool load_resumed(const drape_run_def* def, checkpoint* ck, scene* owned,
 		scene_free(owned);
 		return false;
 	}
-	if (ck->frame >= ck->frames) {
+	/* Killed between the last frame's checkpoint and summary.json, the run resumes with no frame
+	 * left to step: its caches and summary are written as the uninterrupted run's. */
+	if (ck->frame >= ck->frames && output_has_summary(def->out_dir)) {
 		core_fail(err, err_size, "the run in '%s' is complete (frame %d of %d)", def->out_dir, (int)ck->frame, (int)ck->frames);
 		scene_free(owned);
 		return false;
@@ -372,7 +376,7 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 		}
 		if (ready != DRAPE_OK) {
 			st = early(r, ready, err);
-			if (cache) caches_finish(cache, false, err, sizeof err);
+			if (cache) caches_finish(cache, err, sizeof err);
 		} else {
 			run_totals totals = {.status = "ok", .formats = formats};
 			int first = 0;
@@ -381,7 +385,7 @@ drape_status drape_run(const drape_run_def* def, drape_run_result* r)
 			ck.strict = strict;
 			if (def->resume && !crossings_restore(&crossed, ck.crossings, ck.crossing_count)) {
 				st = early(r, DRAPE_ERROR_MEMORY, "out of memory");
-				caches_finish(cache, false, err, sizeof err);
+				caches_finish(cache, err, sizeof err);
 				drape_world_destroy(world);
 				checkpoint_free(&ck);
 				if (own) scene_free(&owned);

@@ -234,6 +234,37 @@ class RunAndWriters(Tmp):
         with self.assertRaisesRegex(drape.DrapeError, "is complete"):
             drape.resume(part)
 
+    def test_resume_after_a_kill_past_the_last_checkpoint(self):
+        # killed after the last frame's checkpoint but before summary.json (here: _exit from the
+        # progress call that follows it): resume finishes the run, and the caches and summary's
+        # files are the uninterrupted run's; it used to refuse the run as complete
+        full, part = os.path.join(self.tmp, "full"), os.path.join(self.tmp, "part")
+        formats = "obj,pc2,glb,usda"
+        drape.run(SHEET, full, frames=3, formats=formats, threads=1)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                drape.run(SHEET, part, frames=3, formats=formats, threads=1,
+                          progress=lambda f, n, t: os._exit(0) if f == n else True)
+            finally:
+                os._exit(1)
+        os.waitpid(pid, 0)
+        self.assertFalse(os.path.exists(os.path.join(part, "summary.json")))
+        self.assertTrue(os.path.exists(os.path.join(part, "checkpoint.frames")))
+        summary = drape.resume(part, threads=1)
+        self.assertEqual(summary["status"], "ok")
+        self.assertEqual(sorted(os.listdir(full)), sorted(os.listdir(part)))
+        for name in os.listdir(full):
+            if name in ("summary.json", "checkpoint.bin", "stats.csv"):
+                continue
+            with open(os.path.join(full, name), "rb") as a, open(os.path.join(part, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+        with open(os.path.join(full, "summary.json")) as a:
+            self.assertEqual(sorted(json.load(a)["files"]), sorted(summary["files"]))
+        self.assertNotIn("checkpoint.frames", summary["files"])
+        with self.assertRaisesRegex(drape.DrapeError, "is complete"):
+            drape.resume(part)
+
     def test_writer(self):
         w = drape.World(threads=1)
         w.add_grid_cloth(resolution=(3, 3), name="tiny")
