@@ -10,6 +10,7 @@
 #include "../collide/contact.h"
 #include "../math/scalar.h"
 #include "bend_tensor_assemble.h"
+#include "explicit_triangles.h"
 #include "integrators.h"
 #include "line_solve.h"
 #include "../solver/reduce.h"
@@ -233,51 +234,12 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 }
 
 /* Whether a plan's triangle terms are force only (every triangle family explicit, no strain-limit
- * stiffening, no recording): then assemble_triangle_explicit forms them. */
+ * stiffening, no recording): then step/explicit_triangles.c forms them. */
 static bool triangles_explicit(const drape_world* w, const assembly_plan* p)
 {
 	return p->role[FAMILY_STRETCH_U] == ROLE_EXPLICIT && p->role[FAMILY_STRETCH_V] == ROLE_EXPLICIT &&
 	       p->role[FAMILY_SHEAR] == ROLE_EXPLICIT && p->role[FAMILY_OTHER] == ROLE_EXPLICIT && !strain_limit_active(w) &&
 	       w->work.reuse_mode == REUSE_OFF && !w->work.fused_disabled;
-}
-
-/* assemble_triangle for an all-explicit plan (triangles_explicit): the same force from the same
- * pieces (forces.h: stretch_component_w, shear_w, condition_force, drag_force) in the same order,
- * summed in registers rather than through the condition and terms structs (a quarter of an
- * explicit step went to forming and reading those). b gets nothing where the general path's terms
- * are unused (a spring cloth's triangle without drag), as there. */
-static void assemble_triangle_explicit(drape_world* w, const triangle_elem* e, vec3 wind, double h, const assembly_plan* p)
-{
-	vec3 x[3], v[3], f[3] = {v3_zero(), v3_zero(), v3_zero()};
-	for (int a = 0; a < 3; ++a) {
-		x[a] = w->state.x[e->v[a]];
-		v[a] = w->state.v[e->v[a]];
-	}
-	bool used = false;
-	if (!e->springs_only) {
-		tri_w tw;
-		if (w->state.x == w->work.strain_w0_of) tw = w->work.tri_w0[e - w->model.triangles];
-		else tri_w_at(&e->rest, x, &tw);
-		double cw[2][3], c;
-		vec3 g[3], wh;
-		tri_rest_weights(&e->rest, cw[0], cw[1]);
-		stretch_component_w(&e->rest, &tw, 0, e->bu, cw[0], &c, g, &wh);
-		condition_force(g, 3, c, e->k_stretch * p->scale[FAMILY_STRETCH_U], e->kd_stretch * p->scale[FAMILY_STRETCH_U], v, f);
-		stretch_component_w(&e->rest, &tw, 1, e->bv, cw[1], &c, g, &wh);
-		condition_force(g, 3, c, e->k_stretch * p->scale[FAMILY_STRETCH_V], e->kd_stretch * p->scale[FAMILY_STRETCH_V], v, f);
-		shear_w(&e->rest, &tw, cw[0], cw[1], &c, g);
-		condition_force(g, 3, c, e->k_shear * p->scale[FAMILY_SHEAR], e->kd_shear * p->scale[FAMILY_SHEAR], v, f);
-		used = true;
-	}
-	if (e->drag > 0.0) {
-		vec3 fd, n;
-		double sd;
-		if (drag_force(x, v, wind, e->drag, &fd, &n, &sd))
-			for (int i = 0; i < 3; ++i) f[i] = v3_add(f[i], fd);
-		used = true;
-	}
-	if (!used || !p->rhs) return;
-	for (int a = 0; a < 3; ++a) w->work.b[e->v[a]] = v3_add(w->work.b[e->v[a]], v3_scale(f[a], h));
 }
 
 static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const assembly_plan* p)
@@ -433,8 +395,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 			w->work.reuse_mode = REUSE_RECORD;
 		}
 		if (triangles_explicit(w, p))
-			ASSEMBLE_COLOURED(&w->work.triangle_colours,
-					  assemble_triangle_explicit(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
+			explicit_triangles_assemble(w, wind, h, p);
 		else
 			ASSEMBLE_COLOURED(&w->work.triangle_colours, assemble_triangle(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
 		ASSEMBLE_COLOURED(&w->work.hinge_colours, assemble_hinge(w, &w->model.hinges[w->work.hinge_colours.order[j]], h, p))
