@@ -53,8 +53,10 @@ static void triangle_one(drape_world* w, const triangle_elem* e, vec3 wind, doub
  * velocities; f[a][c] += fs g[a][c] with fs = -(k C + kd Cdot). */
 LANES_INLINE void force_lanes(const d4 g[3][3], d4 c, d4 k, d4 kd, const d4 v[3][3], d4 f[3][3])
 {
-	d4 cdot = {0.0, 0.0, 0.0, 0.0};
-	for (int a = 0; a < 3; ++a) cdot = cdot + (g[a][0] * v[a][0] + g[a][1] * v[a][1] + g[a][2] * v[a][2]);
+#define CORNER_DOT(a) (g[a][0] * v[a][0] + g[a][1] * v[a][1] + g[a][2] * v[a][2])
+	const d4 zero = {0.0, 0.0, 0.0, 0.0};
+	const d4 cdot = ((zero + CORNER_DOT(0)) + CORNER_DOT(1)) + CORNER_DOT(2);
+#undef CORNER_DOT
 	const d4 fs = -(k * c + kd * cdot);
 	for (int a = 0; a < 3; ++a)
 		for (int q = 0; q < 3; ++q) f[a][q] = f[a][q] + fs * g[a][q];
@@ -101,15 +103,9 @@ LANES_INLINE void triangles_four(const drape_world* w, const triangle_elem* cons
 #define LV(l) tw[l].lv
 	const d4 u[3] = {L4(UX), L4(UY), L4(UZ)}, wv[3] = {L4(VX), L4(VY), L4(VZ)};
 	const d4 lu = L4(LU), lv = L4(LV);
-	d4 v[3][3];
-	for (int a = 0; a < 3; ++a) {
-#define VEL_X(l) vs[e[l]->v[a]].x
-#define VEL_Y(l) vs[e[l]->v[a]].y
-#define VEL_Z(l) vs[e[l]->v[a]].z
-		v[a][0] = L4(VEL_X);
-		v[a][1] = L4(VEL_Y);
-		v[a][2] = L4(VEL_Z);
-	}
+#define VEL(l, a, q) vs[e[l]->v[a]].q
+#define VEL4(a, q) ((d4){VEL(0, a, q), VEL(1, a, q), VEL(2, a, q), VEL(3, a, q)})
+	const d4 v[3][3] = {{VEL4(0, x), VEL4(0, y), VEL4(0, z)}, {VEL4(1, x), VEL4(1, y), VEL4(1, z)}, {VEL4(2, x), VEL4(2, y), VEL4(2, z)}};
 	for (int a = 0; a < 3; ++a)
 		for (int q = 0; q < 3; ++q) f[a][q] = (d4){0.0, 0.0, 0.0, 0.0};
 #define BU(l) e[l]->bu
@@ -135,24 +131,14 @@ LANES_INLINE void triangles_four(const drape_world* w, const triangle_elem* cons
 	const d4 drag = L4(DRAG);
 	const i4 dragged = drag > 0.0;
 	if (!dragged[0] && !dragged[1] && !dragged[2] && !dragged[3]) return;
-	d4 x[3][3];
-	for (int a = 0; a < 3; ++a) {
-#define POS_X(l) xs[e[l]->v[a]].x
-#define POS_Y(l) xs[e[l]->v[a]].y
-#define POS_Z(l) xs[e[l]->v[a]].z
-		x[a][0] = L4(POS_X);
-		x[a][1] = L4(POS_Y);
-		x[a][2] = L4(POS_Z);
-	}
-	d4 d1[3], d2[3];
-	for (int q = 0; q < 3; ++q) {
-		d1[q] = x[1][q] - x[0][q];
-		d2[q] = x[2][q] - x[0][q];
-	}
+#define POS(l, a, q) xs[e[l]->v[a]].q
+#define POS4(a, q) ((d4){POS(0, a, q), POS(1, a, q), POS(2, a, q), POS(3, a, q)})
+	const d4 x0x = POS4(0, x), x0y = POS4(0, y), x0z = POS4(0, z);
+	const d4 d1[3] = {POS4(1, x) - x0x, POS4(1, y) - x0y, POS4(1, z) - x0z};
+	const d4 d2[3] = {POS4(2, x) - x0x, POS4(2, y) - x0y, POS4(2, z) - x0z};
 	const d4 cr[3] = {d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]};
 	const d4 len2 = cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2];
-	d4 len;
-	for (int l = 0; l < 4; ++l) len[l] = sqrt(len2[l]);
+	const d4 len = {sqrt(len2[0]), sqrt(len2[1]), sqrt(len2[2]), sqrt(len2[3])};
 	const i4 active = dragged & (len > 0.0);
 	const d4 inv = 1.0 / len;
 	d4 n[3];
@@ -178,9 +164,9 @@ LANES_INLINE void tile_body(drape_world* w, const int32_t* order, int32_t count,
 	while (j < count) {
 		const triangle_elem* e[4];
 		bool four = j + 4 <= count;
-		for (int l = 0; four && l < 4; ++l) {
-			e[l] = &w->model.triangles[order[j + l]];
-			four = !e[l]->springs_only;
+		for (int l = 0; l < 4; ++l) {
+			e[l] = &w->model.triangles[order[four ? j + l : j]];
+			four = four && !e[l]->springs_only;
 		}
 		if (!four) {
 			triangle_one(w, &w->model.triangles[order[j]], wind, h, p);

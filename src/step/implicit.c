@@ -465,6 +465,35 @@ bool implicit_propose(drape_world* w, double h, bool old_velocity)
 	return finite;
 }
 
+/* A free particle's block when it is a mass block (m3_is_positive_diag): m3_inverse's diagonal
+ * case, m3_mulv's u = A^-1 r and e = A u - r with the products of the +0 off the diagonal kept (a
+ * +0 or -0 each, which decide the sign of a zero sum), without the general matrices' passes: the
+ * same bits. False, with nothing written, where the general path must decide (not a mass block, or
+ * an inverse m3_inverse would refuse). */
+static inline bool mass_block_solve(const mat3* a, vec3 r, vec3* dv, vec3* e)
+{
+	if (!m3_is_positive_diag(*a)) return false;
+	const double p = a->m[0][0], q = a->m[1][1], s = a->m[2][2];
+	const double dd = p * (q * s);
+	if (!(dd != 0.0) || !isfinite(1.0 / dd) || !isfinite(dd)) return false;
+	const double d = 1.0 / dd;
+	const double i0 = (q * s) * d, i1 = (p * s) * d, i2 = (p * q) * d;
+	/* m3_norm_inf of each: a row's sum is its diagonal entry (+0 added twice), the largest kept by
+	 * the same comparisons */
+	double na = 0.0, ni = 0.0;
+	if (p > na) na = p;
+	if (q > na) na = q;
+	if (s > na) na = s;
+	if (i0 > ni) ni = i0;
+	if (i1 > ni) ni = i1;
+	if (i2 > ni) ni = i2;
+	if (!(na * ni <= 1e12)) return false;
+	const vec3 u = v3(i0 * r.x + 0.0 * r.y + 0.0 * r.z, 0.0 * r.x + i1 * r.y + 0.0 * r.z, 0.0 * r.x + 0.0 * r.y + i2 * r.z);
+	*dv = u;
+	*e = v3_sub(v3(p * u.x + 0.0 * u.y + 0.0 * u.z, 0.0 * u.x + q * u.y + 0.0 * u.z, 0.0 * u.x + 0.0 * u.y + s * u.z), r);
+	return true;
+}
+
 /* Explicit schemes: A is block-diagonal (mass, friction, user springs). Each particle solves
  * [S A_ii S + (I - S)] u = S (b - A_ii z), dv = S u + z (the filter of sec. 5.3 on one block), and
  * e = A_ii dv - b is its constraint impulse. */
@@ -475,6 +504,7 @@ static bool solve_diagonal(drape_world* w)
 	for (int32_t i = 0; i < n; ++i) {
 		mat3 a = w->work.A.blocks[w->work.A.diag[i]];
 		vec3 r = w->work.b[i];
+		if (!w->work.constrained[i] && mass_block_solve(&a, r, &w->work.dv[i], &w->work.e[i])) continue;
 		if (w->work.constrained[i]) {
 			const mat3 S = w->work.S[i];
 			r = m3_mulv(S, v3_sub(r, m3_mulv(a, w->work.z[i])));
