@@ -364,6 +364,7 @@ typedef struct world_workspace {
 	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
 	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
 	bool fused_disabled; /* explicit terms by the general path, nothing kept (tests compare the two) */
+	bool lanes_plain;    /* the explicit kernels' plain clone where AVX runs (math/lanes.h; tests) */
 	int64_t reuse_passes; /* passes that reused the element terms (tests) */
 	bool bdf2_active;     /* x_keep, v_keep hold this step's extrapolation */
 	/* Cloth/cloth contact: the detector over all cloth triangles (with self_collision). */

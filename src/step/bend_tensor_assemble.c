@@ -39,7 +39,7 @@ static void rows_lines(drape_world* w, const vec3* x, const vec3* v, int threads
 
 /* The explicit force of rows i0 and i0 + 1 (when below n) at the x and v of bend_xv, into f[0],
  * f[1]: f_i = sum_j -q_ij (x_j - x_i) - d_ij (v_j - v_i) in entry order (the same bits at any
- * thread count). Each row's force is a chain of dependent additions, and one row's chain leaves
+ * thread count; f - q dx is f + (-q) dx exactly). Each row's force is a chain of dependent additions, and one row's chain leaves
  * the adder idle between its steps: the two rows' entries interleaved fill it. The diagonal entry
  * (j = i) is not skipped: for a finite x it adds -q_ii 0 = -0 or +0, which leaves a sum that began
  * at +0 as it was (the sum is never -0). With e (non-NULL), also each row's energy sum as
@@ -148,7 +148,7 @@ static void rows_plain(drape_world* w, double h, double s, double* e) { rows_bod
 static void rows(drape_world* w, const vec3* x, const vec3* v, double h, double s, double* e)
 {
 	rows_lines(w, x, v, e ? 1 : w->threads);
-	if (lanes_avx()) rows_avx(w, h, s, e);
+	if (lanes_avx() && !w->work.lanes_plain) rows_avx(w, h, s, e);
 	else rows_plain(w, h, s, e);
 }
 

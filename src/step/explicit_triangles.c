@@ -209,7 +209,7 @@ void explicit_triangles_assemble(drape_world* w, vec3 wind, double h, const asse
 	if (!p->rhs) return;
 	const colouring* col = &w->work.triangle_colours;
 	const int threads = w->threads;
-	const bool avx = lanes_avx();
+	const bool avx = lanes_avx() && !w->work.lanes_plain;
 	/* The tiles of one colour in parallel, each tile's triangles in order on one thread, colours
 	 * in order (mesh/colouring.h), as the assembly's ASSEMBLE_COLOURED goes. */
 	for (int32_t k = 0; k < col->count; ++k) {
