@@ -79,7 +79,7 @@ LANES_INLINE void stretch_lanes(d4 area, const d4 wv[3], d4 len, d4 b, const d4 
 
 /* Four triangles with stretch and shear (not springs_only), e[0..3]: their f[a] per corner a into
  * f[a][component] (lane l: triangle e[l]). tw: their w at the state's x. */
-LANES_INLINE void triangles_four(const drape_world* w, const triangle_elem* const e[4], const tri_w tw[4], vec3 wind,
+LANES_INLINE void triangles_four(const drape_world* w, const triangle_elem* const e[4], const tri_w* const tw[4], vec3 wind,
 				 const assembly_plan* p, d4 f[3][3])
 {
 	const vec3* xs = w->state.x;
@@ -93,14 +93,14 @@ LANES_INLINE void triangles_four(const drape_world* w, const triangle_elem* cons
 	const d4 d00 = L4(D00), d10 = L4(D10), d01 = L4(D01), d11 = L4(D11);
 	/* tri_rest_weights */
 	const d4 cu[3] = {-(d00 + d10), d00, d10}, cv[3] = {-(d01 + d11), d01, d11};
-#define UX(l) tw[l].u.x
-#define UY(l) tw[l].u.y
-#define UZ(l) tw[l].u.z
-#define VX(l) tw[l].v.x
-#define VY(l) tw[l].v.y
-#define VZ(l) tw[l].v.z
-#define LU(l) tw[l].lu
-#define LV(l) tw[l].lv
+#define UX(l) tw[l]->u.x
+#define UY(l) tw[l]->u.y
+#define UZ(l) tw[l]->u.z
+#define VX(l) tw[l]->v.x
+#define VY(l) tw[l]->v.y
+#define VZ(l) tw[l]->v.z
+#define LU(l) tw[l]->lu
+#define LV(l) tw[l]->lv
 	const d4 u[3] = {L4(UX), L4(UY), L4(UZ)}, wv[3] = {L4(VX), L4(VY), L4(VZ)};
 	const d4 lu = L4(LU), lv = L4(LV);
 #define VEL(l, a, q) vs[e[l]->v[a]].q
@@ -173,13 +173,15 @@ LANES_INLINE void tile_body(drape_world* w, const int32_t* order, int32_t count,
 			++j;
 			continue;
 		}
-		tri_w tw[4];
+		tri_w formed[4];
+		const tri_w* tw[4];
 		for (int l = 0; l < 4; ++l) {
-			if (kept) tw[l] = w->work.tri_w0[order[j + l]];
+			if (kept) tw[l] = &w->work.tri_w0[order[j + l]];
 			else {
 				vec3 x[3];
 				for (int a = 0; a < 3; ++a) x[a] = w->state.x[e[l]->v[a]];
-				tri_w_at(&e[l]->rest, x, &tw[l]);
+				tri_w_at(&e[l]->rest, x, &formed[l]);
+				tw[l] = &formed[l];
 			}
 		}
 		d4 f[3][3];
