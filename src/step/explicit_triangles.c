@@ -46,13 +46,15 @@ static void triangle_one(drape_world* w, const triangle_elem* e, vec3 wind, doub
 	for (int a = 0; a < 3; ++a) w->work.b[e->v[a]] = v3_add(w->work.b[e->v[a]], v3_scale(f[a], h));
 }
 
-/* A lane per triangle: L(expr) gathers expr(l) of the four. */
+/* A lane per triangle: L4(expr) gathers expr(l) of the four. */
 #define L4(expr) ((d4){expr(0), expr(1), expr(2), expr(3)})
 
 /* condition_force over lanes: g[a][c] is corner a's gradient component c, v the corners'
- * velocities; f[a][c] += fs g[a][c] with fs = -(k C + kd Cdot). */
-LANES_INLINE void force_lanes(const d4 g[3][3], d4 c, d4 k, d4 kd, const d4 v[3][3], d4 f[3][3])
+ * velocities; f[a][c] += fs g[a][c] with fs = -(k C + kd Cdot). Vectors go by pointer: passed by
+ * value their ABI would depend on the target. */
+LANES_INLINE void force_lanes(const d4 g[3][3], const d4* cp, const d4* kp, const d4* kdp, const d4 v[3][3], d4 f[3][3])
 {
+	const d4 c = *cp, k = *kp, kd = *kdp;
 #define CORNER_DOT(a) (g[a][0] * v[a][0] + g[a][1] * v[a][1] + g[a][2] * v[a][2])
 	const d4 zero = {0.0, 0.0, 0.0, 0.0};
 	const d4 cdot = ((zero + CORNER_DOT(0)) + CORNER_DOT(1)) + CORNER_DOT(2);
@@ -64,8 +66,9 @@ LANES_INLINE void force_lanes(const d4 g[3][3], d4 c, d4 k, d4 kd, const d4 v[3]
 
 /* stretch_component_w over lanes: the value and gradient of one stretch component from w, |w|, the
  * rest length b and the weights cw; g is +0 where |w| is not positive, as there. */
-LANES_INLINE void stretch_lanes(d4 area, const d4 wv[3], d4 len, d4 b, const d4 cw[3], d4* c, d4 g[3][3])
+LANES_INLINE void stretch_lanes(const d4* areap, const d4 wv[3], const d4* lenp, const d4* bp, const d4 cw[3], d4* c, d4 g[3][3])
 {
+	const d4 area = *areap, len = *lenp, b = *bp;
 	*c = area * (len - b);
 	const i4 positive = len > 0.0;
 	const d4 inv = 1.0 / len;
@@ -114,17 +117,23 @@ LANES_INLINE void triangles_four(const drape_world* w, const triangle_elem* cons
 #define KDS(l) e[l]->kd_stretch
 #define KSH(l) e[l]->k_shear
 #define KDSH(l) e[l]->kd_shear
-	const d4 ks = L4(KS), kds = L4(KDS);
-	d4 c, g[3][3];
-	stretch_lanes(area, u, lu, L4(BU), cu, &c, g);
-	force_lanes(g, c, ks * p->scale[FAMILY_STRETCH_U], kds * p->scale[FAMILY_STRETCH_U], v, f);
-	stretch_lanes(area, wv, lv, L4(BV), cv, &c, g);
-	force_lanes(g, c, ks * p->scale[FAMILY_STRETCH_V], kds * p->scale[FAMILY_STRETCH_V], v, f);
+	const d4 ks = L4(KS), kds = L4(KDS), bu = L4(BU), bv = L4(BV);
+	d4 c, g[3][3], k, kd;
+	stretch_lanes(&area, u, &lu, &bu, cu, &c, g);
+	k = ks * p->scale[FAMILY_STRETCH_U];
+	kd = kds * p->scale[FAMILY_STRETCH_U];
+	force_lanes(g, &c, &k, &kd, v, f);
+	stretch_lanes(&area, wv, &lv, &bv, cv, &c, g);
+	k = ks * p->scale[FAMILY_STRETCH_V];
+	kd = kds * p->scale[FAMILY_STRETCH_V];
+	force_lanes(g, &c, &k, &kd, v, f);
 	/* shear_w */
 	c = area * (u[0] * wv[0] + u[1] * wv[1] + u[2] * wv[2]);
 	for (int a = 0; a < 3; ++a)
 		for (int q = 0; q < 3; ++q) g[a][q] = wv[q] * (area * cu[a]) + u[q] * (area * cv[a]);
-	force_lanes(g, c, L4(KSH) * p->scale[FAMILY_SHEAR], L4(KDSH) * p->scale[FAMILY_SHEAR], v, f);
+	k = L4(KSH) * p->scale[FAMILY_SHEAR];
+	kd = L4(KDSH) * p->scale[FAMILY_SHEAR];
+	force_lanes(g, &c, &k, &kd, v, f);
 	/* drag_force where the triangle has drag and area; adding +0 elsewhere leaves f as it was (a
 	 * sum begun at +0 is never -0) */
 #define DRAG(l) e[l]->drag
