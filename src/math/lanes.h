@@ -22,7 +22,13 @@ typedef long long i4 __attribute__((vector_size(32)));
 /* A kernel's body, inlined into its two clones: LANES_AVX for processors with AVX, the other for
  * the rest. */
 #define LANES_INLINE static inline __attribute__((always_inline))
+#if defined(__x86_64__) || defined(__i386__)
 #define LANES_AVX __attribute__((target("avx")))
 static inline bool lanes_avx(void) { return __builtin_cpu_supports("avx"); }
+#else
+/* elsewhere the two clones are one target's: the compiler's own vectors */
+#define LANES_AVX
+static inline bool lanes_avx(void) { return false; }
+#endif
 
 #endif
