@@ -309,6 +309,9 @@ typedef struct world_state {
 	 * at the proposal (x1, v1), and kept for the state it became (bend_f0_x, bend_f0_v) */              \
 	X(vec3, bend_f1, LEN_PARTICLES)                                                                            \
 	X(vec3, bend_f0, LEN_PARTICLES)                                                                            \
+	/* the x and v its rows read, one 64-byte line per particle (x, 0, v, 0): each entry's two loads \
+	 * of four doubles (step/bend_tensor_assemble.c); none without tensor bending */                \
+	X(double, bend_xv, LEN_BEND_LINES)                                                                         \
 	X(vec3, x_keep, LEN_PARTICLES)        /* BDF2: the extrapolation's shift of x (bdf2_shift) */             \
 	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its y          \
 	 * (-h v_k) and a zero z; none (NULL) otherwise */                                                        \
@@ -361,6 +364,7 @@ typedef struct world_workspace {
 	bool reuse_valid;    /* the reuse_ arrays hold this step's first pass */
 	bool reuse_disabled; /* assemble every pass in full (tests compare the two) */
 	bool fused_disabled; /* explicit terms by the general path, nothing kept (tests compare the two) */
+	bool lanes_plain;    /* the explicit kernels' plain clone where AVX runs (math/lanes.h; tests) */
 	int64_t reuse_passes; /* passes that reused the element terms (tests) */
 	bool bdf2_active;     /* x_keep, v_keep hold this step's extrapolation */
 	/* Cloth/cloth contact: the detector over all cloth triangles (with self_collision). */

@@ -6,6 +6,8 @@
 
 #include "world.h"
 #include "world_energy.h"
+#include "forces/bend_tensor.h"
+#include "step/bend_tensor_assemble.h"
 #include "step/implicit.h"
 #include "step/step.h"
 #include "step/strain_change.h"
@@ -628,8 +630,8 @@ static void test_judge_merged_measures(void)
 	drape_world_destroy(w);
 }
 
-/* The fused explicit kernels (step/implicit.c, assemble_triangle_explicit; bend_tensor_assemble.c,
- * explicit_rows) against the general path, in an open world (wind and gusts, pins, drag) on a
+/* The fused explicit kernels (step/explicit_triangles.c; bend_tensor_assemble.c, explicit_rows), in
+ * both their clones (math/lanes.h), against the general path, in an open world (wind and gusts, pins, drag) on a
  * tensor sheet and a mass-spring sheet (whose triangles carry drag alone), scrambled positions and
  * velocities, both explicit schemes: the same right-hand side bit for bit. */
 static void test_explicit_assembly_fused(void)
@@ -676,10 +678,33 @@ static void test_explicit_assembly_fused(void)
 				const double t = 0.1 * k, h = 1e-4 * (k + 1);
 				implicit_assemble(w, t, h);
 				memcpy(fused, w->work.b, (size_t)n * sizeof *fused);
+				/* the kernels' other clone (math/lanes.h): SSE2 pairs where AVX runs */
+				w->work.lanes_plain = true;
+				implicit_assemble(w, t, h);
+				w->work.lanes_plain = false;
+				CHECK(memcmp(fused, w->work.b, (size_t)n * sizeof *fused) == 0);
 				w->work.fused_disabled = true;
 				implicit_assemble(w, t, h);
 				w->work.fused_disabled = false;
 				CHECK(memcmp(fused, w->work.b, (size_t)n * sizeof *fused) == 0);
+			}
+			if (!model) {
+				CHECK(w->model.btens_count > 0 && w->work.bq_k);
+				/* The judge's bending energy and force in one pass (bend_tensor_energy_force):
+				 * the energy bend_tensor_rows_energy sums, and the force of both clones the same,
+				 * at the family scale 1 (its own loop) and another. */
+				vec3* f1 = malloc((size_t)n * sizeof *f1);
+				const double fresh = bend_tensor_rows_energy(n, w->work.bq_start, w->work.bq_col, w->work.bq_k, w->state.x);
+				for (int k = 0; k < 2; ++k) {
+					const double s = k ? 0.7 : 1.0;
+					CHECK(bend_tensor_energy_force(w, w->state.x, w->state.v, s) == fresh);
+					memcpy(f1, w->work.bend_f1, (size_t)n * sizeof *f1);
+					w->work.lanes_plain = true;
+					CHECK(bend_tensor_energy_force(w, w->state.x, w->state.v, s) == fresh);
+					w->work.lanes_plain = false;
+					CHECK(memcmp(f1, w->work.bend_f1, (size_t)n * sizeof *f1) == 0);
+				}
+				free(f1);
 			}
 			free(fused);
 			drape_world_destroy(w);

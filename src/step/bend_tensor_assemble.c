@@ -7,6 +7,7 @@
 #include "bend_tensor_assemble.h"
 
 #include "../forces/bend_tensor.h"
+#include "../math/lanes.h"
 
 #include <stdlib.h>
 
@@ -21,60 +22,134 @@ void bend_tensor_free(drape_world* w)
 	w->work.bq_k = w->work.bq_d = NULL;
 }
 
-/* One entry of row i of the explicit force at (x, v): the loop of bend_tensor_assemble's rhs part
- * alone. */
-static inline vec3 explicit_entry(const drape_world* w, const vec3* x, const vec3* v, double s, int32_t i, vec3 xi, vec3 vi,
-				  int32_t k, vec3 f)
+/* The explicit rows in vectors of four doubles (math/lanes.h): x, y, z and an unused lane. */
+
+/* x and v into bend_xv: particle i's line holds x_i at 8 i and v_i at 8 i + 4. */
+static void rows_lines(drape_world* w, const vec3* x, const vec3* v, int threads)
 {
-	const int32_t j = w->work.bq_col[k];
-	if (j == i) return f;
-	const double qk = s * w->work.bq_k[k], qd = s * w->work.bq_d[k];
-	f = v3_madd(f, -qk, v3_sub(x[j], xi));
-	return v3_madd(f, -qd, v3_sub(v[j], vi));
+	const int32_t n = w->model.particle_count;
+	double* xv = w->work.bend_xv;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
+	for (int32_t i = 0; i < n; ++i) {
+		double* l = xv + 8 * (size_t)i;
+		l[0] = x[i].x, l[1] = x[i].y, l[2] = x[i].z, l[3] = 0.0;
+		l[4] = v[i].x, l[5] = v[i].y, l[6] = v[i].z, l[7] = 0.0;
+	}
 }
 
-/* The explicit force at (x, v) of rows i0 and i0 + 1 (when below n), into f[0], f[1]. Each row's
- * force is a chain of dependent additions in a fixed order (the same bits at any thread count), and
- * one row's chain leaves the adder idle between its steps: the two rows' entries interleaved fill
- * it. The same operations in the same order per row. With e (non-NULL), also each row's energy sum
- * as bend_tensor_rows_energy forms it, e[0] and e[1]. */
-static inline void explicit_row_pair(const drape_world* w, const vec3* x, const vec3* v, double s, int32_t i0, vec3 f[2],
-				     double* e)
+/* The explicit force of rows i0 and i0 + 1 (when below n) at the x and v of bend_xv, into f[0],
+ * f[1]: f_i = sum_j -q_ij (x_j - x_i) - d_ij (v_j - v_i) in entry order (the same bits at any
+ * thread count; f - q dx is f + (-q) dx exactly). Each row's force is a chain of dependent additions, and one row's chain leaves
+ * the adder idle between its steps: the two rows' entries interleaved fill it. The diagonal entry
+ * (j = i) is not skipped: for a finite x it adds -q_ii 0 = -0 or +0, which leaves a sum that began
+ * at +0 as it was (the sum is never -0). With e (non-NULL), also each row's energy sum as
+ * bend_tensor_rows_energy forms it, sum_j k_ij |x_i - x_j|^2 (the square of x_j - x_i is the
+ * same), into e[0] and e[1]. unit: s is 1, and s q is q. */
+LANES_INLINE void row_pair(const drape_world* w, double s, bool unit, int32_t i0, vec3 f[2], double* e)
 {
 	const int32_t n = w->model.particle_count, i1 = i0 + 1;
 	const bool two = i1 < n;
 	const int32_t* start = w->work.bq_start;
-	const vec3 x0 = x[i0], v0 = v[i0];
-	const vec3 x1 = two ? x[i1] : x0, v1 = two ? v[i1] : v0;
+	const int32_t* col = w->work.bq_col;
+	const double* k = w->work.bq_k;
+	const double* d = w->work.bq_d;
+	const double* xv = w->work.bend_xv;
+	const int32_t r1 = two ? i1 : i0;
+	d4 x0, v0, x1, v1;
+	D4_AT(x0, xv + 8 * (size_t)i0);
+	D4_AT(v0, xv + 8 * (size_t)i0 + 4);
+	D4_AT(x1, xv + 8 * (size_t)r1);
+	D4_AT(v1, xv + 8 * (size_t)r1 + 4);
 	const int32_t a0 = start[i0], e0 = start[i0 + 1];
 	const int32_t a1 = e0, e1 = two ? start[i1 + 1] : e0;
 	const int32_t both = e0 - a0 < e1 - a1 ? e0 - a0 : e1 - a1;
-	vec3 f0 = v3_zero(), f1 = v3_zero();
-	double r0 = 0.0, r1 = 0.0;
-	const double* k = w->work.bq_k;
-	const int32_t* col = w->work.bq_col;
+	d4 f0 = {0.0, 0.0, 0.0, 0.0}, f1 = f0;
+	double q0 = 0.0, q1 = 0.0;
+#define ROW_ENTRY(t, xi, vi, fi, qi)                                                   \
+	do {                                                                           \
+		const double* l_ = xv + 8 * (size_t)col[t];                            \
+		d4 dx_, dv_;                                                           \
+		D4_AT(dx_, l_);                                                        \
+		D4_AT(dv_, l_ + 4);                                                    \
+		dx_ = dx_ - xi;                                                        \
+		dv_ = dv_ - vi;                                                        \
+		const double qk_ = unit ? k[t] : s * k[t], qd_ = unit ? d[t] : s * d[t]; \
+		fi = fi - qk_ * dx_;                                                   \
+		fi = fi - qd_ * dv_;                                                   \
+		if (e) {                                                               \
+			const d4 p_ = dx_ * dx_;                                       \
+			qi += k[t] * (p_[0] + p_[1] + p_[2]);                          \
+		}                                                                      \
+	} while (0)
 	for (int32_t t = 0; t < both; ++t) {
-		f0 = explicit_entry(w, x, v, s, i0, x0, v0, a0 + t, f0);
-		f1 = explicit_entry(w, x, v, s, i1, x1, v1, a1 + t, f1);
-		if (e) {
-			r0 += k[a0 + t] * v3_len2(v3_sub(x0, x[col[a0 + t]]));
-			r1 += k[a1 + t] * v3_len2(v3_sub(x1, x[col[a1 + t]]));
-		}
+		ROW_ENTRY(a0 + t, x0, v0, f0, q0);
+		ROW_ENTRY(a1 + t, x1, v1, f1, q1);
 	}
-	for (int32_t t = a0 + both; t < e0; ++t) {
-		f0 = explicit_entry(w, x, v, s, i0, x0, v0, t, f0);
-		if (e) r0 += k[t] * v3_len2(v3_sub(x0, x[col[t]]));
-	}
-	for (int32_t t = a1 + both; t < e1; ++t) {
-		f1 = explicit_entry(w, x, v, s, i1, x1, v1, t, f1);
-		if (e) r1 += k[t] * v3_len2(v3_sub(x1, x[col[t]]));
-	}
-	f[0] = f0;
-	f[1] = f1;
+	for (int32_t t = a0 + both; t < e0; ++t) ROW_ENTRY(t, x0, v0, f0, q0);
+	for (int32_t t = a1 + both; t < e1; ++t) ROW_ENTRY(t, x1, v1, f1, q1);
+#undef ROW_ENTRY
+	f[0] = v3(f0[0], f0[1], f0[2]);
+	f[1] = v3(f1[0], f1[1], f1[2]);
 	if (e) {
-		e[0] = r0;
-		e[1] = r1;
+		e[0] = q0;
+		e[1] = q1;
 	}
+}
+
+/* b += h f over the rows (explicit_rows), or, with e, bend_f1 = f and *e the rows' energy sums
+ * added in row order (one thread, as bend_tensor_rows_energy adds them). */
+LANES_INLINE void rows_body(drape_world* w, double h, double s, double* e)
+{
+	const int32_t n = w->model.particle_count;
+	const int32_t pairs = (n + 1) / 2;
+	if (e) {
+		double sum = 0.0;
+		if (s == 1.0)
+			for (int32_t q = 0; q < pairs; ++q) {
+				vec3 f[2];
+				double rows[2];
+				row_pair(w, s, true, 2 * q, f, rows);
+				w->work.bend_f1[2 * q] = f[0];
+				sum += rows[0];
+				if (2 * q + 1 < n) {
+					w->work.bend_f1[2 * q + 1] = f[1];
+					sum += rows[1];
+				}
+			}
+		else
+			for (int32_t q = 0; q < pairs; ++q) {
+				vec3 f[2];
+				double rows[2];
+				row_pair(w, s, false, 2 * q, f, rows);
+				w->work.bend_f1[2 * q] = f[0];
+				sum += rows[0];
+				if (2 * q + 1 < n) {
+					w->work.bend_f1[2 * q + 1] = f[1];
+					sum += rows[1];
+				}
+			}
+		*e = sum;
+		return;
+	}
+	/* ky is zero for an explicit role, as in bend_tensor_assemble's loop */
+	const double h2 = h * h;
+#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)
+	for (int32_t q = 0; q < pairs; ++q) {
+		vec3 f[2];
+		row_pair(w, s, false, 2 * q, f, NULL);
+		w->work.b[2 * q] = v3_add(w->work.b[2 * q], v3_madd(v3_scale(f[0], h), h2, v3_zero()));
+		if (2 * q + 1 < n) w->work.b[2 * q + 1] = v3_add(w->work.b[2 * q + 1], v3_madd(v3_scale(f[1], h), h2, v3_zero()));
+	}
+}
+
+LANES_AVX static void rows_avx(drape_world* w, double h, double s, double* e) { rows_body(w, h, s, e); }
+static void rows_plain(drape_world* w, double h, double s, double* e) { rows_body(w, h, s, e); }
+
+static void rows(drape_world* w, const vec3* x, const vec3* v, double h, double s, double* e)
+{
+	rows_lines(w, x, v, e ? 1 : w->threads);
+	if (lanes_avx() && !w->work.lanes_plain) rows_avx(w, h, s, e);
+	else rows_plain(w, h, s, e);
 }
 
 /* b += h f of an explicit role: the loop of bend_tensor_assemble without its matrix and K y parts,
@@ -93,32 +168,13 @@ static void explicit_rows(drape_world* w, double h, double s)
 		for (int32_t i = 0; i < n; ++i) w->work.b[i] = v3_add(w->work.b[i], v3_madd(v3_scale(kept[i], h), h2, v3_zero()));
 		return;
 	}
-	const int32_t pairs = (n + 1) / 2;
-#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)
-	for (int32_t q = 0; q < pairs; ++q) {
-		vec3 f[2];
-		explicit_row_pair(w, w->state.x, w->state.v, s, 2 * q, f, NULL);
-		w->work.b[2 * q] = v3_add(w->work.b[2 * q], v3_madd(v3_scale(f[0], h), h2, v3_zero()));
-		if (2 * q + 1 < n) w->work.b[2 * q + 1] = v3_add(w->work.b[2 * q + 1], v3_madd(v3_scale(f[1], h), h2, v3_zero()));
-	}
+	rows(w, w->state.x, w->state.v, h, s, NULL);
 }
 
 double bend_tensor_energy_force(drape_world* w, const vec3* x, const vec3* v, double s)
 {
-	/* the rows' sums added in row order, as bend_tensor_rows_energy adds them: one thread */
-	const int32_t n = w->model.particle_count;
-	double e = 0.0;
-	for (int32_t i = 0; i < n; i += 2) {
-		vec3 f[2];
-		double rows[2];
-		explicit_row_pair(w, x, v, s, i, f, rows);
-		w->work.bend_f1[i] = f[0];
-		e += rows[0];
-		if (i + 1 < n) {
-			w->work.bend_f1[i + 1] = f[1];
-			e += rows[1];
-		}
-	}
+	double e;
+	rows(w, x, v, 0.0, s, &e);
 	w->work.bend_f1_s = s;
 	return -0.25 * e;
 }

@@ -10,6 +10,7 @@
 #include "../collide/contact.h"
 #include "../math/scalar.h"
 #include "bend_tensor_assemble.h"
+#include "explicit_triangles.h"
 #include "integrators.h"
 #include "line_solve.h"
 #include "../solver/reduce.h"
@@ -233,51 +234,12 @@ static void assemble_triangle(drape_world* w, const triangle_elem* e, vec3 wind,
 }
 
 /* Whether a plan's triangle terms are force only (every triangle family explicit, no strain-limit
- * stiffening, no recording): then assemble_triangle_explicit forms them. */
+ * stiffening, no recording): then step/explicit_triangles.c forms them. */
 static bool triangles_explicit(const drape_world* w, const assembly_plan* p)
 {
 	return p->role[FAMILY_STRETCH_U] == ROLE_EXPLICIT && p->role[FAMILY_STRETCH_V] == ROLE_EXPLICIT &&
 	       p->role[FAMILY_SHEAR] == ROLE_EXPLICIT && p->role[FAMILY_OTHER] == ROLE_EXPLICIT && !strain_limit_active(w) &&
 	       w->work.reuse_mode == REUSE_OFF && !w->work.fused_disabled;
-}
-
-/* assemble_triangle for an all-explicit plan (triangles_explicit): the same force from the same
- * pieces (forces.h: stretch_component_w, shear_w, condition_force, drag_force) in the same order,
- * summed in registers rather than through the condition and terms structs (a quarter of an
- * explicit step went to forming and reading those). b gets nothing where the general path's terms
- * are unused (a spring cloth's triangle without drag), as there. */
-static void assemble_triangle_explicit(drape_world* w, const triangle_elem* e, vec3 wind, double h, const assembly_plan* p)
-{
-	vec3 x[3], v[3], f[3] = {v3_zero(), v3_zero(), v3_zero()};
-	for (int a = 0; a < 3; ++a) {
-		x[a] = w->state.x[e->v[a]];
-		v[a] = w->state.v[e->v[a]];
-	}
-	bool used = false;
-	if (!e->springs_only) {
-		tri_w tw;
-		if (w->state.x == w->work.strain_w0_of) tw = w->work.tri_w0[e - w->model.triangles];
-		else tri_w_at(&e->rest, x, &tw);
-		double cw[2][3], c;
-		vec3 g[3], wh;
-		tri_rest_weights(&e->rest, cw[0], cw[1]);
-		stretch_component_w(&e->rest, &tw, 0, e->bu, cw[0], &c, g, &wh);
-		condition_force(g, 3, c, e->k_stretch * p->scale[FAMILY_STRETCH_U], e->kd_stretch * p->scale[FAMILY_STRETCH_U], v, f);
-		stretch_component_w(&e->rest, &tw, 1, e->bv, cw[1], &c, g, &wh);
-		condition_force(g, 3, c, e->k_stretch * p->scale[FAMILY_STRETCH_V], e->kd_stretch * p->scale[FAMILY_STRETCH_V], v, f);
-		shear_w(&e->rest, &tw, cw[0], cw[1], &c, g);
-		condition_force(g, 3, c, e->k_shear * p->scale[FAMILY_SHEAR], e->kd_shear * p->scale[FAMILY_SHEAR], v, f);
-		used = true;
-	}
-	if (e->drag > 0.0) {
-		vec3 fd, n;
-		double sd;
-		if (drag_force(x, v, wind, e->drag, &fd, &n, &sd))
-			for (int i = 0; i < 3; ++i) f[i] = v3_add(f[i], fd);
-		used = true;
-	}
-	if (!used || !p->rhs) return;
-	for (int a = 0; a < 3; ++a) w->work.b[e->v[a]] = v3_add(w->work.b[e->v[a]], v3_scale(f[a], h));
 }
 
 static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const assembly_plan* p)
@@ -433,8 +395,7 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 			w->work.reuse_mode = REUSE_RECORD;
 		}
 		if (triangles_explicit(w, p))
-			ASSEMBLE_COLOURED(&w->work.triangle_colours,
-					  assemble_triangle_explicit(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
+			explicit_triangles_assemble(w, wind, h, p);
 		else
 			ASSEMBLE_COLOURED(&w->work.triangle_colours, assemble_triangle(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
 		ASSEMBLE_COLOURED(&w->work.hinge_colours, assemble_hinge(w, &w->model.hinges[w->work.hinge_colours.order[j]], h, p))
@@ -504,6 +465,35 @@ bool implicit_propose(drape_world* w, double h, bool old_velocity)
 	return finite;
 }
 
+/* A free particle's block when it is a mass block (m3_is_positive_diag): m3_inverse's diagonal
+ * case, m3_mulv's u = A^-1 r and e = A u - r with the products of the +0 off the diagonal kept (a
+ * +0 or -0 each, which decide the sign of a zero sum), without the general matrices' passes: the
+ * same bits. False, with nothing written, where the general path must decide (not a mass block, or
+ * an inverse m3_inverse would refuse). */
+static inline bool mass_block_solve(const mat3* a, vec3 r, vec3* dv, vec3* e)
+{
+	if (!m3_is_positive_diag(*a)) return false;
+	const double p = a->m[0][0], q = a->m[1][1], s = a->m[2][2];
+	const double dd = p * (q * s);
+	if (!(dd != 0.0) || !isfinite(1.0 / dd) || !isfinite(dd)) return false;
+	const double d = 1.0 / dd;
+	const double i0 = (q * s) * d, i1 = (p * s) * d, i2 = (p * q) * d;
+	/* m3_norm_inf of each: a row's sum is its diagonal entry (+0 added twice), the largest kept by
+	 * the same comparisons */
+	double na = 0.0, ni = 0.0;
+	if (p > na) na = p;
+	if (q > na) na = q;
+	if (s > na) na = s;
+	if (i0 > ni) ni = i0;
+	if (i1 > ni) ni = i1;
+	if (i2 > ni) ni = i2;
+	if (!(na * ni <= 1e12)) return false;
+	const vec3 u = v3(i0 * r.x + 0.0 * r.y + 0.0 * r.z, 0.0 * r.x + i1 * r.y + 0.0 * r.z, 0.0 * r.x + 0.0 * r.y + i2 * r.z);
+	*dv = u;
+	*e = v3_sub(v3(p * u.x + 0.0 * u.y + 0.0 * u.z, 0.0 * u.x + q * u.y + 0.0 * u.z, 0.0 * u.x + 0.0 * u.y + s * u.z), r);
+	return true;
+}
+
 /* Explicit schemes: A is block-diagonal (mass, friction, user springs). Each particle solves
  * [S A_ii S + (I - S)] u = S (b - A_ii z), dv = S u + z (the filter of sec. 5.3 on one block), and
  * e = A_ii dv - b is its constraint impulse. */
@@ -514,6 +504,7 @@ static bool solve_diagonal(drape_world* w)
 	for (int32_t i = 0; i < n; ++i) {
 		mat3 a = w->work.A.blocks[w->work.A.diag[i]];
 		vec3 r = w->work.b[i];
+		if (!w->work.constrained[i] && mass_block_solve(&a, r, &w->work.dv[i], &w->work.e[i])) continue;
 		if (w->work.constrained[i]) {
 			const mat3 S = w->work.S[i];
 			r = m3_mulv(S, v3_sub(r, m3_mulv(a, w->work.z[i])));

@@ -61,7 +61,10 @@ static double stretch_change(drape_world* w, const vec3* from, int32_t* worst, s
 				lv0 = v3_len(v0);
 			}
 			const int s = split && held_element(w, e->v, 3);
-			note(fmax(fabs(lu1 - lu0), fabs(lv1 - lv0)), j, &worst_change[s], &at[s]);
+			/* fmax of the two without the library call: both are >= 0 or NaN, and fmax keeps the
+			 * other where one is NaN */
+			const double du = fabs(lu1 - lu0), dv = fabs(lv1 - lv0);
+			note(du > dv || isnan(dv) ? du : dv, j, &worst_change[s], &at[s]);
 		}
 		for (int s = 0; s < 2; ++s) {
 			best[4 * k + 2 * s] = worst_change[s];
