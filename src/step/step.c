@@ -7,6 +7,7 @@
 #include "strain_change.h"
 #include "strain_limit.h"
 #include "../collide/cloth_contact.h"
+#include "../collide/cloth_layers.h"
 #include "../collide/cloth_untangle.h"
 #include "../collide/contact.h"
 #include "../collide/solid.h"
@@ -413,7 +414,12 @@ drape_status step_commit(step_context* c)
 	w->state.stats.contacts_released += contacts_commit(w, hs);
 	cloth_contacts_commit_pinches(w);
 	w->state.intersections = r->intersections;
-	w->state.stats.self_intersections = r->intersections;
+	/* The step that put the layers back in order (its pulls found cloths of two layers through
+	 * each other, and none is left at its end) untangles what the pulls dragged through its own
+	 * cloth on the way, as after a seam merge (collide/cloth_untangle.c; docs/collide.md,
+	 * "Layers"): no proximity pair can undo such a knot, and no merge may come to do it. */
+	if (w->model.layers.pull_count > 0 && w->state.intersections > 0 && cloth_layers_between(w) == 0) cloth_untangle(w);
+	w->state.stats.self_intersections = w->state.intersections;
 	w->state.stats.seam_gap = seams_max_gap(w);
 	w->state.stats.cloth_contacts = w->state.repulsion_count;
 	w->state.stats.solid_contacts = 0;
