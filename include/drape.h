@@ -648,13 +648,14 @@ typedef struct drape_stats {
 	int64_t rejected_other;
 	/* Wall time of each stage of the step (drape_stage), ms; they cover the time of the calls. */
 	double stage_ms[DRAPE_STAGE_COUNT];
-	/* Linear solves of eq. 18 in all step attempts (accepted and rejected): a step is solved again
-	 * when its contact set changes (sec. 5.4), and once per Newton iteration. Of them,
-	 * release_solves were solved again because contacts were released (their constraint force
-	 * pulled); contacts_released counts the releases, within steps and at their ends
-	 * (docs/collide.md, "Release"). */
+	/* Linear solves of eq. 18 in all step attempts (accepted and rejected): contacts are taken in
+	 * and released within a solve (docs/solver.md, "Contacts inside the solve"); a step is solved
+	 * again when a crossing test after its solve finds what the contact bounds missed (a path into
+	 * a solid, cloth through cloth): those are crossing_solves. Once more per Newton iteration.
+	 * contacts_released counts the releases, within steps and at their ends (docs/collide.md,
+	 * "Release"). */
 	int64_t solves;
-	int64_t release_solves;
+	int64_t crossing_solves;
 	int64_t contacts_released;
 } drape_stats;
 

@@ -114,7 +114,7 @@ class Stats(Structure):
                 ("factorizations", c_int64), ("rejected_strain", c_int64),
                 ("rejected_penetration", c_int64), ("rejected_intersection", c_int64),
                 ("rejected_other", c_int64), ("stage_ms", c_double * len(STAGES)), ("solves", c_int64),
-                ("release_solves", c_int64), ("contacts_released", c_int64)]
+                ("crossing_solves", c_int64), ("contacts_released", c_int64)]
 
 
 class RunProgress(Structure):
