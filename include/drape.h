@@ -466,6 +466,12 @@ typedef struct drape_world_def {
 	 * the strain limiter slides contacts held by static friction along their surfaces to bound
 	 * the strain of such cloth. docs/solver.md, "The strain guarantee from the limiter". */
 	bool strain_from_limiter;
+	/* Contacts as bounds inside the solve (default false): cloth/solid contacts are inequalities
+	 * of one modified PCG (an MPRGP iteration) that takes them in and releases them within the
+	 * solve, instead of equalities released after it and solved again (sec. 5.4); particles within
+	 * three thicknesses of a solid get a free bound. Fewer linear solves per step attempt (skirt
+	 * 3.2 -> 1.0); docs/solver.md, "Contacts inside the solve", says what else changes. */
+	bool contact_bounds;
 	int32_t cookie;
 } drape_world_def;
 
@@ -648,14 +654,13 @@ typedef struct drape_stats {
 	int64_t rejected_other;
 	/* Wall time of each stage of the step (drape_stage), ms; they cover the time of the calls. */
 	double stage_ms[DRAPE_STAGE_COUNT];
-	/* Linear solves of eq. 18 in all step attempts (accepted and rejected): contacts are taken in
-	 * and released within a solve (docs/solver.md, "Contacts inside the solve"); a step is solved
-	 * again when a crossing test after its solve finds what the contact bounds missed (a path into
-	 * a solid, cloth through cloth): those are crossing_solves. Once more per Newton iteration.
-	 * contacts_released counts the releases, within steps and at their ends (docs/collide.md,
-	 * "Release"). */
+	/* Linear solves of eq. 18 in all step attempts (accepted and rejected): a step is solved again
+	 * when its contact set changes (sec. 5.4), and once per Newton iteration. Of them,
+	 * release_solves were solved again because contacts were released (their constraint force
+	 * pulled); contacts_released counts the releases, within steps and at their ends
+	 * (docs/collide.md, "Release"). */
 	int64_t solves;
-	int64_t crossing_solves;
+	int64_t release_solves;
 	int64_t contacts_released;
 } drape_stats;
 

@@ -287,6 +287,7 @@ typedef struct world_state {
 	/* the contact bounds' items and each particle's bound (-1: none): the arrays of bounds below */          \
 	X(pcg_bound, bound_items, LEN_PARTICLES)                                                                   \
 	X(int32_t, bound_of, LEN_PARTICLES)                                                                        \
+	X(contact_trial, contact_trials, LEN_PARTICLES) /* with the bounds: each contact's step (contact.h) */   \
 	X(double, partial, LEN_CHUNKS) /* reduction scratch, 4 per chunk (solver/reduce.h) */                      \
 	/* line solves (step/line_solve.c): per particle the slots of blocks (p, p-1), (p, p+1),                 \
 	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; per thread scratch for the longest line */  \

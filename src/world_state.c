@@ -12,12 +12,13 @@
 
 #include <string.h>
 
-#define STATE_MAGIC "DRWSTAT8" /* 8: contacts carry their bound (issue 27: contacts inside the solve) */
+#define STATE_MAGIC "DRWSTAT7" /* 7: contacts remember the side of a two-sided solid */
 /* The contacts are saved as raw bytes: a change of their layout must change STATE_MAGIC, or a
- * state saved by an older build would be read into the wrong fields (DRWSTAT7 states resumed
- * "ok" on DRWSTAT8's layout before this check). Checked where the size is known. */
+ * state saved by an older build would be read into the wrong fields (a DRWSTAT7 state resumed
+ * "ok" into the wider contact of an unreleased branch before this check). Checked where the
+ * size is known. */
 #if defined(__x86_64__) && defined(__linux__)
-_Static_assert(sizeof(contact) == 152, "struct contact changed: bump STATE_MAGIC, then this size");
+_Static_assert(sizeof(contact) == 144, "struct contact changed: bump STATE_MAGIC, then this size");
 #endif
 
 static bool put(FILE* f, const void* p, size_t size, size_t count) { return count == 0 || fwrite(p, size, count, f) == count; }

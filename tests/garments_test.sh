@@ -67,11 +67,7 @@ garments="shirt pants blouse svg dxf" # svg, dxf: the sleeve from scenes/pattern
 [ "$sanitized" = ON ] && garments=shirt
 for g in $garments; do
 	s="$root/scenes/garment_$g.json"
-	# the blouse's last two seams (shoulder_l, armhole_front_l) merge at frame 21 at this size
-	# since contacts are bounds inside the solve (19 before; docs/solver.md); 24 leaves a margin
-	frames=20
-	[ "$g" = blouse ] && frames=24
-	if "$drape" run "$s" --out "$tmp/coarse_$g" --frames $frames --quiet --set cloths.0.garment.triangle_size=0.04 2>"$tmp/stderr" &&
+	if "$drape" run "$s" --out "$tmp/coarse_$g" --frames 20 --quiet --set cloths.0.garment.triangle_size=0.04 2>"$tmp/stderr" &&
 		$py -c 'import json,sys; s=json.load(open(sys.argv[1]))["sewing"]; assert s["open"] == 0, s' "$tmp/coarse_$g/summary.json"; then
 		ok "${g}_sews_coarse"
 	else

@@ -102,10 +102,8 @@ PY
 	fi
 }
 # the skirt and blouse: sewn by frame 31, moving from frame 37; under the sanitizers (ten times
-# slower) only past the frame where the skirt is caught in the blouse's side seam (17) and put
-# back, by drape's count: with the contacts as bounds of the solve (docs/solver.md) the pulls left
-# knots of the skirt and the blouse through themselves (12 pairs at frames 18-20) until the step
-# that put the layers back untangled them (collide/cloth_layers.c)
+# slower) only past the frame where the skirt is caught in the blouse's side seam (16) and put
+# back, by drape's count
 if [ "$sanitized" = ON ]; then check outfit_coarse 20 18; else check outfit_coarse 60 -1; fi
 # the shirt over the pants: sewn by frame 15, the walk's first steps by frame 60
 if [ "$sanitized" = ON ]; then check outfit_walk_coarse 20 -1; else check outfit_walk_coarse 60 -1; fi

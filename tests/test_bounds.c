@@ -245,11 +245,13 @@ static void test_release_floor_holds_small_pulls(void)
 }
 
 /* No chatter: a sheet lying at rest on a plane, 100 whole steps, one solve each: no contact is
- * released or taken in, and the count stays at every particle. */
-static void test_sheet_on_plane_no_chatter(void)
+ * released or taken in, and the count stays at every particle. Without contact_bounds (the
+ * default) the same sheet's contacts are the filter's equalities, no bound. */
+static void sheet_on_plane(bool bounds)
 {
 	drape_world_def wd = drape_default_world_def();
 	wd.self_collision = false;
+	wd.contact_bounds = bounds;
 	drape_world* w = drape_world_create(&wd);
 	drape_solid_def sd = drape_default_solid_def();
 	sd.shape = DRAPE_SOLID_PLANE;
@@ -264,16 +266,25 @@ static void test_sheet_on_plane_no_chatter(void)
 		CHECK(drape_world_step(w, wd.max_dt) == DRAPE_OK);
 		drape_stats s = drape_world_get_stats(w);
 		CHECK(s.steps == 1 && s.rejected == 0 && s.solves == 1);
-		CHECK(s.contacts_released == 0 && s.crossing_solves == 0);
+		CHECK(s.contacts_released == 0 && s.release_solves == 0);
 		CHECK(s.solid_contacts == 81);
+		CHECK(w->work.bounds.count == (bounds ? 81 : 0));
 		CHECK(w->work.bounds.activated == 0 && w->work.bounds.released == 0);
 	}
 	drape_world_destroy(w);
 }
 
-/* The coarse skirt on the walking body (tests/scenes/skirt_moving_coarse.json): at most 1.2 linear
- * solves per step attempt (issue 27's goal; the release passes made it about 3), the counts
- * deterministic; the garment stays out of the body and off itself. */
+static void test_sheet_on_plane_no_chatter(void)
+{
+	CHECK(!drape_default_world_def().contact_bounds); /* off by default */
+	sheet_on_plane(true);
+	sheet_on_plane(false);
+}
+
+/* The coarse skirt on the walking body (tests/scenes/skirt_moving_coarse.json) with contact_bounds:
+ * at most 1.2 linear solves per step attempt (issue 27's goal; the release passes made it about 2
+ * on this scene, 3 on the full skirt), none solved again for a release; the garment stays out of
+ * the body and off itself. */
 static void test_coarse_skirt_solves_once_per_attempt(void)
 {
 	char err[512];
@@ -282,11 +293,12 @@ static void test_coarse_skirt_solves_once_per_attempt(void)
 	if (!s) return;
 	drape_world_def def = drape_scene_world_def(s);
 	def.threads = 1;
+	def.contact_bounds = true;
 	drape_world* w = drape_scene_create_world(s, &def, err, sizeof err);
 	drape_sewing* sew = w ? drape_sewing_create(s, w) : NULL;
 	CHECK(sew != NULL);
 	const double fps = drape_scene_fps(s);
-	int64_t steps = 0, rejected = 0, solves = 0, crossing = 0;
+	int64_t steps = 0, rejected = 0, solves = 0, release = 0;
 	for (int frame = 1; sew && frame <= drape_scene_frames(s); ++frame) {
 		drape_world_reset_stats(w);
 		drape_sewing_before_frame(sew, w);
@@ -296,7 +308,7 @@ static void test_coarse_skirt_solves_once_per_attempt(void)
 		steps += st.steps;
 		rejected += st.rejected;
 		solves += st.solves;
-		crossing += st.crossing_solves;
+		release += st.release_solves;
 		if (drape_sewing_get_info(sew).sewn_at > 0.0) {
 			CHECK(st.penetrating == 0);
 			CHECK(st.self_intersections == 0);
@@ -304,9 +316,9 @@ static void test_coarse_skirt_solves_once_per_attempt(void)
 	}
 	const double per_attempt = (double)solves / (double)(steps + rejected);
 	printf("    coarse skirt: %lld steps, %lld rejected, %lld solves (%lld for crossings): %.3f a attempt\n",
-	       (long long)steps, (long long)rejected, (long long)solves, (long long)crossing, per_attempt);
+	       (long long)steps, (long long)rejected, (long long)solves, (long long)(solves - steps - rejected), per_attempt);
 	CHECK(per_attempt <= 1.2);
-	CHECK(solves == steps + rejected + crossing);
+	CHECK(release == 0);
 	drape_sewing_destroy(sew);
 	drape_world_destroy(w);
 	drape_scene_destroy(s);

@@ -185,7 +185,7 @@ static void test_resting_sheet_releases_no_contact(void)
 {
 	drape_stats rest = sheet_on_plane(0.0, 100);
 	CHECK(rest.steps >= 100);
-	CHECK(rest.contacts_released == 0 && rest.crossing_solves == 0);
+	CHECK(rest.contacts_released == 0 && rest.release_solves == 0);
 	CHECK(rest.solid_contacts == 81);
 	drape_stats lifted = sheet_on_plane(0.5, 30);
 	CHECK(lifted.contacts_released > 0);
@@ -671,8 +671,7 @@ static void test_cloth_contact_matrix_symmetric(void)
 	drape_world_destroy(w);
 }
 
-/* Re-solve passes (crossings found after a step's solve: since contacts are bounds within the
- * solve, only one pass in these 24 frames) reuse the first pass's element terms
+/* Re-solve passes (new contacts within a step) reuse the first pass's element terms
  * (step/implicit.c): a sheet draping over a sphere, folding onto itself, moves bit-identically
  * with and without that reuse, on one thread and two. */
 static void drape_on_sphere_with(bool reuse, int threads, bool warm, double tolerance, double strain_limit, int frames,
@@ -714,7 +713,7 @@ static void test_resolve_passes_reuse_bit_identical(void)
 	drape_on_sphere(true, 1, reuse1, &r1);
 	drape_on_sphere(true, 2, reuse2, &r2);
 	CHECK(r0 == 0);
-	CHECK(r1 >= 1); /* a pass was solved again (a crossing the contact bounds missed), reusing terms */
+	CHECK(r1 > 5); /* passes were solved again, reusing terms */
 	CHECK(r2 == r1);
 	CHECK(memcmp(full, reuse1, sizeof full) == 0);
 	CHECK(memcmp(full, reuse2, sizeof full) == 0);
@@ -734,7 +733,7 @@ static void test_resolve_passes_warm_start_same_motion(void)
 	int64_t rc, rw;
 	drape_on_sphere_with(true, 1, false, 1e-9, 0.0, 6, cold, &rc);
 	drape_on_sphere_with(true, 1, true, 1e-9, 0.0, 6, warm, &rw);
-	CHECK(rc >= 1 && rw == rc); /* steps were solved again, on the same contact events */
+	CHECK(rc > 5 && rw == rc); /* steps were solved again, on the same contact events */
 	double worst = 0.0;
 	for (int i = 0; i < 3 * N; ++i) worst = fmax(worst, fabs(cold[i] - warm[i]));
 	CHECK(worst < 1e-6);

@@ -99,7 +99,8 @@ class WorldDef(Structure):
                 ("cloth_repulsion_damping", c_double), ("cloth_friction_damping", c_double),
                 ("integrator", c_int), ("onoff_c1", c_double), ("preconditioner", c_int),
                 ("refactor_iterations", c_int32), ("newton_iterations", c_int32),
-                ("strain_from_limiter", c_bool), ("cookie", c_int32)]
+                ("strain_from_limiter", c_bool), ("contact_bounds", c_bool),
+                ("cookie", c_int32)]
 
 
 # drape_stage (include/drape.h), in order: the stages of drape_world_step.
@@ -114,7 +115,7 @@ class Stats(Structure):
                 ("factorizations", c_int64), ("rejected_strain", c_int64),
                 ("rejected_penetration", c_int64), ("rejected_intersection", c_int64),
                 ("rejected_other", c_int64), ("stage_ms", c_double * len(STAGES)), ("solves", c_int64),
-                ("crossing_solves", c_int64), ("contacts_released", c_int64)]
+                ("release_solves", c_int64), ("contacts_released", c_int64)]
 
 
 class RunProgress(Structure):

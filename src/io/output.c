@@ -226,7 +226,7 @@ FILE* output_open_stats(const char* dir, char* err, size_t err_size)
 		return NULL;
 	}
 	fprintf(f, "frame,time,steps,rejected,cg_iterations,eval_ms,cg_ms,cc_ms,cs_ms,min_dt,max_dt,kinetic_energy,wall_ms,"
-		   "solid_contacts,cloth_contacts,self_intersections,seam_gap,penetrating,solves,crossing_solves,"
+		   "solid_contacts,cloth_contacts,self_intersections,seam_gap,penetrating,solves,release_solves,"
 		   "contacts_released\n");
 	fflush(f);
 	return f;
@@ -289,7 +289,7 @@ void output_stats_row(FILE* f, int frame, double time, const drape_stats* s, dou
 	fprintf(f, "%d,%.9g,%lld,%lld,%lld,%.4f,%.4f,%.4f,%.4f,%.9g,%.9g,%.9g,%.4f,%d,%d,%d,%.6g,%d,%lld,%lld,%lld\n", frame,
 		time, (long long)s->steps, (long long)s->rejected, (long long)s->cg_iterations, s->eval_ms, s->cg_ms, s->cc_ms,
 		s->cs_ms, s->min_dt, s->max_dt, kinetic_energy, wall_ms, s->solid_contacts, s->cloth_contacts,
-		s->self_intersections, s->seam_gap, s->penetrating, (long long)s->solves, (long long)s->crossing_solves,
+		s->self_intersections, s->seam_gap, s->penetrating, (long long)s->solves, (long long)s->release_solves,
 		(long long)s->contacts_released);
 	fflush(f);
 }
@@ -358,7 +358,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	/* per step attempt (accepted or rejected) and per linear solve (issue 27; docs/solver.md) */
 	const double attempts = (double)(st->steps + st->rejected);
 	cJSON_AddNumberToObject(tot, "solves", (double)st->solves);
-	cJSON_AddNumberToObject(tot, "crossing_solves", (double)st->crossing_solves);
+	cJSON_AddNumberToObject(tot, "release_solves", (double)st->release_solves);
 	cJSON_AddNumberToObject(tot, "contacts_released", (double)st->contacts_released);
 	cJSON_AddNumberToObject(tot, "attempts_per_frame", frames ? attempts / frames : 0.0);
 	cJSON_AddNumberToObject(tot, "solves_per_attempt", attempts > 0.0 ? (double)st->solves / attempts : 0.0);
@@ -403,6 +403,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(solver, "stretch_change_limit", w->stretch_change_limit);
 	cJSON_AddNumberToObject(solver, "strain_limit", w->strain_limit);
 	cJSON_AddBoolToObject(solver, "strain_from_limiter", w->strain_from_limiter);
+	cJSON_AddBoolToObject(solver, "contact_bounds", w->contact_bounds);
 	cJSON_AddNumberToObject(solver, "threads", w->threads);
 	cJSON* out = cJSON_AddObjectToObject(set, "output");
 	cJSON_AddNumberToObject(out, "fps", s->fps);

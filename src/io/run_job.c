@@ -79,7 +79,7 @@ static void add_totals(drape_stats* t, const drape_stats* fs)
 	t->rejected_other += fs->rejected_other;
 	t->cg_iterations += fs->cg_iterations;
 	t->solves += fs->solves;
-	t->crossing_solves += fs->crossing_solves;
+	t->release_solves += fs->release_solves;
 	t->contacts_released += fs->contacts_released;
 	t->eval_ms += fs->eval_ms;
 	t->cg_ms += fs->cg_ms;

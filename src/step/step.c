@@ -296,7 +296,7 @@ bool step_contacts_changed(step_context* c)
 		f->crowded = !f->cancelled;
 	} else if (w->model.solid_count == 0) {
 		again = !(c->cloth_crossings == 0 || c->pass == CONTACT_PASSES);
-	} else {
+	} else if (w->def.contact_bounds) {
 		/* The solve released and took in contacts itself (their bounds, pcg_solve_bounded); a
 		 * second pass only when the crossing tests find what the linearised bounds missed:
 		 * particles whose path crosses a solid, or cloth crossing cloth. */
@@ -311,8 +311,22 @@ bool step_contacts_changed(step_context* c)
 		r->cs_ms += now_ms() - te;
 		r->released += released;
 		again = !((f->crossings == 0 && c->cloth_crossings == 0) || c->pass == CONTACT_PASSES);
+	} else {
+		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
+		 * solve the step again with the new constraints. */
+		int32_t released = contacts_release_pulling(w, h);
+		f->crossings = contacts_catch_crossings(w, h);
+		if (released > 0 || c->pinched > 0) {
+			constraints_prepare(w, t, h);
+			contacts_constrain(w, h);
+			bdf2_shift(w);
+			if (c->pinched > 0) cloth_contacts_alter_crossings(w, h);
+		}
+		r->cs_ms += now_ms() - te;
+		r->released += released;
+		again = !((f->crossings == 0 && released == 0 && c->cloth_crossings == 0) || c->pass == CONTACT_PASSES);
+		if (again && released > 0) r->release_solves++;
 	}
-	if (again) r->crossing_solves++;
 	if (again) c->pass++;
 	stage_end(c, DRAPE_STAGE_CONTACTS);
 	return again;
@@ -441,7 +455,7 @@ static void add_attempt_stats(drape_world* w, const step_report* r)
 	w->state.stats.cc_ms += r->cc_ms;
 	w->state.stats.cg_iterations += r->cg_iterations;
 	w->state.stats.solves += r->solves;
-	w->state.stats.crossing_solves += r->crossing_solves;
+	w->state.stats.release_solves += r->release_solves;
 	w->state.stats.contacts_released += r->released;
 }
 
@@ -474,8 +488,9 @@ drape_status step_commit(step_context* c)
 	/* The step that put the layers back in order (its pulls found cloths of two layers through
 	 * each other, and none is left at its end) untangles what the pulls dragged through its own
 	 * cloth on the way, as after a seam merge (collide/cloth_untangle.c; docs/collide.md,
-	 * "Layers"): no proximity pair can undo such a knot, and no merge may come to do it. */
-	if (w->model.layers.pull_count > 0 && w->state.intersections > 0 && cloth_layers_between(w) == 0) cloth_untangle(w);
+	 * "Layers"): no proximity pair can undo such a knot, and no merge may come to do it. Only
+	 * with the contact bounds, whose trajectories left such knots (docs/solver.md). */
+	if (w->def.contact_bounds && w->model.layers.pull_count > 0 && w->state.intersections > 0 && cloth_layers_between(w) == 0) cloth_untangle(w);
 	w->state.stats.self_intersections = w->state.intersections;
 	w->state.stats.seam_gap = seams_max_gap(w);
 	w->state.stats.cloth_contacts = w->state.repulsion_count;

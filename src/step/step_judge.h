@@ -101,7 +101,7 @@ typedef struct step_report {
 	double limit_residual; /* the same after limiting (the last contact pass) */
 	int limit_newton;
 	int solves;         /* linear solves (contact passes, Newton iterations) */
-	int crossing_solves; /* passes solved again for crossings the contact bounds missed */
+	int release_solves; /* passes solved again because contacts were released (sec. 5.4) */
 	int released;       /* contacts released within the step */
 } step_report;
 

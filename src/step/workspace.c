@@ -248,7 +248,10 @@ drape_status workspace_prepare(drape_world* w)
 		}
 		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory preparing the solver for %d particles", n);
 	}
-	for (int32_t i = 0; i < n; ++i) w->state.contacts[i] = (contact){.solid = -1, .near = -1};
+	for (int32_t i = 0; i < n; ++i) {
+		w->state.contacts[i] = (contact){.solid = -1};
+		k->contact_trials[i] = (contact_trial){.near = -1};
+	}
 	line_slots_build(w);
 	w->model.dirty = false;
 	return DRAPE_OK;
