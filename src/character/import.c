@@ -7,6 +7,7 @@
  * gives the data; drape evaluates poses and skinning itself (pose.c). */
 #include "character.h"
 
+#include "assimp_read.h"
 #include "bvh_check.h"
 #include "core.h"
 #include "file_text.h"
@@ -502,11 +503,14 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 		core_fail(err, err_size, "%s: %s", d->file, why);
 		return NULL;
 	}
-	const struct aiScene* s = aiImportFile(d->file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-								 aiProcess_LimitBoneWeights | aiProcess_SortByPType);
-	if (!s || !s->mRootNode) {
-		core_fail(err, err_size, "%s: assimp cannot read it: %s", d->file, aiGetErrorString());
-		if (s) aiReleaseImport(s); /* a scene without a root node is still assimp's to free */
+	assimp_file* file;
+	char reason[512];
+	const struct aiScene* s = assimp_read(d->file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+						 aiProcess_LimitBoneWeights | aiProcess_SortByPType,
+					      &file, reason, sizeof reason);
+	if (!s) {
+		core_fail(err, err_size, "%s: assimp cannot read it: %s", d->file, reason);
+		assimp_release(file);
 		return NULL;
 	}
 	importer im = {d, s, calloc(1, sizeof(drape_character)), NULL, err, err_size};
@@ -546,7 +550,7 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 			ok = load_meshes(&im);
 		}
 	}
-	aiReleaseImport(s);
+	assimp_release(file);
 	free(im.nodes);
 	if (ok && c->start > c->duration && !c->loop) {
 		core_fail(err, err_size, "%s: start %g s is past the clip's end (%g s)", d->file, c->start, c->duration);
