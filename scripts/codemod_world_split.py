@@ -53,7 +53,7 @@ PARTS = {
         line_slots line_capacity line_m line_v w_mid e_mid
         reuse_A reuse_r reuse_used reuse_y reuse_dirty reuse_t reuse_h reuse_mode reuse_step
         reuse_valid reuse_disabled reuse_passes
-        A pcg limit cholesky two_level multigrid multigrid_step_built cholesky_h
+        A pcg bounds limit cholesky two_level multigrid multigrid_step_built cholesky_h
         cholesky_last_iterations b dv z y e x1 v1 S constrained partial
         bq_start bq_col bq_slot bq_k bq_d x_keep v_keep bdf2_active limit_pending limit_pending_moved
         newton_x newton_v newton_y newton_z""",

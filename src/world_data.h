@@ -284,6 +284,10 @@ typedef struct world_state {
 	X(vec3, e, LEN_PARTICLES) /* the residual A dv - b: constraint impulses (sec. 5.4) */                      \
 	X(mat3, S, LEN_PARTICLES) /* the filter of eq. 13 */                                                       \
 	X(uint8_t, constrained, LEN_PARTICLES)                                                                     \
+	/* the contact bounds' items and each particle's bound (-1: none): the arrays of bounds below */          \
+	X(pcg_bound, bound_items, LEN_PARTICLES)                                                                   \
+	X(int32_t, bound_of, LEN_PARTICLES)                                                                        \
+	X(contact_trial, contact_trials, LEN_PARTICLES) /* with the bounds: each contact's step (contact.h) */   \
 	X(double, partial, LEN_CHUNKS) /* reduction scratch, 4 per chunk (solver/reduce.h) */                      \
 	/* line solves (step/line_solve.c): per particle the slots of blocks (p, p-1), (p, p+1),                 \
 	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; per thread scratch for the longest line */  \
@@ -336,6 +340,7 @@ typedef struct world_workspace {
 	colouring triangle_colours, hinge_colours, ms_spring_colours, ms_bend_colours;
 	bsr A;
 	pcg_workspace pcg;
+	pcg_bounds bounds; /* this step's contact inequalities (step/constraints.c, collide/contact.c), on bound_items and bound_of */
 	limit_set limit; /* strain limiting's projection (step/strain_limit.c) */
 	bool limit_pending_moved;
 	/* The positions tri_w0 belongs to (the state's x after the commit that kept them, unchanged

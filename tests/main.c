@@ -39,6 +39,7 @@ extern const test_case step_judge_tests[];
 extern const test_case layers_tests[];
 extern const test_case svg_tests[];
 extern const test_case dxf_tests[];
+extern const test_case bounds_tests[];
 
 typedef struct suite {
 	const char* name;
@@ -51,6 +52,7 @@ static const suite suites[] = {
 	{"bvh", bvh_tests},
 	{"draw", draw_tests},
 	{"contact", contact_tests},
+	{"bounds", bounds_tests},
 	{"thin", thin_tests},
 	{"layers", layers_tests},
 	{"collide", collide_tests},

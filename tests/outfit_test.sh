@@ -14,10 +14,13 @@
 #   (layer 1) on the Biovision boxer (Boxing_Toes.bvh from 2 s in, in its guard), as
 #   scenes/outfit_dance_long.json at a quarter of its particles.
 # usage: outfit_test.sh path/to/drape repo_root [ON when built with sanitizers: shorter runs]
+#        [KEY=VALUE ...: scene overrides for every run, e.g. solver.contact_bounds=true]
 set -u
 drape=$1
 root=$2
 sanitized=${3:-OFF}
+sets=()
+for kv in "${@:4}"; do sets+=(--set "$kv"); done
 . "$(dirname "$0")/lib.sh"
 bvh=/usr/share/assimp/models/BVH/01_01.bvh
 [ -r "$bvh" ] || { echo "no $bvh (Debian package assimp-testmodels): the outfit test needs the CMU clip"; exit 1; }
@@ -28,7 +31,7 @@ boxing=/usr/share/assimp/models/BVH/Boxing_Toes.bvh
 # must merge
 check() {
 	local name=$1 frames=$2 first=$3 out="$tmp/$1"
-	if ! "$drape" run "$root/tests/scenes/$name.json" --out "$out" --frames "$frames" --strict --quiet --threads 1; then
+	if ! "$drape" run "$root/tests/scenes/$name.json" --out "$out" --frames "$frames" --strict --quiet --threads 1 ${sets[@]+"${sets[@]}"}; then
 		echo "FAILED  $name: drape run exited $?"
 		failed=$((failed + 1))
 		return

@@ -99,7 +99,8 @@ class WorldDef(Structure):
                 ("cloth_repulsion_damping", c_double), ("cloth_friction_damping", c_double),
                 ("integrator", c_int), ("onoff_c1", c_double), ("preconditioner", c_int),
                 ("refactor_iterations", c_int32), ("newton_iterations", c_int32),
-                ("strain_from_limiter", c_bool), ("cookie", c_int32)]
+                ("strain_from_limiter", c_bool), ("contact_bounds", c_bool),
+                ("cookie", c_int32)]
 
 
 # drape_stage (include/drape.h), in order: the stages of drape_world_step.

@@ -10,6 +10,7 @@
 
 #include "../world_data.h"
 #include "cloth_pairs.h"
+#include "cloth_crossings.h"
 #include "cloth_pairs_query.h"
 #include "geometry.h"
 
@@ -168,4 +169,18 @@ int32_t cloth_layers_pulls(cloth_layers* l, const drape_world* w, cloth_pairs* d
 	}
 	for (int32_t k = 0; k < l->pull_count; ++k) l->pulled[l->pulls[k].p] = 0;
 	return l->pull_count;
+}
+
+int32_t cloth_layers_between(drape_world* w)
+{
+	const int32_t n = w->model.cloth_count;
+	if (!w->model.layers.active) return 0;
+	int32_t* tally = malloc((size_t)n * (size_t)n * sizeof *tally);
+	if (!tally) return -1;
+	int32_t count = cloth_crossings_tally(w, tally), between = 0;
+	for (int32_t a = 0; count > 0 && a < n; ++a)
+		for (int32_t b = a + 1; b < n; ++b)
+			if (w->model.cloths[a].layer != w->model.cloths[b].layer) between += tally[a * n + b];
+	free(tally);
+	return count < 0 ? -1 : between;
 }

@@ -87,4 +87,9 @@ bool cloth_layers_contact_side(const cloth_layers* l, int32_t i, vec3* facing);
  * budget, interrupted). Nothing when l is inactive or w has no intersection. */
 int32_t cloth_layers_pulls(cloth_layers* l, const drape_world* w, cloth_pairs* d, const vec3* x);
 
+/* How many triangle pairs of cloths of different layers intersect at w's positions (between
+ * steps), 0 when the layers are inactive; -1 when the count failed (allocation, budget,
+ * interrupted). */
+int32_t cloth_layers_between(drape_world* w);
+
 #endif

@@ -25,6 +25,19 @@
  * sewn). */
 #define RELEASE_G 9.81
 #define RELEASE_FLOOR 0.1
+/* Particles within this many thicknesses of a solid, not in contact, get a free bound: the solve
+ * takes it in if the step would carry them onto the solid (docs/solver.md, "Contacts inside the
+ * solve"). Beyond it the crossing test after the solve catches them. */
+#define NEAR_REACH 3.0
+/* A free bound lets its particle into the layer's outer three quarters (the proximity rule lets
+ * it into the whole layer, a contact from the next step if it arrived approaching, docs/collide.md;
+ * the crossing test after the solve catches a path into an analytic solid's inner half), not
+ * further. Stopped in the layer's middle (0.5), the solve took in particles sliding within the
+ * layer as contacts, with friction: the coarse blouse's last two seams were still open after 20
+ * frames (merged at frame 19 on main and with 0.25). At the bare surface (0) a sheet thrown at a
+ * thin wall did not stay against it (tests/test_thin_solids.c); at the layer's edge (1.0) the
+ * solve took in 6 times as many contacts (docs/solver.md). */
+#define NEAR_DEPTH 0.25
 
 static void tangents(vec3 n, vec3* a, vec3* b)
 {
@@ -55,9 +68,18 @@ static void begin_contact(drape_world* w, int32_t i, int32_t k, const solid_poin
 	c->pinched = 0;
 	c->normal_force = 0.0;
 	c->caught = false;
+	w->work.contact_trials[i].near = -1;
 }
 
-/* The constraint directions of particle i's contact for a step of h. */
+/* The release floor of particle i's bound, as an impulse over a step of h. */
+static double release_floor(const drape_world* w, int32_t i, double h)
+{
+	return w->state.contacts[i].caught ? INFINITY : RELEASE_FLOOR * w->model.mass[i] * RELEASE_G * h;
+}
+
+/* The constraint directions of particle i's contact for a step of h: a held bound along the
+ * normal (released within the solve when it pulls), and while static friction holds, the two
+ * tangents, which a held bound keeps (pcg.h). */
 static void constrain(drape_world* w, int32_t i, double h)
 {
 	const contact* c = &w->state.contacts[i];
@@ -73,13 +95,29 @@ static void constrain(drape_world* w, int32_t i, double h)
 	 * a deep one is pushed out. */
 	if (c->pinched && push < -PUSH_SPEED * h) target = free_end - PUSH_SPEED * h;
 	vec3 p = v3_madd(v3_madd(x, h, vs), target - free_end, n);
-	constraints_add_direction(w, i, n, p, vs, h);
+	/* With contact bounds (drape_world_def.contact_bounds) a held bound along the normal, else
+	 * an equality of the filter for the whole solve, released after it (contacts_release_pulling). */
+	if (!w->def.contact_bounds) constraints_add_direction(w, i, n, p, vs, h);
+	else if (constraints_add_bound(w, i, n, p, vs, h, release_floor(w, i, h), true) < 0) return;
 	if (c->sticking && !c->pinched) {
 		vec3 a, b;
 		tangents(n, &a, &b);
 		constraints_add_direction(w, i, a, p, vs, h);
 		constraints_add_direction(w, i, b, p, vs, h);
 	}
+}
+
+/* A free bound for particle i near solid t->near (the plane in its contact): the step may carry it into the
+ * layer's outer half, not beyond, and not deeper where it is there already. */
+static void constrain_near(drape_world* w, int32_t i, double h)
+{
+	const contact* c = &w->state.contacts[i];
+	const contact_trial* t = &w->work.contact_trials[i];
+	vec3 x = w->state.x[i], vs = c->surface_velocity, n = c->normal;
+	double target = v3_dot(n, c->point_end) + NEAR_DEPTH * w->model.solids[t->near].thickness;
+	vec3 free_end = v3_madd(x, h, vs);
+	vec3 p = v3_madd(free_end, target - v3_dot(n, free_end), n);
+	constraints_add_bound(w, i, n, p, vs, h, RELEASE_FLOOR * w->model.mass[i] * RELEASE_G * h, false);
 }
 
 /* The side of two-sided solid k particle c is known to be on, 0 if none. */
@@ -128,11 +166,18 @@ void contacts_prepare(drape_world* w, double h)
 {
 	if (w->model.solid_count == 0) return;
 	const int32_t n = w->model.particle_count;
+	const bool bounds = w->def.contact_bounds;
 	for (int32_t i = 0; i < n; ++i) {
 		contact* c = &w->state.contacts[i];
+		contact_trial* t = &w->work.contact_trials[i];
 		c->caught = false;
+		/* The last attempt was rejected: its solve's takes and releases are undone. */
+		if (t->attempt_taken_in) c->solid = -1;
+		else if (t->attempt_released) c->solid = t->attempt_solid;
+		t->attempt_taken_in = t->attempt_released = false;
 		if (pinned(w, i)) {
 			c->solid = -1;
+			t->near = -1;
 			continue;
 		}
 		solid_point p;
@@ -164,26 +209,48 @@ void contacts_prepare(drape_world* w, double h)
 				forget_side(c, k);
 			}
 		}
+		t->near = -1;
 		if (c->solid < 0) {
 			/* Within a thickness and approaching (or well inside): a new contact. Particles that
-			 * just released and drift away are left alone. A surface on the particle's own side
-			 * (above) decides alone. */
+			 * just released and drift away, and particles a little further out, get a free
+			 * bound: the solve makes them contacts if the step carries them onto the solid. A
+			 * surface on the particle's own side (above) decides alone. */
 			kf = sided ? facing_point(w, i, facing, 1.0, &p) : -1;
 			if (kf >= 0) {
 				vec3 vs = v3_scale(v3_sub(p.point_end, p.point), 1.0 / h);
 				bool approaching = v3_dot(v3_sub(w->state.v[i], vs), p.normal) < 0.0;
-				if (approaching || p.distance < 0.5 * w->model.solids[kf].thickness) begin_contact(w, i, kf, &p, h);
+				if (approaching || p.distance < 0.5 * w->model.solids[kf].thickness) {
+					begin_contact(w, i, kf, &p, h);
+				} else if (bounds) {
+					set_plane(c, &p, h);
+					t->near = kf;
+				}
 			}
+			/* The first solid within reach gives the free bound; a later one within its
+			 * thickness may still give a contact. */
 			for (int32_t k = 0; kf < 0 && k < w->model.solid_count && c->solid < 0; ++k) {
 				double thickness = w->model.solids[k].thickness;
-				if (!solid_closest(w, k, w->state.x[i], thickness, known_side(w, c, k), &p)) {
+				if (!solid_closest(w, k, w->state.x[i], (bounds ? NEAR_REACH : 1.0) * thickness, known_side(w, c, k), &p)) {
 					forget_side(c, k);
+					continue;
+				}
+				if (bounds && p.distance > thickness) {
+					forget_side(c, k);
+					if (t->near < 0) {
+						set_plane(c, &p, h);
+						t->near = k;
+					}
 					continue;
 				}
 				remember_side(w, c, k, &p);
 				vec3 vs = v3_scale(v3_sub(p.point_end, p.point), 1.0 / h);
 				bool approaching = v3_dot(v3_sub(w->state.v[i], vs), p.normal) < 0.0;
-				if (approaching || p.distance < 0.5 * thickness) begin_contact(w, i, k, &p, h);
+				if (approaching || p.distance < 0.5 * thickness) {
+					begin_contact(w, i, k, &p, h);
+				} else if (bounds && t->near < 0) {
+					set_plane(c, &p, h);
+					t->near = k;
+				}
 			}
 			/* Fast particles: does the free path cross a solid this step? */
 			vec3 end = v3_madd(w->state.x[i], h, w->state.v[i]);
@@ -194,6 +261,7 @@ void contacts_prepare(drape_world* w, double h)
 				}
 		}
 		if (c->solid >= 0) constrain(w, i, h);
+		else if (t->near >= 0) constrain_near(w, i, h);
 	}
 }
 
@@ -211,6 +279,7 @@ void contacts_constrain(drape_world* w, double h)
 {
 	for (int32_t i = 0; w->model.solid_count > 0 && i < w->model.particle_count; ++i)
 		if (w->state.contacts[i].solid >= 0) constrain(w, i, h);
+		else if (w->work.contact_trials[i].near >= 0) constrain_near(w, i, h);
 }
 
 /* How hard particle i's contact pulls it onto the solid (> 0: attractive), read from the
@@ -231,6 +300,43 @@ int32_t contacts_release_pulling(drape_world* w, double h)
 		if (c->solid < 0 || c->caught || !(pull_in_weights(w, i, h) > RELEASE_FLOOR)) continue;
 		c->solid = -1;
 		released++;
+	}
+	return released;
+}
+
+int32_t contacts_settle_bounds(drape_world* w)
+{
+	int32_t released = 0;
+	const pcg_bounds* bs = &w->work.bounds;
+	for (int32_t k = 0; w->model.solid_count > 0 && k < bs->count; ++k) {
+		const int32_t i = bs->items[k].particle;
+		contact* c = &w->state.contacts[i];
+		contact_trial* t = &w->work.contact_trials[i];
+		if (bs->items[k].held && c->solid < 0 && t->near >= 0) {
+			/* Taken in by the solve: a contact on this step's plane, slid over this step (its
+			 * tangents were free in the solve), sticking from the next one if it arrived with
+			 * little slip, as begin_contact decides. */
+			c->solid = t->near;
+			t->near = -1;
+			vec3 rel = v3_sub(w->state.v[i], c->surface_velocity);
+			c->slip_speed = v3_len(v3_sub(rel, v3_scale(c->normal, v3_dot(rel, c->normal))));
+			c->sticking = c->slip_speed < STICK_SPEED && w->model.solids[c->solid].friction > 0.0;
+			c->slip_growing = false;
+			c->break_dir = v3_zero();
+			c->pinched = 0;
+			c->normal_force = 0.0;
+			t->attempt_taken_in = true;
+		} else if (!bs->items[k].held && c->solid >= 0) {
+			/* Released by the solve (its constraint force pulled beyond the noise floor). */
+			t->near = c->solid;
+			c->solid = -1;
+			if (!t->attempt_taken_in && !t->attempt_released) {
+				t->attempt_released = true;
+				t->attempt_solid = t->near;
+			}
+			t->attempt_taken_in = false;
+			released++;
+		}
 	}
 	return released;
 }
@@ -259,6 +365,8 @@ int32_t contacts_commit(drape_world* w, double h)
 	int32_t released = 0;
 	for (int32_t i = 0; i < w->model.particle_count; ++i) {
 		contact* c = &w->state.contacts[i];
+		contact_trial* t = &w->work.contact_trials[i];
+		t->attempt_taken_in = t->attempt_released = false;
 		if (c->solid < 0) continue;
 		vec3 f = v3_scale(w->work.e[i], 1.0 / h);
 		double fn = v3_dot(f, c->normal);

@@ -21,7 +21,8 @@ typedef struct contact {
 	bool slip_growing;    /* the slip sped up in the last step (or the contact just broke away) */
 	vec3 break_dir;       /* where a contact that just broke away will slide: against the static
 			       * friction force that held it */
-	bool caught;          /* caught crossing during this step's solve: not released again in it */
+	bool caught;          /* caught crossing after this step's solve: not released again in it
+			       * (with contact bounds: its bound's floor is infinite in the next pass) */
 	/* This step's plane: the particle ends the step on the plane through point_end + thickness
 	 * normal, moving with the solid's surface velocity along the normal. */
 	vec3 normal;
@@ -34,12 +35,26 @@ typedef struct contact {
 	signed char side;
 } contact;
 
+/* What the contact bounds (drape_world_def.contact_bounds; docs/solver.md, "Contacts inside the
+ * solve") keep of particle i within one step, beside its contact: a workspace array, not the
+ * state, since nothing of it outlives the step (a checkpoint, written between steps, has none). */
+typedef struct contact_trial {
+	int32_t near; /* this step: the solid of the particle's free contact bound, -1 if none (within
+		       * NEAR_REACH thicknesses, not in contact; the plane is the contact's) */
+	/* Changed by this attempt's solve (contacts_settle_bounds), undone by the next
+	 * contacts_prepare unless contacts_commit accepted the step: a rejected attempt's contact set
+	 * does not carry into its retry. */
+	int32_t attempt_solid; /* the solid of the contact the attempt released */
+	bool attempt_taken_in, attempt_released;
+} contact_trial;
+
 typedef struct drape_world drape_world;
 
 /* Before a step of size h, with the solids placed for it (solids_begin_step): keeps or drops
  * existing contacts, finds new ones (particles within the thickness, or whose path x + h v
- * crosses a solid), and adds their constraint directions to the filter, z and y (call after
- * constraints_prepare). */
+ * crosses a solid), and adds their constraint directions to the filter, z and y; with contact
+ * bounds (drape_world_def.contact_bounds) as held bounds of the solve, and particles near a solid
+ * but not in contact as free bounds (call after constraints_prepare). */
 void contacts_prepare(drape_world* w, double h);
 
 /* Marks particle i's contact, if it has one and is not marked yet, as pinched: cloth layers
@@ -47,15 +62,22 @@ void contacts_prepare(drape_world* w, double h);
  * Returns whether it changed; the constraints must then be made again (contacts_constrain). */
 bool contact_pinch(drape_world* w, int32_t i);
 
-/* Re-adds the constraint directions of every current contact (after constraints_prepare ran
+/* Re-adds the constraints of every current contact (and with contact bounds, the free bounds of
+ * near particles) (after constraints_prepare ran
  * again because the contact set changed within a step). */
 void contacts_constrain(drape_world* w, double h);
 
 /* After a solve: releases contacts whose constraint force pulls the particle onto the solid
  * (sec. 5.4: release when the force turns attractive) by more than the noise floor (contact.c,
- * RELEASE_FLOOR). Returns how many; the step must then be
- * solved again without them. */
+ * RELEASE_FLOOR). Returns how many; the step must then be solved again without them. Without
+ * contact bounds only. */
 int32_t contacts_release_pulling(drape_world* w, double h);
+
+/* After a solve with contact bounds (pcg_solve_bounded): contacts whose bound the solve released
+ * end (sec. 5.4's release, within the solve), particles whose free bound it took in begin a
+ * contact (sliding in this step, sticking from the next if they arrived slow). Returns how many
+ * were released. */
+int32_t contacts_settle_bounds(drape_world* w);
 
 /* After a solve: particles without a contact whose proposed path x -> x1 crosses a solid get one.
  * Returns how many were added (the step must then be solved again). */

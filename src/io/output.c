@@ -403,6 +403,7 @@ static cJSON* summary_json(const scene* s, const drape_world* world, const run_t
 	cJSON_AddNumberToObject(solver, "stretch_change_limit", w->stretch_change_limit);
 	cJSON_AddNumberToObject(solver, "strain_limit", w->strain_limit);
 	cJSON_AddBoolToObject(solver, "strain_from_limiter", w->strain_from_limiter);
+	cJSON_AddBoolToObject(solver, "contact_bounds", w->contact_bounds);
 	cJSON_AddNumberToObject(solver, "threads", w->threads);
 	cJSON* out = cJSON_AddObjectToObject(set, "output");
 	cJSON_AddNumberToObject(out, "fps", s->fps);

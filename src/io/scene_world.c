@@ -57,6 +57,7 @@ static const world_setting settings[] = {
 	SETTING("solver", "refactor_iterations", SETTING_INTEGER, refactor_iterations),
 	SETTING("solver", "newton_iterations", SETTING_INTEGER, newton_iterations),
 	SETTING("solver", "strain_from_limiter", SETTING_BOOL, strain_from_limiter),
+	SETTING("solver", "contact_bounds", SETTING_BOOL, contact_bounds),
 };
 #define SETTING_COUNT ((int)(sizeof settings / sizeof settings[0]))
 

@@ -33,6 +33,37 @@ typedef struct pcg_workspace {
 bool pcg_workspace_init(pcg_workspace* w, int32_t n);
 void pcg_workspace_free(pcg_workspace* w);
 
+/* A contact's inequality (docs/solver.md, "Contacts inside the solve"): particle i's velocity change
+ * along the unit normal n obeys n . dv >= lower. While held (in the active set) the bound is one
+ * of the filter's constrained directions, as an equality constraint of sec. 5.1; it is released
+ * when its constraint impulse pulls, n . (b - A dv) > floor (sec. 5.4 with a noise floor), and a
+ * free one is taken in when an iterate reaches it. */
+typedef struct pcg_bound {
+	int32_t particle;
+	vec3 normal;  /* unit, orthogonal to the particle's other constrained directions */
+	double lower; /* n . dv >= lower */
+	double floor; /* the pull, an impulse along n, held before release (INFINITY: never) */
+	/* The particle's filter, z and flag without this bound (its pins only); a held bound's are
+	 * S_free - n n^T (less any friction directions the caller added), z_free + lower n. */
+	mat3 S_free;
+	vec3 z_free;
+	uint8_t constrained_free;
+	bool held; /* in: held at the start (S, z, constrained hold it); out: at the answer */
+	bool held_at_start; /* scratch */
+	vec3 ru;   /* scratch: the unfiltered residual b - A dv at the particle */
+	vec3 qu;   /* scratch: the unfiltered product A c at the particle */
+} pcg_bound;
+
+typedef struct pcg_bounds {
+	pcg_bound* items;
+	int32_t count, capacity;
+	int32_t* of_particle; /* per particle: its bound's index in items, or -1 */
+	/* After a solve: how many bounds were taken in and released during it, and how many steps
+	 * of each kind the active-set iteration took (tests, stats). */
+	int32_t activated, released;
+	int32_t expansions, proportionings;
+} pcg_bounds;
+
 typedef struct pcg_result {
 	int iterations;
 	bool converged;
@@ -50,6 +81,15 @@ typedef struct pcg_result {
 pcg_result pcg_solve(const bsr* A, const vec3* b, const vec3* z, const vec3* guess, const mat3* S,
 		     const uint8_t* constrained, double tolerance, int max_iterations, int threads, pcg_workspace* w,
 		     vec3* dv);
+
+/* pcg_solve with inequality bounds (MPRGP, Dostal and Schoberl 2005, preconditioned in the face;
+ * docs/solver.md, "Contacts inside the solve"): minimises 1/2 dv^T A dv - b^T dv subject to the
+ * filter's equalities and each bound, activating and releasing bounds within the one solve. S, z
+ * and constrained start with the held bounds in them and end with the answer's active set. With
+ * bounds NULL or empty it is pcg_solve, bit for bit. */
+pcg_result pcg_solve_bounded(const bsr* A, const vec3* b, vec3* z, const vec3* guess, mat3* S, uint8_t* constrained,
+			     pcg_bounds* bounds, double tolerance, int max_iterations, int threads, pcg_workspace* w,
+			     vec3* dv);
 
 /* e = A dv - b: for a constrained particle, the impulse its constraint supplied (sec. 5.4). */
 void pcg_residual(const bsr* A, const vec3* dv, const vec3* b, vec3* e, int threads);

@@ -71,9 +71,55 @@ void constraints_add_direction(drape_world* w, int32_t i, vec3 d, vec3 p, vec3 p
 	w->work.y[i] = v3_madd(w->work.y[i], v3_dot(r, drift) - v3_dot(r, w->work.y[i]), r);
 }
 
+int32_t constraints_add_bound(drape_world* w, int32_t i, vec3 n, vec3 p, vec3 pv, double h, double floor, bool held)
+{
+	pcg_bounds* bs = &w->work.bounds;
+	int32_t k = bs->of_particle[i];
+	if (k >= 0) {
+		/* A free bound gives way to the new one (a particle caught crossing after the solve);
+		 * a held one stays. */
+		if (bs->items[k].held) return -1;
+	} else if (bs->count == bs->capacity) {
+		return -1;
+	}
+	vec3 r = w->work.constrained[i] ? m3_mulv(w->work.S[i], n) : n;
+	double len = v3_len(r);
+	if (len < 1e-6) return -1; /* the particle's pins fix that direction already */
+	r = v3_scale(r, 1.0 / len);
+	if (k < 0) {
+		k = bs->count++;
+		bs->of_particle[i] = k;
+	}
+	/* As constraints_add_direction: dv's part along r is r . (pv - v), and a held bound's y moves
+	 * the particle onto p, out or in (docs/solver.md, "Contacts inside the solve": coming in by
+	 * velocity instead kicked the cloth at the body). A free bound has no y: a particle short of
+	 * p (drift < 0, moving with the surface it would stay beyond p) may approach p by its
+	 * velocity, not pass it, and one already beyond p may not go further in. */
+	const double drift = v3_dot(r, v3_sub(v3_sub(p, w->state.x[i]), v3_scale(pv, h)));
+	double lower = v3_dot(r, v3_sub(pv, w->state.v[i]));
+	if (!held && drift < 0.0) lower += drift / h;
+	bs->items[k] = (pcg_bound){.particle = i,
+				   .normal = r,
+				   .lower = lower,
+				   .floor = floor,
+				   .S_free = w->work.constrained[i] ? w->work.S[i] : m3_identity(),
+				   .z_free = w->work.z[i],
+				   .constrained_free = w->work.constrained[i],
+				   .held = held};
+	if (held) {
+		w->work.S[i] = m3_sub(bs->items[k].S_free, m3_outer(r, r));
+		w->work.z[i] = v3_madd(w->work.z[i], lower, r);
+		w->work.constrained[i] = 1;
+		w->work.y[i] = v3_madd(w->work.y[i], drift - v3_dot(r, w->work.y[i]), r);
+	}
+	return k;
+}
+
 void constraints_prepare(drape_world* w, double t, double h)
 {
 	const int32_t n = w->model.particle_count;
+	for (int32_t k = 0; k < w->work.bounds.count; ++k) w->work.bounds.of_particle[w->work.bounds.items[k].particle] = -1;
+	w->work.bounds.count = 0;
 	for (int32_t i = 0; i < n; ++i) {
 		w->work.constrained[i] = 0;
 		w->work.S[i] = m3_identity();

@@ -573,8 +573,10 @@ pcg_result implicit_solve_step(drape_world* w, const step_scheme* sc, double t, 
 			w->work.pcg.multigrid = w->work.multigrid;
 		}
 		w->work.pcg.cancel = w->cancel;
-		res = pcg_solve(&w->work.A, w->work.b, w->work.z, guess, w->work.S, w->work.constrained, w->def.cg_tolerance, w->def.cg_max_iterations,
-				threads, &w->work.pcg, w->work.dv);
+		/* Contacts are bounds the solve holds or releases (docs/solver.md, "Contacts inside the
+		 * solve"): S, z and constrained leave it with its active set. */
+		res = pcg_solve_bounded(&w->work.A, w->work.b, w->work.z, guess, w->work.S, w->work.constrained, &w->work.bounds, w->def.cg_tolerance,
+					w->def.cg_max_iterations, threads, &w->work.pcg, w->work.dv);
 		w->work.cholesky_last_iterations = res.iterations;
 		pcg_net_force_correction(&w->work.A, w->work.b, w->work.constrained, threads, w->work.e, w->work.dv);
 		pcg_residual(&w->work.A, w->work.dv, w->work.b, w->work.e, threads);
@@ -641,6 +643,9 @@ bool implicit_newton_refine(drape_world* w, const step_scheme* sc, double t, dou
 	/* Later passes must not reuse (or overwrite) the element terms recorded about (x0, v0). */
 	const bool reuse_step = w->work.reuse_step;
 	w->work.reuse_step = false;
+	/* The iterations keep the first solve's active set: its contacts as equalities. */
+	const int32_t bounds = w->work.bounds.count;
+	w->work.bounds.count = 0;
 	bool values = true; /* the last iterate's x1 and v1 are finite */
 	for (int k = 1; k < w->def.newton_iterations; ++k) {
 		for (int32_t i = 0; i < n; ++i) {
@@ -663,6 +668,7 @@ bool implicit_newton_refine(drape_world* w, const step_scheme* sc, double t, dou
 		if (!values || res.breakdown || !(correction > NEWTON_TOLERANCE * change)) break;
 	}
 	w->work.reuse_step = reuse_step;
+	w->work.bounds.count = bounds;
 	/* dv is the step's whole velocity change again (the warm start and the constraint forces
 	 * read it); e keeps the last iteration's residual, the nonlinear system's constraint impulse. */
 	for (int32_t i = 0; i < n; ++i) w->work.dv[i] = v3_sub(w->work.v1[i], v0[i]);

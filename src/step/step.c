@@ -8,6 +8,7 @@
 #include "strain_change.h"
 #include "strain_limit.h"
 #include "../collide/cloth_contact.h"
+#include "../collide/cloth_layers.h"
 #include "../collide/cloth_untangle.h"
 #include "../collide/contact.h"
 #include "../collide/solid.h"
@@ -20,8 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-/* How often a step is solved again when its proposal carries particles into solids that had no
- * contact yet (each pass adds their contact constraints). */
+/* How often a step is solved: again when the crossing tests after a solve find particles carried
+ * into solids that had no contact (their contacts are added) or cloth crossing cloth (repulsions
+ * are added). Contacts are released and taken in within each solve (docs/solver.md). */
 #define CONTACT_PASSES 4
 
 static double now_ms(void)
@@ -294,6 +296,21 @@ bool step_contacts_changed(step_context* c)
 		f->crowded = !f->cancelled;
 	} else if (w->model.solid_count == 0) {
 		again = !(c->cloth_crossings == 0 || c->pass == CONTACT_PASSES);
+	} else if (w->def.contact_bounds) {
+		/* The solve released and took in contacts itself (their bounds, pcg_solve_bounded); a
+		 * second pass only when the crossing tests find what the linearised bounds missed:
+		 * particles whose path crosses a solid, or cloth crossing cloth. */
+		int32_t released = contacts_settle_bounds(w);
+		f->crossings = contacts_catch_crossings(w, h);
+		if (c->pinched > 0) {
+			constraints_prepare(w, t, h);
+			contacts_constrain(w, h);
+			bdf2_shift(w);
+			cloth_contacts_alter_crossings(w, h);
+		}
+		r->cs_ms += now_ms() - te;
+		r->released += released;
+		again = !((f->crossings == 0 && c->cloth_crossings == 0) || c->pass == CONTACT_PASSES);
 	} else {
 		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
 		 * solve the step again with the new constraints. */
@@ -468,7 +485,13 @@ drape_status step_commit(step_context* c)
 	w->state.stats.contacts_released += contacts_commit(w, hs);
 	cloth_contacts_commit_pinches(w);
 	w->state.intersections = r->intersections;
-	w->state.stats.self_intersections = r->intersections;
+	/* The step that put the layers back in order (its pulls found cloths of two layers through
+	 * each other, and none is left at its end) untangles what the pulls dragged through its own
+	 * cloth on the way, as after a seam merge (collide/cloth_untangle.c; docs/collide.md,
+	 * "Layers"): no proximity pair can undo such a knot, and no merge may come to do it. Only
+	 * with the contact bounds, whose trajectories left such knots (docs/solver.md). */
+	if (w->def.contact_bounds && w->model.layers.pull_count > 0 && w->state.intersections > 0 && cloth_layers_between(w) == 0) cloth_untangle(w);
+	w->state.stats.self_intersections = w->state.intersections;
 	w->state.stats.seam_gap = seams_max_gap(w);
 	w->state.stats.cloth_contacts = w->state.repulsion_count;
 	w->state.stats.solid_contacts = 0;

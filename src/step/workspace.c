@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The length rules of the arena's arrays. */
 typedef enum length_rule {
@@ -145,6 +146,7 @@ void workspace_free(drape_world* w)
 	bend_tensor_free(w);
 	limit_set_free(&k->limit);
 	arena_free(w);
+	memset(&k->bounds, 0, sizeof k->bounds); /* its arrays were the arena's */
 	traded_free(w);
 	if (k->pairs_ready) cloth_pairs_free(&k->pairs);
 	k->pairs_ready = false;
@@ -236,8 +238,10 @@ drape_status workspace_prepare(drape_world* w)
 	if (ok && w->def.preconditioner == DRAPE_PRECONDITIONER_MULTIGRID && general)
 		ok = (k->multigrid = multigrid_create(&k->A, MULTIGRID_MAX_FACTORED, true)) != NULL;
 	/* Last the arena, which the matrix's size sets (no contacts, no warm start, no history), and
-	 * the line solves' slots in it. */
+	 * the line solves' slots in it; the contact bounds' arrays are the arena's too. */
 	ok = ok && arena_build(w);
+	if (ok) k->bounds = (pcg_bounds){.items = k->bound_items, .capacity = n, .of_particle = k->bound_of};
+	for (int32_t i = 0; ok && i < n; ++i) k->bound_of[i] = -1;
 	if (!ok) {
 		workspace_free(w);
 		if (w->cancel && *w->cancel) {
@@ -246,7 +250,10 @@ drape_status workspace_prepare(drape_world* w)
 		}
 		return world_fail_status(w, DRAPE_ERROR_MEMORY, "out of memory preparing the solver for %d particles", n);
 	}
-	for (int32_t i = 0; i < n; ++i) w->state.contacts[i] = (contact){.solid = -1};
+	for (int32_t i = 0; i < n; ++i) {
+		w->state.contacts[i] = (contact){.solid = -1};
+		k->contact_trials[i] = (contact_trial){.near = -1};
+	}
 	line_slots_build(w);
 	w->model.dirty = false;
 	return DRAPE_OK;
