@@ -44,6 +44,12 @@
 #define LIMIT_BACKTRACK 3
 /* Re-solves per Newton step after dropping rows whose multiplier has the wrong sign. */
 #define LIMIT_PRUNE 3
+/* Where the projection keeps cloth/cloth contact (strain_from_limiter): re-solves per Newton step
+ * after adding the pairs its move would bring below their floor, and how far below its floor (a
+ * share of it) a pair may end before the Newton step is halved (the 5 % regularisation leaves each
+ * row a little short of its target). */
+#define LIMIT_GAP_ROUNDS 4
+#define LIMIT_GAP_SLACK 0.25
 
 /* The filtered inverse mass times d. A particle that static friction alone holds (limit_slide)
  * is free along its contact's surface: only its normal is held. */
@@ -100,6 +106,8 @@ void limit_set_free(limit_set* set)
 	free(set->global);
 	free(set->dx);
 	free(set->slide);
+	free(set->gap_floor);
+	free(set->gap_row);
 	*set = (limit_set){0};
 }
 
@@ -149,7 +157,7 @@ static double consider(const drape_world* w, const vec3* x, limit_set* set, cons
 	/* Out: onto the bound. Near it: held at its length for this Newton step (C = 0), so that the
 	 * moves of its neighbours do not push it out in turn. */
 	limit_row row = {.count = count, .n = v3_scale(g, 1.0 / len), .C = out > 0.0 ? len - bound : 0.0,
-			 .side = stretched ? 1.0 : -1.0};
+			 .side = stretched ? 1.0 : -1.0, .pair = -1};
 	double free_diag = 0.0;
 	for (int m = 0; m < count; ++m) {
 		row.c[m] = c[m];
@@ -247,6 +255,122 @@ static void solve(const drape_world* w, limit_set* set)
 	}
 }
 
+/* Keeping cloth/cloth contact (docs/solver.md, "The strain guarantee from the limiter"): the
+ * projection moves particles along w without looking at the cloth around them, and where layers
+ * lie pressed together (a sleeve and the body panel pinched in the armpit) its corrections pushed
+ * one layer through the next. Where strain_from_limiter asks, each repulsion pair of the step
+ * (state.repulsions: the pairs within the thickness at its start and those caught crossing in its
+ * passes; cloth_contact.h) is an inequality of the projection: its gap g = n . sum w_k x_k, linear
+ * in x with the pair's normal and weights fixed as the repulsion holds them, may not fall below
+ * min(its gap in the proposal, the thickness). As in Bridson, Fedkiw and Anderson (2002) and
+ * Goldenthal et al. (2007), who interleave the limiter with the collision response, the contacts
+ * bound the limiter's move rather than the reverse: a pair the move would bring below its floor
+ * joins the Newton step's rows (C = g - floor, one-sided: it may only push apart) and the step is
+ * solved again; a pair whose particles its constraints hold is left out (nothing moves it). */
+static bool gaps_kept(const drape_world* w)
+{
+	return w->def.strain_from_limiter && w->def.self_collision && w->work.pairs_ready && w->state.repulsion_count > 0;
+}
+
+static double gap_at(const repulsion* r, const vec3* x)
+{
+	vec3 g = v3_zero();
+	for (int a = 0; a < 4; ++a) g = v3_madd(g, r->weight[a], x[r->node[a]]);
+	return v3_dot(r->normal, g);
+}
+
+/* Each pair's floor at the proposal, no pair a row yet; false on no memory. */
+static bool gaps_init(drape_world* w)
+{
+	limit_set* set = &w->work.limit;
+	const int32_t m = w->state.repulsion_count;
+	if (m > set->gap_capacity) {
+		double* f = realloc(set->gap_floor, (size_t)m * sizeof *f);
+		if (!f) return false;
+		set->gap_floor = f;
+		uint8_t* r = realloc(set->gap_row, (size_t)m);
+		if (!r) return false;
+		set->gap_row = r;
+		set->gap_capacity = m;
+	}
+	for (int32_t e = 0; e < m; ++e) {
+		set->gap_floor[e] = fmin(gap_at(&w->state.repulsions[e], w->work.x1), w->def.cloth_thickness);
+		set->gap_row[e] = 0;
+	}
+	return true;
+}
+
+/* Pair e as a row of the set (gap_row: 1 a row, 2 held by its particles' constraints). Returns -1
+ * on no memory. */
+static int gap_join(const drape_world* w, limit_set* set, int32_t e)
+{
+	const repulsion* r = &w->state.repulsions[e];
+	limit_row row = {.count = 4, .n = r->normal, .C = gap_at(r, w->work.x1) - set->gap_floor[e], .side = -1.0, .pair = e};
+	double free_diag = 0.0;
+	for (int m = 0; m < 4; ++m) {
+		row.c[m] = r->weight[m];
+		row.diag += row.c[m] * v3_dot(row.n, inv_mass_times(w, r->node[m], v3_scale(row.n, row.c[m])));
+		free_diag += row.c[m] * row.c[m] / w->model.mass[r->node[m]];
+	}
+	set->gap_row[e] = 2;
+	if (!(row.diag > LIMIT_HELD * free_diag)) return 0;
+	if (!reserve_row(set)) return -1;
+	for (int m = 0; m < 4; ++m) row.p[m] = local_index(set, r->node[m]);
+	set->rows[set->count++] = row;
+	set->gap_row[e] = 1;
+	return 1;
+}
+
+/* The pairs that the move -W J^T lambda of the current solution brings below their floor join
+ * the rows; how many joined, -1 on no memory. */
+static int32_t gaps_join_crossed(const drape_world* w, limit_set* set)
+{
+	move_of(w, set, set->lambda);
+	int32_t joined = 0;
+	for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+		if (set->gap_row[e]) continue;
+		const repulsion* r = &w->state.repulsions[e];
+		double closing = 0.0;
+		for (int a = 0; a < 4; ++a) {
+			const int32_t l = set->local[r->node[a]];
+			if (l) closing += r->weight[a] * v3_dot(r->normal, set->dx[l - 1]);
+		}
+		if (!(closing > 0.0) || gap_at(r, w->work.x1) - closing >= set->gap_floor[e]) continue;
+		const int k = gap_join(w, set, e);
+		if (k < 0) return -1;
+		joined += k;
+	}
+	return joined;
+}
+
+/* Whether some pair lies further below its floor than LIMIT_GAP_SLACK of it. */
+static bool gaps_broken(const drape_world* w, const limit_set* set)
+{
+	for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+		const double f = set->gap_floor[e];
+		if (gap_at(&w->state.repulsions[e], w->work.x1) < f - LIMIT_GAP_SLACK * fabs(f)) return true;
+	}
+	return false;
+}
+
+/* Solves the set's rows; the bounds are one-sided: a row whose multiplier pushes the wrong way (a
+ * stretched row held from shrinking, a pair held from parting) leaves the set, and the rest is
+ * solved again. */
+static void solve_one_sided(const drape_world* w, limit_set* set)
+{
+	solve(w, set);
+	for (int prune = 0; prune < LIMIT_PRUNE; ++prune) {
+		int32_t kept = 0;
+		for (int32_t r = 0; r < set->count; ++r) {
+			if (set->lambda[r] * set->rows[r].side >= 0.0) set->rows[kept++] = set->rows[r];
+			else if (set->rows[r].pair >= 0) set->gap_row[set->rows[r].pair] = 0; /* may join again */
+		}
+		if (kept == set->count || kept == 0) break;
+		set->count = kept;
+		solve(w, set);
+	}
+}
+
 bool strain_limit_active(const drape_world* w) { return w->def.strain_limit > 0.0 && !seams_open(w); }
 
 strain_limit_report strain_limit_apply(drape_world* w, double h)
@@ -260,22 +384,25 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	if (!(worst > LIMIT_TOLERANCE * s) || worst > LIMIT_SNAP) return rep;
 
 	limit_set* set = &w->work.limit;
+	const bool gaps = gaps_kept(w);
+	if (gaps && !gaps_init(w)) return rep; /* no memory: the proposal stays as it was */
 	for (int newton = 0; newton < LIMIT_NEWTON && worst > LIMIT_TOLERANCE * s; ++newton) {
 		for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
 		set->particles = 0;
 		set->count = 0;
 		if (scan(w, w->work.x1, set, s, true) < 0.0) break;
-		solve(w, set);
-		/* The bounds are one-sided: a row whose multiplier pushes the wrong way (a stretched row
-		 * held from shrinking) leaves the set, and the rest is solved again. */
-		for (int prune = 0; prune < LIMIT_PRUNE; ++prune) {
-			int32_t kept = 0;
-			for (int32_t r = 0; r < set->count; ++r)
-				if (set->lambda[r] * set->rows[r].side >= 0.0) set->rows[kept++] = set->rows[r];
-			if (kept == set->count || kept == 0) break;
-			set->count = kept;
-			solve(w, set);
+		bool memory = true;
+		for (int32_t e = 0; gaps && e < w->state.repulsion_count; ++e)
+			if (set->gap_row[e] == 1) memory = memory && gap_join(w, set, e) >= 0;
+		if (!memory) break;
+		solve_one_sided(w, set);
+		for (int round = 0; gaps && round < LIMIT_GAP_ROUNDS; ++round) {
+			const int32_t joined = gaps_join_crossed(w, set);
+			if (joined < 0) memory = false;
+			if (joined <= 0) break;
+			solve_one_sided(w, set);
 		}
+		if (!memory) break;
 		bool finite = true;
 		for (int32_t r = 0; r < set->count; ++r) finite = finite && isfinite(set->lambda[r]);
 		if (!finite) break; /* nothing applied: the proposal stays as it was */
@@ -291,10 +418,11 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 		const double before = worst;
 		worst = scan(w, w->work.x1, NULL, s, false);
 		/* A Newton step that made things worse (rows nearly dependent on each other, or
-		 * elements outside the set pushed out further than the set came in) is halved, up to
-		 * LIMIT_BACKTRACK times, and otherwise taken back, ending the projection. */
+		 * elements outside the set pushed out further than the set came in), or that brought a
+		 * cloth/cloth pair below its floor, is halved, up to LIMIT_BACKTRACK times, and
+		 * otherwise taken back, ending the projection. */
 		double taken = 1.0;
-		for (int back = 0; !(worst <= before) && back <= LIMIT_BACKTRACK; ++back) {
+		for (int back = 0; (!(worst <= before) || (gaps && gaps_broken(w, set))) && back <= LIMIT_BACKTRACK; ++back) {
 			const double undo = back == LIMIT_BACKTRACK ? taken : 0.5 * taken;
 			for (int32_t i = 0; i < set->particles; ++i) {
 				const int32_t g = set->global[i];
