@@ -46,8 +46,8 @@
 #define LIMIT_PRUNE 3
 /* Where the projection keeps cloth/cloth contact (strain_from_limiter): re-solves per Newton step
  * after adding the pairs its move would bring below their floor, and how far below its floor (a
- * share of it) a pair may end before the Newton step is halved (the 5 % regularisation leaves each
- * row a little short of its target). */
+ * share of it) a pair may end before the move of its particles is taken back (the regularisation
+ * and the CG's tolerance leave a row short of its target). */
 #define LIMIT_GAP_ROUNDS 4
 #define LIMIT_GAP_SLACK 0.25
 
@@ -294,7 +294,7 @@ static bool gaps_init(drape_world* w)
 		set->gap_capacity = m;
 	}
 	for (int32_t e = 0; e < m; ++e) {
-		set->gap_floor[e] = fmin(gap_at(&w->state.repulsions[e], w->work.x1), w->def.cloth_thickness);
+		set->gap_floor[e] = fmin(gap_at(&w->state.repulsions[e], w->work.x1), 0.5 * w->def.cloth_thickness);
 		set->gap_row[e] = 0;
 	}
 	return true;
@@ -343,14 +343,34 @@ static int32_t gaps_join_crossed(const drape_world* w, limit_set* set)
 	return joined;
 }
 
-/* Whether some pair lies further below its floor than LIMIT_GAP_SLACK of it. */
-static bool gaps_broken(const drape_world* w, const limit_set* set)
+/* Pairs that the Newton step's move (set->dx, just applied) left further below their floor than
+ * LIMIT_GAP_SLACK of it: the move of their particles is taken back (their dx set to 0), and again
+ * for pairs that this breaks in turn, until none is left; at worst every particle of the step goes
+ * back, to where each pair was within its slack. The rows are solved to the CG's tolerance with
+ * the 5 % regularisation, and where the strain rows push hard a row stops short of its floor:
+ * taking back the few particles there keeps the pair without halving the whole step, as the
+ * fail-safes of Provot (1997) and Bridson et al. (2002) treat the region a first response left
+ * colliding rather than the whole cloth. */
+static void gaps_take_back(drape_world* w, limit_set* set, double h)
 {
-	for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
-		const double f = set->gap_floor[e];
-		if (gap_at(&w->state.repulsions[e], w->work.x1) < f - LIMIT_GAP_SLACK * fabs(f)) return true;
+	for (bool again = true; again;) {
+		again = false;
+		for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+			const repulsion* r = &w->state.repulsions[e];
+			const double f = set->gap_floor[e];
+			if (gap_at(r, w->work.x1) >= f - LIMIT_GAP_SLACK * fabs(f)) continue;
+			for (int a = 0; a < 4; ++a) {
+				const int32_t i = r->node[a], l = set->local[i];
+				if (!l) continue;
+				const vec3 d = set->dx[l - 1];
+				if (d.x == 0.0 && d.y == 0.0 && d.z == 0.0) continue;
+				w->work.x1[i] = v3_add(w->work.x1[i], d);
+				w->work.v1[i] = v3_madd(w->work.v1[i], 1.0 / h, d);
+				set->dx[l - 1] = v3_zero();
+				again = true;
+			}
+		}
 	}
-	return false;
 }
 
 /* Solves the set's rows; the bounds are one-sided: a row whose multiplier pushes the wrong way (a
@@ -414,15 +434,17 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 			w->work.x1[g] = v3_sub(w->work.x1[g], dx[i]);
 			w->work.v1[g] = v3_madd(w->work.v1[g], -1.0 / h, dx[i]);
 		}
+		if (gaps) gaps_take_back(w, set, h);
 		rep.newton = newton + 1;
 		const double before = worst;
 		worst = scan(w, w->work.x1, NULL, s, false);
 		/* A Newton step that made things worse (rows nearly dependent on each other, or
-		 * elements outside the set pushed out further than the set came in), or that brought a
-		 * cloth/cloth pair below its floor, is halved, up to LIMIT_BACKTRACK times, and
-		 * otherwise taken back, ending the projection. */
+		 * elements outside the set pushed out further than the set came in) is halved, up to
+		 * LIMIT_BACKTRACK times, and otherwise taken back, ending the projection. (Halving
+		 * keeps every cloth/cloth pair within its slack: its gap moves linearly between two
+		 * gaps that are.) */
 		double taken = 1.0;
-		for (int back = 0; (!(worst <= before) || (gaps && gaps_broken(w, set))) && back <= LIMIT_BACKTRACK; ++back) {
+		for (int back = 0; !(worst <= before) && back <= LIMIT_BACKTRACK; ++back) {
 			const double undo = back == LIMIT_BACKTRACK ? taken : 0.5 * taken;
 			for (int32_t i = 0; i < set->particles; ++i) {
 				const int32_t g = set->global[i];
