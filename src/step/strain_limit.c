@@ -15,6 +15,7 @@
  * order on one thread: the same answer for any thread count. */
 #include "strain_limit.h"
 
+#include "../collide/cloth_pairs.h"
 #include "../forces/forces.h"
 #include "../seam.h"
 
@@ -50,6 +51,8 @@
  * and the CG's tolerance leave a row short of its target). */
 #define LIMIT_GAP_ROUNDS 4
 #define LIMIT_GAP_SLACK 0.25
+/* Crossing tests of the projection's own motion (gaps_fail_safe) before it is taken back whole. */
+#define LIMIT_SAFE_ROUNDS 4
 
 /* The filtered inverse mass times d. A particle that static friction alone holds (limit_slide)
  * is free along its contact's surface: only its normal is held. */
@@ -269,7 +272,7 @@ static void solve(const drape_world* w, limit_set* set)
  * solved again; a pair whose particles its constraints hold is left out (nothing moves it). */
 static bool gaps_kept(const drape_world* w)
 {
-	return w->def.strain_from_limiter && w->def.self_collision && w->work.pairs_ready && w->state.repulsion_count > 0;
+	return w->def.strain_from_limiter && w->def.self_collision && w->work.pairs_ready;
 }
 
 static double gap_at(const repulsion* r, const vec3* x)
@@ -284,6 +287,7 @@ static bool gaps_init(drape_world* w)
 {
 	limit_set* set = &w->work.limit;
 	const int32_t m = w->state.repulsion_count;
+	if (m == 0) return true;
 	if (m > set->gap_capacity) {
 		double* f = realloc(set->gap_floor, (size_t)m * sizeof *f);
 		if (!f) return false;
@@ -373,6 +377,44 @@ static void gaps_take_back(drape_world* w, limit_set* set, double h)
 	}
 }
 
+/* Particle i back where the solve's proposal had it (from), its velocity with it. */
+static void back_to_proposal(drape_world* w, int32_t i, const vec3* from, double h)
+{
+	const vec3 d = v3_sub(from[i], w->work.x1[i]);
+	w->work.x1[i] = from[i];
+	w->work.v1[i] = v3_madd(w->work.v1[i], 1.0 / h, d);
+}
+
+/* The fail-safe for pairs the rows do not hold (farther apart than the thickness at the step's
+ * start, crossed by no pass): the projection's own motion, from the proposal as the solve left
+ * it (work.limit_pending) to the limited one, goes through the crossing test of a step
+ * (cloth_pairs_crossings), and the particles of every pair it crosses go back to the proposal,
+ * which the step's crossing test then judges as it would without the limiter; the test is
+ * repeated, and after LIMIT_SAFE_ROUNDS (or where the test cannot answer: over its budget) the
+ * whole projection is taken back. True when some particle went back. */
+static bool gaps_fail_safe(drape_world* w, double h)
+{
+	cloth_pairs* d = &w->work.pairs;
+	const vec3* from = w->work.limit_pending;
+	for (int round = 0;; ++round) {
+		const int32_t k = cloth_pairs_crossings(d, from, w->work.x1, 1e-9);
+		if (k == 0) return round > 0;
+		if (k < 0 || round == LIMIT_SAFE_ROUNDS) {
+			for (int32_t i = 0; i < w->model.particle_count; ++i) back_to_proposal(w, i, from, h);
+			return true;
+		}
+		for (int32_t c = 0; c < d->xvf_count; ++c) {
+			back_to_proposal(w, d->xvf[c].p, from, h);
+			for (int a = 0; a < 3; ++a) back_to_proposal(w, w->model.triangles[d->xvf[c].t].v[a], from, h);
+		}
+		for (int32_t c = 0; c < d->xee_count; ++c)
+			for (int a = 0; a < 2; ++a) {
+				back_to_proposal(w, d->xee[c].e0[a], from, h);
+				back_to_proposal(w, d->xee[c].e1[a], from, h);
+			}
+	}
+}
+
 /* Solves the set's rows; the bounds are one-sided: a row whose multiplier pushes the wrong way (a
  * stretched row held from shrinking, a pair held from parting) leaves the set, and the rest is
  * solved again. */
@@ -459,6 +501,7 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	}
 	for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
 	set->particles = 0;
+	if (gaps && rep.newton > 0 && gaps_fail_safe(w, h)) rep.residual = scan(w, w->work.x1, NULL, s, false);
 	return rep;
 }
 
