@@ -298,7 +298,7 @@ static bool gaps_init(drape_world* w)
 		set->gap_capacity = m;
 	}
 	for (int32_t e = 0; e < m; ++e) {
-		set->gap_floor[e] = fmin(gap_at(&w->state.repulsions[e], w->work.x1), 0.5 * w->def.cloth_thickness);
+		set->gap_floor[e] = fmin(gap_at(&w->state.repulsions[e], w->work.x1), w->def.cloth_thickness);
 		set->gap_row[e] = 0;
 	}
 	return true;
