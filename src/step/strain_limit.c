@@ -265,11 +265,12 @@ static void solve(const drape_world* w, limit_set* set)
  * (state.repulsions: the pairs within the thickness at its start and those caught crossing in its
  * passes; cloth_contact.h) is an inequality of the projection: its gap g = n . sum w_k x_k, linear
  * in x with the pair's normal and weights fixed as the repulsion holds them, may not fall below
- * min(its gap in the proposal, the thickness). As in Bridson, Fedkiw and Anderson (2002) and
- * Goldenthal et al. (2007), who interleave the limiter with the collision response, the contacts
- * bound the limiter's move rather than the reverse: a pair the move would bring below its floor
- * joins the Newton step's rows (C = g - floor, one-sided: it may only push apart) and the step is
- * solved again; a pair whose particles its constraints hold is left out (nothing moves it). */
+ * min(its gap in the proposal, the thickness). Collisions have the last word, as where the strain
+ * correction runs before the collision response (Provot 1995; Bridson, Fedkiw and Anderson 2002)
+ * or is interleaved with it (Wang, O'Brien and Ramamoorthi 2010); here the response is the solve's
+ * and comes first, so the contacts bound the limiter's move: a pair the move would bring below its
+ * floor joins the Newton step's rows (C = g - floor, one-sided: it may only push apart) and the
+ * step is solved again; a pair whose particles its constraints hold is left out (nothing moves it). */
 static bool gaps_kept(const drape_world* w)
 {
 	return w->def.strain_from_limiter && w->def.self_collision && w->work.pairs_ready;
