@@ -464,7 +464,9 @@ typedef struct drape_world_def {
 	 * whose every particle is held by a contact or constraint fails the step not by its strain
 	 * change (the body, not the step, moves it) but by the solve's residual on its particles; and
 	 * the strain limiter slides contacts held by static friction along their surfaces to bound
-	 * the strain of such cloth. docs/solver.md, "The strain guarantee from the limiter". */
+	 * the strain of such cloth, and keeps the step's cloth/cloth pairs from closing below their
+	 * gap (or the thickness) as it corrects. docs/solver.md, "The strain guarantee from the
+	 * limiter". */
 	bool strain_from_limiter;
 	/* Contacts as bounds inside the solve (default false): cloth/solid contacts are inequalities
 	 * of one modified PCG (an MPRGP iteration) that takes them in and releases them within the

@@ -114,15 +114,17 @@ typedef struct step_control {
 /* The scratch of strain limiting's projection (step/strain_limit.c): its rows and a particle
  * numbering local to them. Kept with the world's other step buffers, so that a step allocates
  * nothing once the rows have grown to their largest count. */
-/* One limited direction: a triangle's w_u or w_v, or a mass-spring stretch spring. */
+/* One limited direction: a triangle's w_u or w_v, or a mass-spring stretch spring; or, where the
+ * projection keeps cloth/cloth contact (strain_from_limiter), a repulsion pair's gap. */
 typedef struct limit_row {
-	int32_t p[3]; /* local particle indices */
-	double c[3];  /* w = sum c[m] x_m */
+	int32_t p[4]; /* local particle indices */
+	double c[4];  /* w = sum c[m] x_m */
 	int count;
 	vec3 n;      /* w / |w| */
 	double C;    /* |w| - bound, in length units of w */
 	double diag; /* sum c[m]^2 n^T W_m n */
 	double side; /* +1: held from stretching further (lambda >= 0); -1: from shrinking (lambda <= 0) */
+	int32_t pair; /* the repulsion pair of a gap's row, else -1 */
 } limit_row;
 
 typedef struct limit_set {
@@ -138,6 +140,12 @@ typedef struct limit_set {
 	 * slides along their contact's surface, where strain_from_limiter asks (sliding). */
 	uint8_t* slide;
 	bool sliding;
+	/* Where the projection keeps the step's cloth/cloth pairs apart (strain_from_limiter): per
+	 * repulsion pair (state.repulsions), the gap below which the projection may not bring it, and
+	 * whether it is a row of the projection (1) for this call. */
+	double* gap_floor;
+	uint8_t* gap_row;
+	int32_t gap_capacity;
 } limit_set;
 
 typedef struct solid_data solid_data; /* collide/solid.h */

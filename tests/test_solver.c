@@ -7,6 +7,7 @@
 #include "solver/block_tridiag.h"
 #include "solver/bsr.h"
 #include "solver/bsr_packed.h"
+#include "collide/cloth_contact.h"
 #include "step/constraints.h"
 #include "step/implicit.h"
 #include "solver/pcg.h"
@@ -732,6 +733,77 @@ static void test_strain_limit_slides_sticking_contacts(void)
 	}
 }
 
+/* Where strain_from_limiter asks, the projection keeps the step's cloth/cloth pairs apart
+ * (docs/solver.md, "The strain guarantee from the limiter"): sheet A, folded into a V, lies 1 mm
+ * under sheet B, folded alike and held on every particle (a layer pinched against a body). A's
+ * proposal is spread sideways by a fifth (15 % strain); the projection, shortening A's sides,
+ * lifts its fold line, which went through B. With the pairs as rows A stops below B. And 5 mm
+ * under B (farther than the thickness: no pair), spread by 0.3 (23 %): the projection's motion
+ * crossed B, and its fail-safe takes that back. */
+static void test_strain_limit_keeps_layers_apart(void)
+{
+	for (int run = 0; run < 4; ++run) {
+		const int on = run & 1, far = run >> 1;
+		const double h = 0.01, size = 0.2, theta = 0.5236; /* 30 degrees */
+		const double gap = far ? 0.005 : 0.001, spread = far ? 1.3 : 1.2;
+		const int res = 9;
+		drape_world_def wd = drape_default_world_def();
+		wd.strain_from_limiter = on;
+		drape_world* w = drape_world_create(&wd);
+		const double c[3] = {0.0, 0.0, 1.0}, u[3] = {1.0, 0.0, 0.0}, v[3] = {0.0, 1.0, 0.0};
+		drape_cloth_id a = fixture_add_sheet(w, res, size, c, u, v, NULL);
+		drape_cloth_id b = fixture_add_sheet(w, res, size, c, u, v, NULL);
+		CHECK(a.index == 0 && b.index == 1);
+		for (int k = 0; k < res * res; ++k) {
+			drape_constraint_def cd = drape_default_constraint_def();
+			cd.cloth = b;
+			cd.vertex = k;
+			CHECK(drape_constraint_add(w, &cd).index >= 0);
+		}
+		const int32_t n = res * res;
+		for (int32_t i = 0; i < 2 * n; ++i) {
+			/* folded along x = 0 (a grid column): every triangle keeps its rest shape */
+			const vec3 p = w->state.x[i];
+			const double lift = i < n ? 0.0 : gap / cos(theta);
+			w->state.x[i] = v3((p.x < 0.0 ? -1.0 : 1.0) * fabs(p.x) * cos(theta), p.y, 1.0 + fabs(p.x) * sin(theta) + lift);
+		}
+		CHECK(workspace_prepare(w) == DRAPE_OK);
+		constraints_prepare(w, 0.0, h);
+		CHECK(cloth_contacts_prepare(w));
+		CHECK(far ? w->state.repulsion_count == 0 : w->state.repulsion_count > 0);
+		CHECK(cloth_contacts_intersections(w, w->state.x) == 0);
+		for (int32_t i = 0; i < 2 * n; ++i) {
+			const vec3 p = w->state.x[i];
+			w->work.x1[i] = i < n ? v3(spread * p.x, p.y, p.z) : p;
+			w->work.v1[i] = v3_zero();
+		}
+		CHECK(cloth_contacts_intersections(w, w->work.x1) == 0);
+		CHECK(strain_limit_violation(w, w->work.x1) > 0.1);
+		memcpy(w->work.limit_pending, w->work.x1, (size_t)(2 * n) * sizeof *w->work.x1);
+		strain_limit_report rep = strain_limit_apply(w, h);
+		CHECK(rep.newton >= 1);
+		for (int32_t i = n; i < 2 * n; ++i) CHECK(v3_len(v3_sub(w->work.x1[i], w->state.x[i])) == 0.0); /* B held */
+		const int32_t crossing = cloth_contacts_intersections(w, w->work.x1);
+		if (on) {
+			CHECK(crossing == 0);
+			/* every pair on its side */
+			for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+				const repulsion* r = &w->state.repulsions[e];
+				vec3 g1 = v3_zero();
+				for (int k = 0; k < 4; ++k) g1 = v3_madd(g1, r->weight[k], w->work.x1[r->node[k]]);
+				CHECK(v3_dot(r->normal, g1) > 0.0);
+			}
+			/* near: the rows (pairs within the thickness at the start) hold A under B and A is
+			 * still limited where B leaves it room; far (no pair): the fail-safe takes back the
+			 * particles whose correction crossed B */
+			if (!far) CHECK(rep.residual < rep.excess);
+		} else {
+			CHECK(crossing > 0); /* what the rows prevent */
+		}
+		drape_world_destroy(w);
+	}
+}
+
 static void test_strain_limit_projection(void)
 {
 	for (int pins = 0; pins < 2; ++pins) {
@@ -832,6 +904,7 @@ static void test_strain_limit_projection(void)
 const test_case solver_tests[] = {
 	{"strain_limit_projection", test_strain_limit_projection},
 	{"strain_limit_slides_sticking_contacts", test_strain_limit_slides_sticking_contacts},
+	{"strain_limit_keeps_layers_apart", test_strain_limit_keeps_layers_apart},
 	{"bsr_pattern_and_product", test_bsr_pattern_and_product},
 	{"bsr_packed_same_bits", test_bsr_packed_same_bits},
 	{"matrix_is_symmetric", test_matrix_is_symmetric},

@@ -15,6 +15,7 @@
  * order on one thread: the same answer for any thread count. */
 #include "strain_limit.h"
 
+#include "../collide/cloth_pairs.h"
 #include "../forces/forces.h"
 #include "../seam.h"
 
@@ -44,6 +45,14 @@
 #define LIMIT_BACKTRACK 3
 /* Re-solves per Newton step after dropping rows whose multiplier has the wrong sign. */
 #define LIMIT_PRUNE 3
+/* Where the projection keeps cloth/cloth contact (strain_from_limiter): re-solves per Newton step
+ * after adding the pairs its move would bring below their floor, and how far below its floor (a
+ * share of it) a pair may end before the move of its particles is taken back (the regularisation
+ * and the CG's tolerance leave a row short of its target). */
+#define LIMIT_GAP_ROUNDS 4
+#define LIMIT_GAP_SLACK 0.25
+/* Crossing tests of the projection's own motion (gaps_fail_safe) before it is taken back whole. */
+#define LIMIT_SAFE_ROUNDS 4
 
 /* The filtered inverse mass times d. A particle that static friction alone holds (limit_slide)
  * is free along its contact's surface: only its normal is held. */
@@ -100,6 +109,8 @@ void limit_set_free(limit_set* set)
 	free(set->global);
 	free(set->dx);
 	free(set->slide);
+	free(set->gap_floor);
+	free(set->gap_row);
 	*set = (limit_set){0};
 }
 
@@ -149,7 +160,7 @@ static double consider(const drape_world* w, const vec3* x, limit_set* set, cons
 	/* Out: onto the bound. Near it: held at its length for this Newton step (C = 0), so that the
 	 * moves of its neighbours do not push it out in turn. */
 	limit_row row = {.count = count, .n = v3_scale(g, 1.0 / len), .C = out > 0.0 ? len - bound : 0.0,
-			 .side = stretched ? 1.0 : -1.0};
+			 .side = stretched ? 1.0 : -1.0, .pair = -1};
 	double free_diag = 0.0;
 	for (int m = 0; m < count; ++m) {
 		row.c[m] = c[m];
@@ -247,6 +258,182 @@ static void solve(const drape_world* w, limit_set* set)
 	}
 }
 
+/* Keeping cloth/cloth contact (docs/solver.md, "The strain guarantee from the limiter"): the
+ * projection moves particles along w without looking at the cloth around them, and where layers
+ * lie pressed together (a sleeve and the body panel pinched in the armpit) its corrections pushed
+ * one layer through the next. Where strain_from_limiter asks, each repulsion pair of the step
+ * (state.repulsions: the pairs within the thickness at its start and those caught crossing in its
+ * passes; cloth_contact.h) is an inequality of the projection: its gap g = n . sum w_k x_k, linear
+ * in x with the pair's normal and weights fixed as the repulsion holds them, may not fall below
+ * min(its gap in the proposal, the thickness). Collisions have the last word, as where the strain
+ * correction runs before the collision response (Provot 1995; Bridson, Fedkiw and Anderson 2002)
+ * or is interleaved with it (Wang, O'Brien and Ramamoorthi 2010); here the response is the solve's
+ * and comes first, so the contacts bound the limiter's move: a pair the move would bring below its
+ * floor joins the Newton step's rows (C = g - floor, one-sided: it may only push apart) and the
+ * step is solved again; a pair whose particles its constraints hold is left out (nothing moves it). */
+static bool gaps_kept(const drape_world* w)
+{
+	return w->def.strain_from_limiter && w->def.self_collision && w->work.pairs_ready;
+}
+
+static double gap_at(const repulsion* r, const vec3* x)
+{
+	vec3 g = v3_zero();
+	for (int a = 0; a < 4; ++a) g = v3_madd(g, r->weight[a], x[r->node[a]]);
+	return v3_dot(r->normal, g);
+}
+
+/* Each pair's floor at the proposal, no pair a row yet; false on no memory. */
+static bool gaps_init(drape_world* w)
+{
+	limit_set* set = &w->work.limit;
+	const int32_t m = w->state.repulsion_count;
+	if (m == 0) return true;
+	if (m > set->gap_capacity) {
+		double* f = realloc(set->gap_floor, (size_t)m * sizeof *f);
+		if (!f) return false;
+		set->gap_floor = f;
+		uint8_t* r = realloc(set->gap_row, (size_t)m);
+		if (!r) return false;
+		set->gap_row = r;
+		set->gap_capacity = m;
+	}
+	for (int32_t e = 0; e < m; ++e) {
+		set->gap_floor[e] = fmin(gap_at(&w->state.repulsions[e], w->work.x1), w->def.cloth_thickness);
+		set->gap_row[e] = 0;
+	}
+	return true;
+}
+
+/* Pair e as a row of the set (gap_row: 1 a row, 2 held by its particles' constraints). Returns -1
+ * on no memory. */
+static int gap_join(const drape_world* w, limit_set* set, int32_t e)
+{
+	const repulsion* r = &w->state.repulsions[e];
+	limit_row row = {.count = 4, .n = r->normal, .C = gap_at(r, w->work.x1) - set->gap_floor[e], .side = -1.0, .pair = e};
+	double free_diag = 0.0;
+	for (int m = 0; m < 4; ++m) {
+		row.c[m] = r->weight[m];
+		row.diag += row.c[m] * v3_dot(row.n, inv_mass_times(w, r->node[m], v3_scale(row.n, row.c[m])));
+		free_diag += row.c[m] * row.c[m] / w->model.mass[r->node[m]];
+	}
+	set->gap_row[e] = 2;
+	if (!(row.diag > LIMIT_HELD * free_diag)) return 0;
+	if (!reserve_row(set)) return -1;
+	for (int m = 0; m < 4; ++m) row.p[m] = local_index(set, r->node[m]);
+	set->rows[set->count++] = row;
+	set->gap_row[e] = 1;
+	return 1;
+}
+
+/* The pairs that the move -W J^T lambda of the current solution brings below their floor join
+ * the rows; how many joined, -1 on no memory. */
+static int32_t gaps_join_crossed(const drape_world* w, limit_set* set)
+{
+	move_of(w, set, set->lambda);
+	int32_t joined = 0;
+	for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+		if (set->gap_row[e]) continue;
+		const repulsion* r = &w->state.repulsions[e];
+		double closing = 0.0;
+		for (int a = 0; a < 4; ++a) {
+			const int32_t l = set->local[r->node[a]];
+			if (l) closing += r->weight[a] * v3_dot(r->normal, set->dx[l - 1]);
+		}
+		if (!(closing > 0.0) || gap_at(r, w->work.x1) - closing >= set->gap_floor[e]) continue;
+		const int k = gap_join(w, set, e);
+		if (k < 0) return -1;
+		joined += k;
+	}
+	return joined;
+}
+
+/* Pairs that the Newton step's move (set->dx, just applied) left further below their floor than
+ * LIMIT_GAP_SLACK of it: the move of their particles is taken back (their dx set to 0), and again
+ * for pairs that this breaks in turn, until none is left; at worst every particle of the step goes
+ * back, to where each pair was within its slack. The rows are solved to the CG's tolerance with
+ * the 5 % regularisation, and where the strain rows push hard a row stops short of its floor:
+ * taking back the few particles there keeps the pair without halving the whole step, as the
+ * fail-safes of Provot (1997) and Bridson et al. (2002) treat the region a first response left
+ * colliding rather than the whole cloth. */
+static void gaps_take_back(drape_world* w, limit_set* set, double h)
+{
+	for (bool again = true; again;) {
+		again = false;
+		for (int32_t e = 0; e < w->state.repulsion_count; ++e) {
+			const repulsion* r = &w->state.repulsions[e];
+			const double f = set->gap_floor[e];
+			if (gap_at(r, w->work.x1) >= f - LIMIT_GAP_SLACK * fabs(f)) continue;
+			for (int a = 0; a < 4; ++a) {
+				const int32_t i = r->node[a], l = set->local[i];
+				if (!l) continue;
+				const vec3 d = set->dx[l - 1];
+				if (d.x == 0.0 && d.y == 0.0 && d.z == 0.0) continue;
+				w->work.x1[i] = v3_add(w->work.x1[i], d);
+				w->work.v1[i] = v3_madd(w->work.v1[i], 1.0 / h, d);
+				set->dx[l - 1] = v3_zero();
+				again = true;
+			}
+		}
+	}
+}
+
+/* Particle i back where the solve's proposal had it (from), its velocity with it. */
+static void back_to_proposal(drape_world* w, int32_t i, const vec3* from, double h)
+{
+	const vec3 d = v3_sub(from[i], w->work.x1[i]);
+	w->work.x1[i] = from[i];
+	w->work.v1[i] = v3_madd(w->work.v1[i], 1.0 / h, d);
+}
+
+/* The fail-safe for pairs the rows do not hold (farther apart than the thickness at the step's
+ * start, crossed by no pass): the projection's own motion, from the proposal as the solve left
+ * it (work.limit_pending) to the limited one, goes through the crossing test of a step
+ * (cloth_pairs_crossings), and the particles of every pair it crosses go back to the proposal,
+ * which the step's crossing test then judges as it would without the limiter; the test is
+ * repeated, and after LIMIT_SAFE_ROUNDS (or where the test cannot answer: over its budget) the
+ * whole projection is taken back. True when some particle went back. */
+static bool gaps_fail_safe(drape_world* w, double h)
+{
+	cloth_pairs* d = &w->work.pairs;
+	const vec3* from = w->work.limit_pending;
+	for (int round = 0;; ++round) {
+		const int32_t k = cloth_pairs_crossings(d, from, w->work.x1, 1e-9);
+		if (k == 0) return round > 0;
+		if (k < 0 || round == LIMIT_SAFE_ROUNDS) {
+			for (int32_t i = 0; i < w->model.particle_count; ++i) back_to_proposal(w, i, from, h);
+			return true;
+		}
+		for (int32_t c = 0; c < d->xvf_count; ++c) {
+			back_to_proposal(w, d->xvf[c].p, from, h);
+			for (int a = 0; a < 3; ++a) back_to_proposal(w, w->model.triangles[d->xvf[c].t].v[a], from, h);
+		}
+		for (int32_t c = 0; c < d->xee_count; ++c)
+			for (int a = 0; a < 2; ++a) {
+				back_to_proposal(w, d->xee[c].e0[a], from, h);
+				back_to_proposal(w, d->xee[c].e1[a], from, h);
+			}
+	}
+}
+
+/* Solves the set's rows; the bounds are one-sided: a row whose multiplier pushes the wrong way (a
+ * stretched row held from shrinking, a pair held from parting) leaves the set, and the rest is
+ * solved again. */
+static void solve_one_sided(const drape_world* w, limit_set* set)
+{
+	solve(w, set);
+	for (int prune = 0; prune < LIMIT_PRUNE; ++prune) {
+		int32_t kept = 0;
+		for (int32_t r = 0; r < set->count; ++r) {
+			if (set->lambda[r] * set->rows[r].side >= 0.0) set->rows[kept++] = set->rows[r];
+			else if (set->rows[r].pair >= 0) set->gap_row[set->rows[r].pair] = 0; /* may join again */
+		}
+		if (kept == set->count || kept == 0) break;
+		set->count = kept;
+		solve(w, set);
+	}
+}
+
 bool strain_limit_active(const drape_world* w) { return w->def.strain_limit > 0.0 && !seams_open(w); }
 
 strain_limit_report strain_limit_apply(drape_world* w, double h)
@@ -260,22 +447,25 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	if (!(worst > LIMIT_TOLERANCE * s) || worst > LIMIT_SNAP) return rep;
 
 	limit_set* set = &w->work.limit;
+	const bool gaps = gaps_kept(w);
+	if (gaps && !gaps_init(w)) return rep; /* no memory: the proposal stays as it was */
 	for (int newton = 0; newton < LIMIT_NEWTON && worst > LIMIT_TOLERANCE * s; ++newton) {
 		for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
 		set->particles = 0;
 		set->count = 0;
 		if (scan(w, w->work.x1, set, s, true) < 0.0) break;
-		solve(w, set);
-		/* The bounds are one-sided: a row whose multiplier pushes the wrong way (a stretched row
-		 * held from shrinking) leaves the set, and the rest is solved again. */
-		for (int prune = 0; prune < LIMIT_PRUNE; ++prune) {
-			int32_t kept = 0;
-			for (int32_t r = 0; r < set->count; ++r)
-				if (set->lambda[r] * set->rows[r].side >= 0.0) set->rows[kept++] = set->rows[r];
-			if (kept == set->count || kept == 0) break;
-			set->count = kept;
-			solve(w, set);
+		bool memory = true;
+		for (int32_t e = 0; gaps && e < w->state.repulsion_count; ++e)
+			if (set->gap_row[e] == 1) memory = memory && gap_join(w, set, e) >= 0;
+		if (!memory) break;
+		solve_one_sided(w, set);
+		for (int round = 0; gaps && round < LIMIT_GAP_ROUNDS; ++round) {
+			const int32_t joined = gaps_join_crossed(w, set);
+			if (joined < 0) memory = false;
+			if (joined <= 0) break;
+			solve_one_sided(w, set);
 		}
+		if (!memory) break;
 		bool finite = true;
 		for (int32_t r = 0; r < set->count; ++r) finite = finite && isfinite(set->lambda[r]);
 		if (!finite) break; /* nothing applied: the proposal stays as it was */
@@ -287,12 +477,15 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 			w->work.x1[g] = v3_sub(w->work.x1[g], dx[i]);
 			w->work.v1[g] = v3_madd(w->work.v1[g], -1.0 / h, dx[i]);
 		}
+		if (gaps) gaps_take_back(w, set, h);
 		rep.newton = newton + 1;
 		const double before = worst;
 		worst = scan(w, w->work.x1, NULL, s, false);
 		/* A Newton step that made things worse (rows nearly dependent on each other, or
 		 * elements outside the set pushed out further than the set came in) is halved, up to
-		 * LIMIT_BACKTRACK times, and otherwise taken back, ending the projection. */
+		 * LIMIT_BACKTRACK times, and otherwise taken back, ending the projection. (Halving
+		 * keeps every cloth/cloth pair within its slack: its gap moves linearly between two
+		 * gaps that are.) */
 		double taken = 1.0;
 		for (int back = 0; !(worst <= before) && back <= LIMIT_BACKTRACK; ++back) {
 			const double undo = back == LIMIT_BACKTRACK ? taken : 0.5 * taken;
@@ -309,6 +502,7 @@ strain_limit_report strain_limit_apply(drape_world* w, double h)
 	}
 	for (int32_t i = 0; i < set->particles; ++i) set->local[set->global[i]] = 0;
 	set->particles = 0;
+	if (gaps && rep.newton > 0 && gaps_fail_safe(w, h)) rep.residual = scan(w, w->work.x1, NULL, s, false);
 	return rep;
 }
 

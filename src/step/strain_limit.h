@@ -18,7 +18,9 @@ typedef struct strain_limit_report {
 bool strain_limit_active(const drape_world* w);
 
 /* Projects w->x1 (and moves w->v1 with it, by the position change / h) with s =
- * w->def.strain_limit. Particles move in proportion to their inverse mass and only in the
+ * w->def.strain_limit. With strain_from_limiter the caller keeps the proposal in
+ * w->work.limit_pending (its copy of x1 before the call): the projection's fail-safe against
+ * crossing cloth goes back to it. Particles move in proportion to their inverse mass and only in the
  * directions their constraints leave free (the filter S of sec. 5.3), so pins stay exact and
  * linear and angular momentum are kept. The same answer for any thread count. */
 strain_limit_report strain_limit_apply(drape_world* w, double h);
