@@ -128,22 +128,20 @@ static int32_t facing_point(drape_world* w, int32_t i, vec3 facing, double reach
 	return found;
 }
 
-/* Squeezed cloth (docs/collide.md): where another surface of the solids faces the contact
- * surface of particle i, a particle between two layers (inner or outer, cloth_layers.c), across a
- * gap of which its quarter is less than a thickness, the contact's target lies a quarter of the gap
- * off its surface instead of a thickness (or, pinched, nothing): the other layer takes a quarter
- * from the other surface, and half the gap lies between them. So neither layer's target lies
- * inside the other surface however close the two come. Particles of one layer (a sleeve folded in
- * an elbow) keep the plain contact: squeezing them too crossed the dancer's sleeve. Only in worlds
- * with layers; single garments keep the plain contact, frame for frame. */
+/* Squeezed cloth (docs/collide.md): where another surface of the solids faces particle i's
+ * contact surface across a gap that its share would not fill with a whole thickness, the
+ * contact's target lies at that share of the gap instead of a thickness (or, pinched, nothing)
+ * off its surface: a quarter for a particle between two layers (the other layer takes a quarter
+ * from the other surface, and half the gap lies between them), half for a particle alone. So no
+ * target lies inside the other surface however close the two come. Only in worlds with layers,
+ * where two garments fill such gaps; single garments keep the plain contact, frame for frame. */
 static void squeeze(drape_world* w, int32_t i, double h)
 {
 	const contact* c = &w->state.contacts[i];
 	w->work.contact_room[i] = INFINITY;
 	if (!w->model.layers.active) return;
 	vec3 facing;
-	if (!cloth_layers_contact_side(&w->model.layers, i, &facing)) return;
-	const double share = 0.25;
+	const double share = cloth_layers_contact_side(&w->model.layers, i, &facing) ? 0.25 : 0.5;
 	/* the point under the particle on the contact's plane at the step's end */
 	const vec3 n = c->normal, end = v3_madd(w->state.x[i], h, c->surface_velocity);
 	const vec3 a = v3_madd(end, v3_dot(n, v3_sub(c->point_end, end)), n);
