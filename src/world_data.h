@@ -284,8 +284,6 @@ typedef struct world_state {
 	X(vec3, e, LEN_PARTICLES) /* the residual A dv - b: constraint impulses (sec. 5.4) */                      \
 	X(mat3, S, LEN_PARTICLES) /* the filter of eq. 13 */                                                       \
 	X(uint8_t, constrained, LEN_PARTICLES)                                                                     \
-	X(double, contact_room, LEN_PARTICLES) /* squeezed cloth (collide/contact.c): the most this step's     \
-						* contact target lies off its surface; INFINITY: no squeeze */ \
 	X(double, partial, LEN_CHUNKS) /* reduction scratch, 4 per chunk (solver/reduce.h) */                      \
 	/* line solves (step/line_solve.c): per particle the slots of blocks (p, p-1), (p, p+1),                 \
 	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; per thread scratch for the longest line */  \
