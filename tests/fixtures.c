@@ -1,6 +1,10 @@
 /* Test fixtures: the figure 2 sheet built through the public API. */
 #include "fixtures.h"
 
+#include "step/constraints.h"
+#include "step/implicit.h"
+#include "world.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +51,20 @@ drape_world* make_sheet_bent(const drape_world_def* wdef, const drape_material* 
 		}
 	}
 	if (cloth) *cloth = id;
+	return w;
+}
+
+drape_world* fixture_assembled_sheet(const drape_world_def* wdef, drape_bend_model bend_model, int res, double h,
+				     uint64_t seed, bool pins)
+{
+	drape_world* w = make_sheet_bent(wdef, NULL, res, 0.5, pins, NULL, bend_model);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
+		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+	}
+	workspace_prepare(w);
+	constraints_prepare(w, 0.0, h);
+	implicit_assemble(w, 0.0, h);
 	return w;
 }
 

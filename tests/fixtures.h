@@ -18,6 +18,12 @@ drape_world* make_sheet_bent(const drape_world_def* wdef, const drape_material* 
 drape_cloth_id fixture_add_sheet(drape_world* w, int res, double size, const double c[3], const double u[3],
 				 const double v[3], const drape_material* m);
 
+/* A res x res sheet (0.5 m, bending model, corners pinned with pins) with random deformation and
+ * velocities, prepared and its system of eq. 18 assembled for a step of h: the solver tests'
+ * system. */
+drape_world* fixture_assembled_sheet(const drape_world_def* wdef, drape_bend_model bend_model, int res, double h,
+				     uint64_t seed, bool pins);
+
 /* Deterministic pseudo-random numbers in [-1, 1). */
 double fixture_rand(uint64_t* state);
 

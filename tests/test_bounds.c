@@ -18,15 +18,7 @@
 static drape_world* assembled_sheet(int res, double h, uint64_t seed)
 {
 	drape_world_def wd = drape_default_world_def();
-	drape_world* w = make_sheet(&wd, NULL, res, 0.5, false, NULL);
-	for (int32_t i = 0; i < w->model.particle_count; ++i) {
-		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
-		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-	}
-	workspace_prepare(w);
-	constraints_prepare(w, 0.0, h);
-	implicit_assemble(w, 0.0, h);
-	return w;
+	return fixture_assembled_sheet(&wd, drape_default_cloth_def().bend_model, res, h, seed, false);
 }
 
 /* Bound k on particle i: n . dv >= lower, held at the start or not, released beyond `floor`. */

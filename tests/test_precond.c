@@ -27,15 +27,7 @@
  * of h. */
 static drape_world* random_system_of(const drape_world_def* wd, drape_bend_model model, int res, double h, uint64_t seed)
 {
-	drape_world* w = make_sheet_bent(wd, NULL, res, 0.5, false, NULL, model);
-	for (int32_t i = 0; i < w->model.particle_count; ++i) {
-		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
-		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-	}
-	workspace_prepare(w);
-	constraints_prepare(w, 0.0, h);
-	implicit_assemble(w, 0.0, h);
-	return w;
+	return fixture_assembled_sheet(wd, model, res, h, seed, false);
 }
 
 /* The same with hinges and the default world: the 1-ring pattern the multigrid's level counts

@@ -24,15 +24,7 @@
 static drape_world* assembled_sheet(int res, double h, uint64_t seed, bool pins)
 {
 	drape_world_def wd = drape_default_world_def();
-	drape_world* w = make_sheet(&wd, NULL, res, 0.5, pins, NULL);
-	for (int32_t i = 0; i < w->model.particle_count; ++i) {
-		w->state.x[i] = v3_add(w->state.x[i], v3(0.01 * fixture_rand(&seed), 0.01 * fixture_rand(&seed), 0.02 * fixture_rand(&seed)));
-		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
-	}
-	workspace_prepare(w);
-	constraints_prepare(w, 0.0, h);
-	implicit_assemble(w, 0.0, h);
-	return w;
+	return fixture_assembled_sheet(&wd, drape_default_cloth_def().bend_model, res, h, seed, pins);
 }
 
 static void test_bsr_pattern_and_product(void)

@@ -96,39 +96,34 @@ LANES_INLINE void row_pair(const drape_world* w, double s, bool unit, int32_t i0
 	}
 }
 
+/* bend_f1 = f over the rows and their energy summed in row order (one thread, as
+ * bend_tensor_rows_energy adds them); unit (s == 1), a constant at each call, drops the scaling. */
+LANES_INLINE double rows_energy(drape_world* w, double s, bool unit)
+{
+	const int32_t n = w->model.particle_count;
+	double sum = 0.0;
+	for (int32_t q = 0; q < (n + 1) / 2; ++q) {
+		vec3 f[2];
+		double rows[2];
+		row_pair(w, s, unit, 2 * q, f, rows);
+		w->work.bend_f1[2 * q] = f[0];
+		sum += rows[0];
+		if (2 * q + 1 < n) {
+			w->work.bend_f1[2 * q + 1] = f[1];
+			sum += rows[1];
+		}
+	}
+	return sum;
+}
+
 /* b += h f over the rows (explicit_rows), or, with e, bend_f1 = f and *e the rows' energy sums
- * added in row order (one thread, as bend_tensor_rows_energy adds them). */
+ * (rows_energy). */
 LANES_INLINE void rows_body(drape_world* w, double h, double s, double* e)
 {
 	const int32_t n = w->model.particle_count;
 	const int32_t pairs = (n + 1) / 2;
 	if (e) {
-		double sum = 0.0;
-		if (s == 1.0)
-			for (int32_t q = 0; q < pairs; ++q) {
-				vec3 f[2];
-				double rows[2];
-				row_pair(w, s, true, 2 * q, f, rows);
-				w->work.bend_f1[2 * q] = f[0];
-				sum += rows[0];
-				if (2 * q + 1 < n) {
-					w->work.bend_f1[2 * q + 1] = f[1];
-					sum += rows[1];
-				}
-			}
-		else
-			for (int32_t q = 0; q < pairs; ++q) {
-				vec3 f[2];
-				double rows[2];
-				row_pair(w, s, false, 2 * q, f, rows);
-				w->work.bend_f1[2 * q] = f[0];
-				sum += rows[0];
-				if (2 * q + 1 < n) {
-					w->work.bend_f1[2 * q + 1] = f[1];
-					sum += rows[1];
-				}
-			}
-		*e = sum;
+		*e = s == 1.0 ? rows_energy(w, s, true) : rows_energy(w, s, false);
 		return;
 	}
 	/* ky is zero for an explicit role, as in bend_tensor_assemble's loop */
