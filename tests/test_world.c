@@ -9,6 +9,9 @@
 #include "forces/bend_tensor.h"
 #include "step/bend_tensor_assemble.h"
 #include "step/implicit.h"
+#include "step/implicit_triangles.h"
+#include "step/integrators.h"
+#include "step/strain_limit.h"
 #include "step/step.h"
 #include "step/strain_change.h"
 
@@ -711,6 +714,83 @@ static void test_explicit_assembly_fused(void)
 		}
 }
 
+/* The implicit triangle kernel (step/implicit_triangles.c), in both its clones (math/lanes.h),
+ * against the general path (assemble_triangle, one triangle at a time): an implicit sheet with
+ * wind, gusts and drag, positions scrambled so that some triangles are beyond the strain limit on
+ * either side and some within, one triangle crushed to a point (|w| = 0 there and in a neighbour: the scalar path's), y
+ * and v random. A, b and the first pass's record of each triangle's b terms, bit for bit. */
+static void test_implicit_assembly_lanes(void)
+{
+	drape_world_def wd = drape_default_world_def();
+	wd.threads = 1;
+	wd.self_collision = false;
+	wd.strain_limit = 0.01;
+	wd.air_velocity[0] = 3.0;
+	wd.gust_amplitude[1] = 2.0;
+	wd.gust_frequency = 1.5;
+	drape_material mat = drape_default_material();
+	drape_world* w = make_sheet(&wd, &mat, 13, 0.5, true, NULL);
+	CHECK(workspace_prepare(w) == DRAPE_OK);
+	CHECK(strain_limit_active(w) && w->model.triangles[0].drag > 0.0);
+	step_scheme sc;
+	integrator_scheme(w, &sc);
+	CHECK(implicit_triangles_lanes(w, &sc.pass[0]));
+	const int32_t n = w->model.particle_count;
+	uint64_t seed = 27;
+	for (int32_t i = 0; i < n; ++i) {
+		w->state.x[i] = v3_add(w->state.x[i], v3(0.002 * fixture_rand(&seed), 0.002 * fixture_rand(&seed), 0.004 * fixture_rand(&seed)));
+		w->state.v[i] = v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed));
+		w->work.y[i] = v3(1e-3 * fixture_rand(&seed), 1e-3 * fixture_rand(&seed), 1e-3 * fixture_rand(&seed));
+	}
+	const triangle_elem* crushed = &w->model.triangles[w->model.triangle_count / 2];
+	for (int a = 1; a < 3; ++a) w->state.x[crushed->v[a]] = w->state.x[crushed->v[0]];
+	int over = 0, under = 0, within = 0, zero = 0;
+	for (int32_t k = 0; k < w->model.triangle_count; ++k) {
+		const triangle_elem* e = &w->model.triangles[k];
+		const vec3 x[3] = {w->state.x[e->v[0]], w->state.x[e->v[1]], w->state.x[e->v[2]]};
+		tri_w tw;
+		tri_w_at(&e->rest, x, &tw);
+		zero += !(tw.lu > 0.0);
+		if (!(tw.lu > 0.0)) continue;
+		over += tw.lu > e->bu * 1.01;
+		under += tw.lu < e->bu * 0.99;
+		within += tw.lu <= e->bu * 1.01 && tw.lu >= e->bu * 0.99;
+	}
+	CHECK(over > 10 && under > 10 && within > 10 && zero > 0);
+	const size_t nnz = (size_t)w->work.A.nnz, corners = 3 * (size_t)w->model.triangle_count;
+	mat3* a0 = malloc(nnz * sizeof *a0);
+	vec3* b0 = malloc((size_t)n * sizeof *b0);
+	vec3* r0 = malloc(corners * sizeof *r0);
+	for (int k = 0; k < 3; ++k) {
+		const double t = 0.1 * k, h = 1e-3 * (k + 1);
+		/* k = 2: the first pass of a step, which records each element's b terms */
+		const bool record = k == 2;
+		for (int c = 0; c < 3; ++c) {
+			w->work.lanes_plain = c == 1;
+			w->work.fused_disabled = c == 2;
+			w->work.reuse_step = record;
+			w->work.reuse_valid = false;
+			implicit_assemble(w, t, h);
+			CHECK(w->work.reuse_valid == record);
+			if (c == 0) {
+				memcpy(a0, w->work.A.blocks, nnz * sizeof *a0);
+				memcpy(b0, w->work.b, (size_t)n * sizeof *b0);
+				if (record) memcpy(r0, w->work.reuse_r, corners * sizeof *r0);
+				continue;
+			}
+			CHECK(memcmp(a0, w->work.A.blocks, nnz * sizeof *a0) == 0);
+			CHECK(memcmp(b0, w->work.b, (size_t)n * sizeof *b0) == 0);
+			if (record) CHECK(memcmp(r0, w->work.reuse_r, corners * sizeof *r0) == 0);
+		}
+		w->work.lanes_plain = w->work.fused_disabled = w->work.reuse_step = false;
+		w->work.reuse_valid = false;
+	}
+	free(a0);
+	free(b0);
+	free(r0);
+	drape_world_destroy(w);
+}
+
 /* docs/reliability.md, "Bounded work": an explicit part whose stable step is far below max_dt stops
  * the run at its divergence with the max_dt that would fit, and runs at that max_dt. */
 static void test_explicit_cap_stops(void)
@@ -960,6 +1040,7 @@ const test_case world_tests[] = {
 	{"judge_keeps_start_measures", test_judge_keeps_start_measures},
 	{"judge_merged_measures", test_judge_merged_measures},
 	{"explicit_assembly_fused", test_explicit_assembly_fused},
+	{"implicit_assembly_lanes", test_implicit_assembly_lanes},
 	{"two_cloths_one_world", test_two_cloths_one_world},
 	{"cloth_added_after_steps", test_cloth_added_after_steps},
 	{"constraint_remove_and_reuse", test_constraint_remove_and_reuse},

@@ -11,6 +11,7 @@
 #include "../math/scalar.h"
 #include "bend_tensor_assemble.h"
 #include "explicit_triangles.h"
+#include "implicit_triangles.h"
 #include "integrators.h"
 #include "line_solve.h"
 #include "../solver/reduce.h"
@@ -396,6 +397,9 @@ void assemble_pass(drape_world* w, double t, double h, const assembly_plan* p)
 		}
 		if (triangles_explicit(w, p))
 			explicit_triangles_assemble(w, wind, h, p);
+		else if (implicit_triangles_lanes(w, p))
+			implicit_triangles_assemble(w, wind, h, p, reuse ? w->work.reuse_r : NULL, reuse ? w->work.reuse_used : NULL,
+						    assemble_triangle);
 		else
 			ASSEMBLE_COLOURED(&w->work.triangle_colours, assemble_triangle(w, &w->model.triangles[w->work.triangle_colours.order[j]], wind, h, p))
 		ASSEMBLE_COLOURED(&w->work.hinge_colours, assemble_hinge(w, &w->model.hinges[w->work.hinge_colours.order[j]], h, p))
