@@ -281,10 +281,14 @@ LANES_INLINE void terms_four(const drape_world* w, const lanes_input* in, vec3 w
 LANES_INLINE void scatter_lane(drape_world* w, const triangle_elem* e, const lanes_terms* t, int l, bool rhs, vec3* rec)
 {
 	mat3* blocks = w->work.A.blocks;
+#pragma GCC unroll 3
 	for (int a = 0; a < 3; ++a)
+#pragma GCC unroll 3
 		for (int c = 0; c < 3; ++c) {
 			mat3* blk = &blocks[e->slot[3 * a + c]];
+#pragma GCC unroll 3
 			for (int q = 0; q < 3; ++q)
+#pragma GCC unroll 3
 				for (int s = 0; s < 3; ++s) {
 					const int I = 3 * a + q, J = 3 * c + s;
 					blk->m[q][s] -= I <= J ? t->m[I][J][l] : t->m[J][I][l];
@@ -301,6 +305,14 @@ LANES_INLINE void scatter_lane(drape_world* w, const triangle_elem* e, const lan
 LANES_INLINE void four_body(drape_world* w, const lanes_input* in, const int32_t* idx, vec3 wind, double h,
 			    const assembly_plan* p, bool limit, vec3* rec, uint8_t* used)
 {
+	/* The blocks the four will add to, fetched while their terms are formed: they lie scattered
+	 * over A, and the additions waited on them. */
+	for (int l = 0; l < 4; ++l)
+		for (int k = 0; k < 9; ++k) {
+			const char* blk = (const char*)&w->work.A.blocks[in->e[l]->slot[k]];
+			__builtin_prefetch(blk, 1);
+			__builtin_prefetch(blk + sizeof(mat3) - 1, 1);
+		}
 	lanes_terms t;
 	terms_four(w, in, wind, h, p, limit, &t);
 	for (int l = 0; l < 4; ++l) {
