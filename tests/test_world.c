@@ -715,10 +715,13 @@ static void test_explicit_assembly_fused(void)
 }
 
 /* The implicit triangle kernel (step/implicit_triangles.c), in both its clones (math/lanes.h),
- * against the general path (assemble_triangle, one triangle at a time): an implicit sheet with
- * wind, gusts and drag, positions scrambled so that some triangles are beyond the strain limit on
- * either side and some within, one triangle crushed to a point (|w| = 0 there and in a neighbour: the scalar path's), y
- * and v random. A, b and the first pass's record of each triangle's b terms, bit for bit. */
+ * and the fold-guarded hinges within their guard, whose terms are all +0 (step/implicit.c,
+ * scatter_zero), against the general path (assemble_triangle, one triangle at a time;
+ * condition_terms and scatter_role for every hinge): an implicit sheet with wind, gusts, drag and
+ * a fold guard, positions scrambled so that some triangles are beyond the strain limit on either
+ * side and some within, some hinges folded past the guard and some not, one triangle crushed to a
+ * point (|w| = 0 there and in a neighbour: the scalar path's), y and v random. A, b and the first
+ * pass's record of each element's b terms, bit for bit. */
 static void test_implicit_assembly_lanes(void)
 {
 	drape_world_def wd = drape_default_world_def();
@@ -728,10 +731,20 @@ static void test_implicit_assembly_lanes(void)
 	wd.air_velocity[0] = 3.0;
 	wd.gust_amplitude[1] = 2.0;
 	wd.gust_frequency = 1.5;
-	drape_material mat = drape_default_material();
-	drape_world* w = make_sheet(&wd, &mat, 13, 0.5, true, NULL);
+	drape_grid_def g = drape_default_grid_def();
+	g.size[0] = g.size[1] = 0.5;
+	g.resolution[0] = g.resolution[1] = 13;
+	drape_mesh m;
+	char err[256];
+	CHECK(drape_mesh_make_grid(&g, &m, err, sizeof err) == DRAPE_OK);
+	drape_world* w = drape_world_create(&wd);
+	drape_cloth_def cd = drape_default_cloth_def();
+	cd.mesh = &m;
+	cd.fold_guard = 0.1;
+	CHECK(drape_cloth_add(w, &cd).index == 0);
+	drape_mesh_free(&m);
 	CHECK(workspace_prepare(w) == DRAPE_OK);
-	CHECK(strain_limit_active(w) && w->model.triangles[0].drag > 0.0);
+	CHECK(strain_limit_active(w) && w->model.triangles[0].drag > 0.0 && w->model.hinge_count > 0 && w->model.hinges[0].guard == 0.1);
 	step_scheme sc;
 	integrator_scheme(w, &sc);
 	CHECK(implicit_triangles_lanes(w, &sc.pass[0]));
@@ -757,7 +770,16 @@ static void test_implicit_assembly_lanes(void)
 		within += tw.lu <= e->bu * 1.01 && tw.lu >= e->bu * 0.99;
 	}
 	CHECK(over > 10 && under > 10 && within > 10 && zero > 0);
-	const size_t nnz = (size_t)w->work.A.nnz, corners = 3 * (size_t)w->model.triangle_count;
+	int folded = 0, flat = 0;
+	for (int32_t k = 0; k < w->model.hinge_count; ++k) {
+		const hinge_elem* e = &w->model.hinges[k];
+		const vec3 x[4] = {w->state.x[e->v[0]], w->state.x[e->v[1]], w->state.x[e->v[2]], w->state.x[e->v[3]]};
+		const double theta = fabs(bend_angle(x));
+		folded += theta > e->guard;
+		flat += theta < e->guard;
+	}
+	CHECK(folded > 10 && flat > 10);
+	const size_t nnz = (size_t)w->work.A.nnz, corners = 3 * (size_t)w->model.triangle_count + 4 * (size_t)w->model.hinge_count;
 	mat3* a0 = malloc(nnz * sizeof *a0);
 	vec3* b0 = malloc((size_t)n * sizeof *b0);
 	vec3* r0 = malloc(corners * sizeof *r0);

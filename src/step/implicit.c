@@ -136,6 +136,30 @@ static void scatter_role(drape_world* w, const element_terms* t, int role, bool 
 	}
 }
 
+/* Whether an element's gradient g, velocities v and yv (n each) are finite: then the terms of a
+ * condition of value +0 and stiffness and damping 0 are all +0 (each a sum from +0 of products
+ * of 0 with finite numbers), and scatter_role adds exactly nothing to A and +0 to b, as
+ * scatter_zero does. A fold-guarded hinge within its guard is such an element: most of a
+ * garment's hinges, most of the time (docs/solver.md, "One step", *Assembly*). */
+static bool finite_terms(const vec3* g, const vec3* v, const vec3* yv, int n)
+{
+	bool finite = true;
+	for (int a = 0; a < n; ++a) finite = finite && v3_isfinite(g[a]) && v3_isfinite(v[a]) && v3_isfinite(yv[a]);
+	return finite;
+}
+
+/* What scatter adds for an element whose terms are all +0 (finite_terms): b + (+0), which leaves
+ * b as it was except a -0, rec +0, used set; A as it was (a block minus +0 is the block). */
+static void scatter_zero(drape_world* w, const assembly_plan* p, const int32_t* vert, int n, vec3* rec, uint8_t* used)
+{
+	const bool changed = rec && w->work.reuse_mode == REUSE_CHANGED;
+	for (int a = 0; a < n; ++a) {
+		if (p->rhs && !changed) w->work.b[vert[a]] = v3_add(w->work.b[vert[a]], v3_zero());
+		if (rec) rec[a] = v3_zero();
+	}
+	if (used) *used = 1;
+}
+
 /* rec, used: the element's slots in w->reuse_r and w->reuse_used (reuse modes only, where every
  * family is implicit, so at most one group of terms is used). */
 static void scatter(drape_world* w, const sinks* s, const assembly_plan* p, const int32_t* vert, const int32_t* slot,
@@ -251,8 +275,6 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 	sinks s;
 	sinks_init(&s, 4);
 	if (p->role[FAMILY_BEND] == ROLE_OFF) return;
-	jacobian_mode mode;
-	element_terms* t = sink_for(&s, p, FAMILY_BEND, &mode);
 	vec3 x[4], v[4], yv[4];
 	gather(w, e->v, 4, h, x, v, yv);
 	condition c;
@@ -262,7 +284,13 @@ static void assemble_hinge(drape_world* w, const hinge_elem* e, double h, const 
 		/* A fold guard: the same hinge past its angle, nothing within it. */
 		c.c[0] = bend_guarded(c.c[0], e->guard);
 		if (c.c[0] == 0.0) k = kd = 0.0;
+		if (c.c[0] == 0.0 && !w->work.fused_disabled && isfinite(p->scale[FAMILY_BEND]) && finite_terms(c.grad[0], v, yv, 4)) {
+			scatter_zero(w, p, e->v, 4, rec, used);
+			return;
+		}
 	}
+	jacobian_mode mode;
+	element_terms* t = sink_for(&s, p, FAMILY_BEND, &mode);
 	condition_terms(&c, k * p->scale[FAMILY_BEND], kd * p->scale[FAMILY_BEND], v, mode, t);
 	scatter(w, &s, p, e->v, e->slot, yv, h, rec, used);
 }
