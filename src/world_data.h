@@ -324,6 +324,8 @@ typedef struct world_state {
 	/* the x and v its rows read, one 64-byte line per particle (x, 0, v, 0): each entry's two loads \
 	 * of four doubles (step/bend_tensor_assemble.c); none without tensor bending */                \
 	X(double, bend_xv, LEN_BEND_LINES)                                                                         \
+	/* and the v + y / h of an implicit role's rows, (x, y, z, 0) per particle */                             \
+	X(double, bend_yv, LEN_BEND_YV)                                                                            \
 	X(vec3, x_keep, LEN_PARTICLES)        /* BDF2: the extrapolation's shift of x (bdf2_shift) */             \
 	/* Newton iterations (def.newton_iterations > 1; step/implicit.c): the iterate's state, its y          \
 	 * (-h v_k) and a zero z; none (NULL) otherwise */                                                        \

@@ -186,6 +186,99 @@ void bend_tensor_keep(drape_world* w, bool formed)
 	w->work.bend_f0_s = w->work.bend_f1_s;
 }
 
+/* An implicit (or right-hand-side) role's rows [lo, hi) in vectors of four doubles: the loop of
+ * bend_tensor_assemble below with x, v and yv = v + y / h read as lines (x, y, z, 0), each lane the
+ * scalar loop's operations in its order (f + (-q) d is the scalar's v3_madd). */
+LANES_INLINE void implicit_rows_body(drape_world* w, double h, const assembly_plan* p, bool implicit_matrix, int32_t lo, int32_t hi)
+{
+	const double s = p->scale[FAMILY_BEND], h2 = h * h;
+	const bool rhs = p->rhs, ky_used = p->role[FAMILY_BEND] != ROLE_EXPLICIT;
+	const int32_t* start = w->work.bq_start;
+	const int32_t* col = w->work.bq_col;
+	const int32_t* bslot = w->work.bq_slot;
+	const double* bk = w->work.bq_k;
+	const double* bd = w->work.bq_d;
+	const double* xv = w->work.bend_xv;
+	const double* yvl = w->work.bend_yv;
+	for (int32_t i = lo; i < hi; ++i) {
+		d4 f = {0.0, 0.0, 0.0, 0.0}, ky = f, xi = f, vi = f, yvi = f;
+		if (rhs) {
+			D4_AT(xi, xv + 8 * (size_t)i);
+			D4_AT(vi, xv + 8 * (size_t)i + 4);
+			D4_AT(yvi, yvl + 4 * (size_t)i);
+		}
+		for (int32_t k = start[i]; k < start[i + 1]; ++k) {
+			const int32_t j = col[k];
+			const double qk = s * bk[k], qd = s * bd[k];
+			if (rhs && j != i) {
+				d4 xj, vj;
+				D4_AT(xj, xv + 8 * (size_t)j);
+				D4_AT(vj, xv + 8 * (size_t)j + 4);
+				f = f + (-qk) * (xj - xi);
+				f = f + (-qd) * (vj - vi);
+				if (ky_used) {
+					d4 yvj;
+					D4_AT(yvj, yvl + 4 * (size_t)j);
+					ky = ky + (-qk) * (yvj - yvi);
+				}
+			}
+			if (implicit_matrix) {
+				/* A -= h df/dv + h^2 df/dx with df/dx = -Q, df/dv = -D. */
+				const double a = h * qd + h2 * qk;
+				const int32_t slot = bslot[k];
+				if (slot < 0) {
+					w->work.A.iso_vals[-1 - slot] += a;
+					continue;
+				}
+				mat3* blk = &w->work.A.blocks[slot];
+				blk->m[0][0] += a;
+				blk->m[1][1] += a;
+				blk->m[2][2] += a;
+			}
+		}
+		if (rhs) {
+			const vec3 fi = v3(f[0], f[1], f[2]), kyi = v3(ky[0], ky[1], ky[2]);
+			w->work.b[i] = v3_add(w->work.b[i], v3_madd(v3_scale(fi, h), h2, kyi));
+		}
+	}
+}
+
+LANES_AVX static void implicit_rows_avx(drape_world* w, double h, const assembly_plan* p, bool implicit_matrix, int32_t lo, int32_t hi)
+{
+	implicit_rows_body(w, h, p, implicit_matrix, lo, hi);
+	LANES_AVX_END();
+}
+
+static void implicit_rows_plain(drape_world* w, double h, const assembly_plan* p, bool implicit_matrix, int32_t lo, int32_t hi)
+{
+	implicit_rows_body(w, h, p, implicit_matrix, lo, hi);
+}
+
+/* Rows per call of a clone: the threads share out chunks of rows (the rows are independent). */
+#define IMPLICIT_ROWS_CHUNK 256
+
+static void implicit_rows(drape_world* w, double h, const assembly_plan* p, bool implicit_matrix)
+{
+	const int32_t n = w->model.particle_count;
+	if (p->rhs) {
+		rows_lines(w, w->state.x, w->state.v, w->threads);
+		double* l = w->work.bend_yv;
+#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)
+		for (int32_t i = 0; i < n; ++i) {
+			const vec3 yv = v3_madd(w->state.v[i], 1.0 / h, w->work.y[i]);
+			l[4 * (size_t)i] = yv.x, l[4 * (size_t)i + 1] = yv.y, l[4 * (size_t)i + 2] = yv.z, l[4 * (size_t)i + 3] = 0.0;
+		}
+	}
+	const bool avx = lanes_avx() && !w->work.lanes_plain;
+	const int32_t chunks = (n + IMPLICIT_ROWS_CHUNK - 1) / IMPLICIT_ROWS_CHUNK;
+#pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)
+	for (int32_t c = 0; c < chunks; ++c) {
+		const int32_t lo = c * IMPLICIT_ROWS_CHUNK, hi = lo + IMPLICIT_ROWS_CHUNK < n ? lo + IMPLICIT_ROWS_CHUNK : n;
+		if (avx) implicit_rows_avx(w, h, p, implicit_matrix, lo, hi);
+		else implicit_rows_plain(w, h, p, implicit_matrix, lo, hi);
+	}
+}
+
 void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool matrix)
 {
 	if (w->model.btens_count == 0) return;
@@ -198,6 +291,10 @@ void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool
 	const bool implicit_matrix = matrix && role == ROLE_IMPLICIT;
 	if (role == ROLE_EXPLICIT && rhs && !w->work.fused_disabled) {
 		explicit_rows(w, h, s);
+		return;
+	}
+	if (!w->work.fused_disabled) {
+		implicit_rows(w, h, p, implicit_matrix);
 		return;
 	}
 #pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)

@@ -31,6 +31,7 @@ typedef enum length_rule {
 	LEN_ELEMENTS,        /* one per element */
 	LEN_NEWTON,          /* one per particle with Newton iterations (def.newton_iterations > 1), else none */
 	LEN_BEND_LINES,      /* 8 per particle with tensor bending, else none */
+	LEN_BEND_YV,         /* 4 per particle with tensor bending, else none */
 	LEN_RULES
 } length_rule;
 
@@ -63,6 +64,7 @@ static void lengths(const drape_world* w, size_t len[LEN_RULES])
 	len[LEN_ELEMENTS] = elements ? elements : 1;
 	len[LEN_NEWTON] = w->def.newton_iterations > 1 ? m : 0;
 	len[LEN_BEND_LINES] = md->btens_count > 0 ? 8 * m : 0;
+	len[LEN_BEND_YV] = md->btens_count > 0 ? 4 * m : 0;
 }
 
 /* The arena: every array of WORKSPACE_ARRAYS and STATE_ARRAYS in one zeroed allocation (an array
