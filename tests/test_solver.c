@@ -90,8 +90,10 @@ static void test_bsr_packed_same_bits(void)
 			x[i] = v3_scale(v3(fixture_rand(&seed), fixture_rand(&seed), fixture_rand(&seed)), pow(10.0, (double)(i % 13) - 6.0));
 		bsr_packed_fill(&p, A, n / 2, n);
 		bsr_packed_fill(&p, A, 0, n / 2);
-		bsr_packed_rows(&p, A, x, y, n / 3, n);
-		bsr_packed_rows(&p, A, x, y, 0, n / 3);
+		bsr_packed_lines(&p, x, n / 4, n);
+		bsr_packed_lines(&p, x, 0, n / 4);
+		bsr_packed_rows(&p, A, y, n / 3, n);
+		bsr_packed_rows(&p, A, y, 0, n / 3);
 		int same = 0;
 		for (int32_t i = 0; i < n; ++i) {
 			vec3 r = bsr_row_mul(A, x, i);

@@ -558,7 +558,9 @@ pcg_result pcg_solve_bounded(const bsr* A, const vec3* b, vec3* z, const vec3* g
 			/* Line 8: q = filter(A c), fused with c^T q. */
 			if (packed) {
 #pragma omp for schedule(static)
-				for (int32_t k = 0; k < chunks; ++k) bsr_packed_rows(&w->packed, A, c, q, k * REDUCE_CHUNK, reduce_chunk_end(k, n));
+				for (int32_t k = 0; k < chunks; ++k) bsr_packed_lines(&w->packed, c, k * REDUCE_CHUNK, reduce_chunk_end(k, n));
+#pragma omp for schedule(static)
+				for (int32_t k = 0; k < chunks; ++k) bsr_packed_rows(&w->packed, A, q, k * REDUCE_CHUNK, reduce_chunk_end(k, n));
 			} else {
 #pragma omp for schedule(static)
 				for (int32_t i = 0; i < n; ++i) q[i] = bsr_row_mul(A, c, i);
