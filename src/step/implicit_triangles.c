@@ -3,7 +3,7 @@
  * them, the strain limit's stiffening and drag's df/dv), formed four triangles at a time in vector
  * lanes (math/lanes.h), each lane the scalar path's operations in its order (forces/condition.c,
  * condition_terms_component; step/implicit.c, scatter_role), then added into A and b triangle by
- * triangle in tile order. docs/solver.md, "One step", *Assembly*. */
+ * triangle in tile order. docs/solver.md, "One step", *Element terms in vector lanes*. */
 #include "implicit_triangles.h"
 
 #include "../forces/forces.h"
@@ -14,8 +14,6 @@
 
 /* A lane per triangle: L4(expr) gathers expr(l) of the four. */
 #define L4(expr) ((d4){expr(0), expr(1), expr(2), expr(3)})
-/* a where the lane's mask is set, else b */
-#define D4_PICK(a, b, mask) ((d4)(((i4)(a) & (mask)) | ((i4)(b) & ~(mask))))
 
 /* One 9 x 9 element matrix is symmetric bit for bit: every term of dfdx and dfdv is a product
  * g_i[q] g_j[t] (or the Hessians' p[q][t] cw_i cw_j, drag's n_q n_t, the same product either way
