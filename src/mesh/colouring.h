@@ -24,6 +24,19 @@ typedef struct colouring {
  * share particles and must be assembled by one thread. */
 #define COLOURING_SERIAL 64
 
+/* The tiles of one colour in parallel (when it has more than one tile and more than 256 elements;
+ * COLOURING_SERIAL's on one thread), each tile on one thread, colours in order: call runs once per
+ * tile, t its index (its elements col->order[col->tile[t] .. col->tile[t + 1]]), on the caller's
+ * `threads` threads. The one loop of every coloured assembly (step/implicit.c's ASSEMBLE_COLOURED,
+ * the triangle kernels in vector lanes). */
+#define COLOURING_TILES(col, t, call)                                                                                 \
+	for (int32_t k_ = 0; k_ < (col)->count; ++k_) {                                                               \
+		const int32_t lo_ = (col)->start[k_], hi_ = (col)->start[k_ + 1];                                     \
+		const bool par_ = k_ != COLOURING_SERIAL && hi_ - lo_ > 1 && (col)->tile[hi_] - (col)->tile[lo_] > 256; \
+		_Pragma("omp parallel for num_threads(threads) schedule(static) if (par_)")                           \
+		for (int32_t t = lo_; t < hi_; ++t) call;                                                             \
+	}
+
 /* Element e's particles are the `arity` int32 at (const char*)elems + e * stride_bytes. */
 bool colouring_build(colouring* c, const void* elems, int32_t elem_count, int arity, size_t stride_bytes,
 		     int32_t particle_count);

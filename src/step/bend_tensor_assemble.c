@@ -186,6 +186,22 @@ void bend_tensor_keep(drape_world* w, bool formed)
 	w->work.bend_f0_s = w->work.bend_f1_s;
 }
 
+/* One entry q_ij (stiffness qk, damping qd) into A: A -= h df/dv + h^2 df/dx with df/dx = -Q,
+ * df/dv = -D, on the diagonal of the entry's block, or on its value in A's scalar part (slot < 0).
+ * Inlined into the vector rows' clones as well (a clone calls no function of its own). */
+LANES_INLINE void matrix_entry(drape_world* w, int32_t slot, double h, double h2, double qk, double qd)
+{
+	const double a = h * qd + h2 * qk;
+	if (slot < 0) {
+		w->work.A.iso_vals[-1 - slot] += a;
+		return;
+	}
+	mat3* blk = &w->work.A.blocks[slot];
+	blk->m[0][0] += a;
+	blk->m[1][1] += a;
+	blk->m[2][2] += a;
+}
+
 /* An implicit (or right-hand-side) role's rows [lo, hi) in vectors of four doubles: the loop of
  * bend_tensor_assemble below with x, v and yv = v + y / h read as lines (x, y, z, 0), each lane the
  * scalar loop's operations in its order (f + (-q) d is the scalar's v3_madd). */
@@ -222,19 +238,7 @@ LANES_INLINE void implicit_rows_body(drape_world* w, double h, const assembly_pl
 					ky = ky + (-qk) * (yvj - yvi);
 				}
 			}
-			if (implicit_matrix) {
-				/* A -= h df/dv + h^2 df/dx with df/dx = -Q, df/dv = -D. */
-				const double a = h * qd + h2 * qk;
-				const int32_t slot = bslot[k];
-				if (slot < 0) {
-					w->work.A.iso_vals[-1 - slot] += a;
-					continue;
-				}
-				mat3* blk = &w->work.A.blocks[slot];
-				blk->m[0][0] += a;
-				blk->m[1][1] += a;
-				blk->m[2][2] += a;
-			}
+			if (implicit_matrix) matrix_entry(w, bslot[k], h, h2, qk, qd);
 		}
 		if (rhs) {
 			const vec3 fi = v3(f[0], f[1], f[2]), kyi = v3(ky[0], ky[1], ky[2]);
@@ -312,19 +316,7 @@ void bend_tensor_assemble(drape_world* w, double h, const assembly_plan* p, bool
 				if (role != ROLE_EXPLICIT)
 					ky = v3_madd(ky, -qk, v3_sub(v3_madd(w->state.v[j], 1.0 / h, w->work.y[j]), yvi));
 			}
-			if (implicit_matrix) {
-				/* A -= h df/dv + h^2 df/dx with df/dx = -Q, df/dv = -D. */
-				const double a = h * qd + h2 * qk;
-				const int32_t slot = w->work.bq_slot[k];
-				if (slot < 0) {
-					w->work.A.iso_vals[-1 - slot] += a;
-					continue;
-				}
-				mat3* blk = &w->work.A.blocks[slot];
-				blk->m[0][0] += a;
-				blk->m[1][1] += a;
-				blk->m[2][2] += a;
-			}
+			if (implicit_matrix) matrix_entry(w, w->work.bq_slot[k], h, h2, qk, qd);
 		}
 		if (rhs) w->work.b[i] = v3_add(w->work.b[i], v3_madd(v3_scale(f, h), h2, ky));
 	}

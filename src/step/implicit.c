@@ -348,15 +348,9 @@ static void assemble_ms_bend(drape_world* w, const ms_bend* e, double h, const a
 }
 
 /* The tiles of one colour in parallel, each tile's elements in order on one thread, colours in
- * order (src/mesh/colouring.h): j is the element's place in col->order. */
-#define ASSEMBLE_COLOURED(col, call)                                                                                  \
-	for (int32_t k_ = 0; k_ < (col)->count; ++k_) {                                                               \
-		const int32_t lo_ = (col)->start[k_], hi_ = (col)->start[k_ + 1];                                     \
-		const bool par_ = k_ != COLOURING_SERIAL && hi_ - lo_ > 1 && (col)->tile[hi_] - (col)->tile[lo_] > 256; \
-		_Pragma("omp parallel for num_threads(threads) schedule(static) if (par_)")                           \
-		for (int32_t t_ = lo_; t_ < hi_; ++t_)                                                                \
-			for (int32_t j = (col)->tile[t_]; j < (col)->tile[t_ + 1]; ++j) call;                         \
-	}
+ * order (src/mesh/colouring.h, COLOURING_TILES): j is the element's place in col->order. */
+#define ASSEMBLE_COLOURED(col, call) \
+	COLOURING_TILES(col, t_, for (int32_t j = (col)->tile[t_]; j < (col)->tile[t_ + 1]; ++j) call)
 
 /* b += an element's recorded terms, as scatter_role added them. */
 static void replay(drape_world* w, const int32_t* vert, int n, size_t r_base, size_t u_base, int32_t idx)

@@ -6,14 +6,8 @@
  * triangle in tile order. docs/solver.md, "One step", *Element terms in vector lanes*. */
 #include "implicit_triangles.h"
 
-#include "../forces/forces.h"
-#include "../math/lanes.h"
 #include "strain_limit.h"
-
-#include <math.h>
-
-/* A lane per triangle: L4(expr) gathers expr(l) of the four. */
-#define L4(expr) ((d4){expr(0), expr(1), expr(2), expr(3)})
+#include "triangle_lanes.h"
 
 /* One 9 x 9 element matrix is symmetric bit for bit: every term of dfdx and dfdv is a product
  * g_i[q] g_j[t] (or the Hessians' p[q][t] cw_i cw_j, drag's n_q n_t, the same product either way
@@ -48,16 +42,6 @@ LANES_INLINE void stretch_lanes(const d4* areap, const d4 wv[3], const d4* lenp,
 		for (int t = 0; t < 3; ++t) p[q][t] = ((q == t ? 1.0 : 0.0) - wh[q] * wh[t]) * al;
 }
 
-/* Cdot = sum_i g_i . v_i, summed from +0 as condition_terms_component sums it. Vectors go by
- * pointer: passed or returned by value their ABI would depend on the target. */
-LANES_INLINE void cdot_lanes(const d4 g[9], const d4 v[3][3], d4* cdot)
-{
-	const d4 zero = {0.0, 0.0, 0.0, 0.0};
-#define CORNER_DOT(a) (g[3 * (a)] * v[a][0] + g[3 * (a) + 1] * v[a][1] + g[3 * (a) + 2] * v[a][2])
-	*cdot = ((zero + CORNER_DOT(0)) + CORNER_DOT(1)) + CORNER_DOT(2);
-#undef CORNER_DOT
-}
-
 /* condition_terms_component's scalars for a component whose Hessian is positive semi-definite,
  * under JACOBIAN_DEFINITE: the force's factor fs = -(k C + kd Cdot), and hw, the Hessian's weight
  * -(k C + kd Cdot) with each part dropped (+0) where C (Cdot) is negative. */
@@ -80,8 +64,6 @@ LANES_INLINE void limit_lanes(const d4* areap, const d4* cp, const d4* bp, const
 	*beyond = over | under;
 }
 
-#define ANY_LANE(m) ((m)[0] || (m)[1] || (m)[2] || (m)[3])
-
 /* The terms of four triangles whose w_u and w_v have positive lengths, as assemble_triangle forms
  * them into one group of implicit terms and scatter_role turns them into A's and b's parts: the
  * element terms accumulate per entry in the order the scalar path adds them (stretch u, v, their
@@ -96,35 +78,14 @@ LANES_INLINE void terms_four(const drape_world* w, const lanes_input* in, vec3 w
 	const vec3* vs = w->state.v;
 	const vec3* ys = w->work.y;
 	const d4 zero = {0.0, 0.0, 0.0, 0.0};
-#define AREA(l) e[l]->rest.area
-	const d4 area = L4(AREA);
-#define D00(l) e[l]->rest.dinv[0][0]
-#define D10(l) e[l]->rest.dinv[1][0]
-#define D01(l) e[l]->rest.dinv[0][1]
-#define D11(l) e[l]->rest.dinv[1][1]
-	const d4 d00 = L4(D00), d10 = L4(D10), d01 = L4(D01), d11 = L4(D11);
-	/* tri_rest_weights */
-	const d4 cu[3] = {-(d00 + d10), d00, d10}, cv[3] = {-(d01 + d11), d01, d11};
-#define UX(l) tw[l]->u.x
-#define UY(l) tw[l]->u.y
-#define UZ(l) tw[l]->u.z
-#define VX(l) tw[l]->v.x
-#define VY(l) tw[l]->v.y
-#define VZ(l) tw[l]->v.z
-#define LU(l) tw[l]->lu
-#define LV(l) tw[l]->lv
-	const d4 u[3] = {L4(UX), L4(UY), L4(UZ)}, wv[3] = {L4(VX), L4(VY), L4(VZ)};
-	const d4 lu = L4(LU), lv = L4(LV);
-#define VEL(l, a, q) vs[e[l]->v[a]].q
-#define VEL4(a, q) ((d4){VEL(0, a, q), VEL(1, a, q), VEL(2, a, q), VEL(3, a, q)})
-	const d4 v[3][3] = {{VEL4(0, x), VEL4(0, y), VEL4(0, z)}, {VEL4(1, x), VEL4(1, y), VEL4(1, z)}, {VEL4(2, x), VEL4(2, y), VEL4(2, z)}};
-#define BU(l) e[l]->bu
-#define BV(l) e[l]->bv
-#define KS(l) e[l]->k_stretch
-#define KDS(l) e[l]->kd_stretch
-#define KSH(l) e[l]->k_shear
-#define KDSH(l) e[l]->kd_shear
-	const d4 ks = L4(KS), kds = L4(KDS), bu = L4(BU), bv = L4(BV);
+	triangle_lanes tl;
+	triangle_lanes_load(vs, e, tw, &tl);
+	const d4 area = tl.area, lu = tl.lu, lv = tl.lv, ks = tl.ks, kds = tl.kds, bu = tl.bu, bv = tl.bv;
+	const d4* cu = tl.cu;
+	const d4* cv = tl.cv;
+	const d4* u = tl.u;
+	const d4* wv = tl.wv;
+	const d4(*v)[3] = tl.v;
 
 	/* stretch, u (warp) and v (weft): stretch_condition_w, then condition_terms_component */
 	d4 gu[9], gv[9], pu[3][3], pv[3][3];
@@ -167,40 +128,20 @@ LANES_INLINE void terms_four(const drape_world* w, const lanes_input* in, vec3 w
 	const bool any_u = ANY_LANE(beyond_u), any_v = ANY_LANE(beyond_v);
 
 	/* shear: shear_w, and condition_terms_component without its (indefinite) Hessian */
-	d4 gs[9];
-	const d4 cs_s = area * (u[0] * wv[0] + u[1] * wv[1] + u[2] * wv[2]);
-	for (int a = 0; a < 3; ++a)
-		for (int q = 0; q < 3; ++q) gs[3 * a + q] = wv[q] * (area * cu[a]) + u[q] * (area * cv[a]);
-	const d4 ksh = L4(KSH) * p->scale[FAMILY_SHEAR], kdsh = L4(KDSH) * p->scale[FAMILY_SHEAR];
+	d4 gs[9], cs_s;
+	shear_lanes(&tl, &cs_s, gs);
+	const d4 ksh = tl.ksh * p->scale[FAMILY_SHEAR], kdsh = tl.kdsh * p->scale[FAMILY_SHEAR];
 	d4 cdot_s;
 	cdot_lanes(gs, v, &cdot_s);
 	const d4 fs_s = -(ksh * cs_s + kdsh * cdot_s);
 
 	/* drag (drag_force, drag_terms) where the triangle has drag and area */
-#define DRAG(l) e[l]->drag
-	const d4 drag = L4(DRAG);
-	const i4 dragged = drag > 0.0;
+	const i4 dragged = tl.drag > 0.0;
 	i4 active = {0, 0, 0, 0};
 	d4 fd[3] = {zero, zero, zero}, dd[3][3];
 	if (ANY_LANE(dragged)) {
-#define POS(l, a, q) xs[e[l]->v[a]].q
-#define POS4(a, q) ((d4){POS(0, a, q), POS(1, a, q), POS(2, a, q), POS(3, a, q)})
-		const d4 x0x = POS4(0, x), x0y = POS4(0, y), x0z = POS4(0, z);
-		const d4 d1[3] = {POS4(1, x) - x0x, POS4(1, y) - x0y, POS4(1, z) - x0z};
-		const d4 d2[3] = {POS4(2, x) - x0x, POS4(2, y) - x0y, POS4(2, z) - x0z};
-		const d4 cr[3] = {d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]};
-		const d4 len2 = cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2];
-		const d4 len = {sqrt(len2[0]), sqrt(len2[1]), sqrt(len2[2]), sqrt(len2[3])};
-		active = dragged & (len > 0.0);
-		const d4 inv = 1.0 / len;
-		d4 n[3];
-		for (int q = 0; q < 3; ++q) n[q] = cr[q] * inv;
-		const d4 dragarea = 0.5 * len;
-		const d4 sd = drag * dragarea / 3.0;
-		const double wind_c[3] = {wind.x, wind.y, wind.z};
-		d4 rel[3];
-		for (int q = 0; q < 3; ++q) rel[q] = (v[0][q] + v[1][q] + v[2][q]) * (1.0 / 3.0) - wind_c[q];
-		const d4 t = -sd * (rel[0] * n[0] + rel[1] * n[1] + rel[2] * n[2]);
+		d4 n[3], sd, t;
+		drag_lanes(xs, e, &tl, &dragged, wind, &active, n, &sd, &t);
 		for (int q = 0; q < 3; ++q) fd[q] = D4_KEEP(n[q] * t, active);
 		const d4 sv = -sd / 3.0;
 		for (int q = 0; q < 3; ++q)
@@ -385,16 +326,6 @@ void implicit_triangles_assemble(drape_world* w, vec3 wind, double h, const asse
 	const int threads = w->threads;
 	const bool avx = lanes_avx() && !w->work.lanes_plain;
 	const bool limit = strain_limit_active(w);
-	/* The tiles of one colour in parallel, each tile's triangles in order on one thread, colours
-	 * in order (mesh/colouring.h), as the assembly's ASSEMBLE_COLOURED goes. */
-	for (int32_t k = 0; k < col->count; ++k) {
-		const int32_t lo = col->start[k], hi = col->start[k + 1];
-		const bool par = k != COLOURING_SERIAL && hi - lo > 1 && col->tile[hi] - col->tile[lo] > 256;
-#pragma omp parallel for num_threads(threads) schedule(static) if (par)
-		for (int32_t t = lo; t < hi; ++t) {
-			const int32_t* order = col->order + col->tile[t];
-			const int32_t count = col->tile[t + 1] - col->tile[t];
-			tile(w, order, count, wind, h, p, avx, limit, rec, used, one);
-		}
-	}
+	/* each tile's triangles in order on one thread, as the assembly's ASSEMBLE_COLOURED goes */
+	COLOURING_TILES(col, t, tile(w, col->order + col->tile[t], col->tile[t + 1] - col->tile[t], wind, h, p, avx, limit, rec, used, one));
 }
