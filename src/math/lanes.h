@@ -1,11 +1,14 @@
-/* Four doubles in one vector (GCC's vector extension) for the explicit step's element kernels
- * (step/explicit_triangles.c, step/bend_tensor_assemble.c): each lane does one scalar loop's
+/* Four doubles in one vector (GCC's vector extension) for the step's element kernels
+ * (step/explicit_triangles.c, step/implicit_triangles.c, step/bend_tensor_assemble.c) and the
+ * PCG's product (solver/bsr_packed.c): each lane does one scalar loop's
  * operations in that loop's order, and a lane's add, multiply or divide is the scalar operation's
  * IEEE result (no contraction: -ffp-contract=off), so the bits are the scalar code's whatever
  * width the compiler gives the vector: AVX where the processor has it (a kernel's LANES_AVX clone,
  * chosen at run time by lanes_avx), else pairs of SSE2 registers. */
 #ifndef DRAPE_LANES_H
 #define DRAPE_LANES_H
+
+#include "vec3.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -16,6 +19,16 @@ typedef long long i4 __attribute__((vector_size(32)));
 /* A vector read through memcpy (an unaligned load): a macro, since a function taking or returning
  * a vector of four doubles would have an ABI that depends on the target. */
 #define D4_AT(r, p) memcpy(&(r), (p), sizeof(d4))
+/* A vector of three written as a line of four doubles (x, y, z, 0) at l: the layout the kernels
+ * read with one D4_AT (the tensor bending's rows, the PCG's product). */
+static inline void lanes_line(double* l, vec3 a)
+{
+	l[0] = a.x;
+	l[1] = a.y;
+	l[2] = a.z;
+	l[3] = 0.0;
+}
+
 /* r where the lane's mask (a comparison's result) is set, else +0. */
 #define D4_KEEP(r, mask) ((d4)((i4)(r) & (mask)))
 

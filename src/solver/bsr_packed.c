@@ -10,10 +10,10 @@
  * drape. */
 #include "bsr_packed.h"
 
+#include "../math/lanes.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-typedef double lanes __attribute__((vector_size(32)));
 
 bool bsr_packed_reserve(bsr_packed* p, const bsr* A)
 {
@@ -35,13 +35,7 @@ bool bsr_packed_reserve(bsr_packed* p, const bsr* A)
 
 void bsr_packed_lines(bsr_packed* p, const vec3* x, int32_t lo, int32_t hi)
 {
-	double* l = p->lines;
-	for (int32_t i = lo; i < hi; ++i) {
-		l[4 * (size_t)i] = x[i].x;
-		l[4 * (size_t)i + 1] = x[i].y;
-		l[4 * (size_t)i + 2] = x[i].z;
-		l[4 * (size_t)i + 3] = 0.0;
-	}
+	for (int32_t i = lo; i < hi; ++i) lanes_line(p->lines + 4 * (size_t)i, x[i]);
 }
 
 void bsr_packed_fill(bsr_packed* p, const bsr* A, int32_t lo, int32_t hi)
@@ -79,10 +73,10 @@ void bsr_packed_rows(const bsr_packed* p, const bsr* A, vec3* y, int32_t lo, int
 	const int32_t* iso_cols = A->iso_cols;
 	const double* iso_vals = A->iso_vals;
 	for (int32_t i = lo; i < hi; ++i) {
-		lanes acc = {0.0, 0.0, 0.0, 0.0};
+		d4 acc = {0.0, 0.0, 0.0, 0.0};
 		for (int32_t k = row_start[i]; k < row_start[i + 1]; ++k) {
 			const double* v = &lines[4 * (size_t)bcols[k]];
-			lanes c0, c1, c2;
+			d4 c0, c1, c2;
 			memcpy(&c0, &cols[12 * (size_t)k], sizeof c0);
 			memcpy(&c1, &cols[12 * (size_t)k + 4], sizeof c1);
 			memcpy(&c2, &cols[12 * (size_t)k + 8], sizeof c2);
@@ -91,7 +85,7 @@ void bsr_packed_rows(const bsr_packed* p, const bsr* A, vec3* y, int32_t lo, int
 		}
 		/* s += a (x, y, z) in one multiplication of the particle's line (its fourth lane 0) */
 		for (int32_t k = bsr_iso_begin(A, i); k < bsr_iso_end(A, i); ++k) {
-			lanes u;
+			d4 u;
 			memcpy(&u, &lines[4 * (size_t)iso_cols[k]], sizeof u);
 			acc += iso_vals[k] * u;
 		}

@@ -31,9 +31,8 @@ static void rows_lines(drape_world* w, const vec3* x, const vec3* v, int threads
 	double* xv = w->work.bend_xv;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 2048)
 	for (int32_t i = 0; i < n; ++i) {
-		double* l = xv + 8 * (size_t)i;
-		l[0] = x[i].x, l[1] = x[i].y, l[2] = x[i].z, l[3] = 0.0;
-		l[4] = v[i].x, l[5] = v[i].y, l[6] = v[i].z, l[7] = 0.0;
+		lanes_line(xv + 8 * (size_t)i, x[i]);
+		lanes_line(xv + 8 * (size_t)i + 4, v[i]);
 	}
 }
 
@@ -268,10 +267,7 @@ static void implicit_rows(drape_world* w, double h, const assembly_plan* p, bool
 		rows_lines(w, w->state.x, w->state.v, w->threads);
 		double* l = w->work.bend_yv;
 #pragma omp parallel for num_threads(w->threads) schedule(static) if (n > 2048)
-		for (int32_t i = 0; i < n; ++i) {
-			const vec3 yv = v3_madd(w->state.v[i], 1.0 / h, w->work.y[i]);
-			l[4 * (size_t)i] = yv.x, l[4 * (size_t)i + 1] = yv.y, l[4 * (size_t)i + 2] = yv.z, l[4 * (size_t)i + 3] = 0.0;
-		}
+		for (int32_t i = 0; i < n; ++i) lanes_line(l + 4 * (size_t)i, v3_madd(w->state.v[i], 1.0 / h, w->work.y[i]));
 	}
 	const bool avx = lanes_avx() && !w->work.lanes_plain;
 	const int32_t chunks = (n + IMPLICIT_ROWS_CHUNK - 1) / IMPLICIT_ROWS_CHUNK;
