@@ -403,6 +403,83 @@ static void test_start_inside_solid_resolved(void)
 	drape_world_destroy(w);
 }
 
+/* Box [lo, hi] as 8 vertices and 12 outward triangles appended to pos/tri from vertex `base`. */
+static void box_into(const double lo[3], const double hi[3], int32_t base, double* pos, int32_t* tri)
+{
+	for (int k = 0; k < 8; ++k) {
+		pos[3 * k] = (k & 1) ? hi[0] : lo[0];
+		pos[3 * k + 1] = (k & 2) ? hi[1] : lo[1];
+		pos[3 * k + 2] = (k & 4) ? hi[2] : lo[2];
+	}
+	/* each face counter-clockwise seen from outside */
+	const int32_t f[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+			       2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+	for (int k = 0; k < 36; ++k) tri[k] = base + f[k];
+}
+
+/* Where a closed mesh overlaps itself (docs/collide.md, "Where the body overlaps itself"): one mesh
+ * of two boxes, a large one (top at z = 0) and a small one [-0.05, 0.05]^2 x [-0.05, small_top]. A 5 x 5 sheet (thickness 3 mm, no gravity) starts at
+ * z0 = -5.3 mm, centred at (cx, 0), inside the large box; the particle at `probe` of it is 1.2 mm
+ * from the small box, whose face there lies inside the large box: its closest surface is the large
+ * box's top (asked directly), and the whole sheet is pushed out through it. Held 3 mm off the
+ * small box, as it was before the inner parts were set aside, the probe stayed 3.5 mm inside the
+ * body, nearer the small box than the top. */
+static void outer_surface_case(double small_top, double cx, vec3 probe)
+{
+	double pos[48];
+	int32_t tri[72];
+	const double big_lo[3] = {-0.2, -0.2, -0.1}, big_hi[3] = {0.2, 0.2, 0.0};
+	const double small_lo[3] = {-0.05, -0.05, -0.05}, small_hi[3] = {0.05, 0.05, small_top};
+	box_into(big_lo, big_hi, 0, pos, tri);
+	box_into(small_lo, small_hi, 8, pos + 24, tri + 36);
+	drape_mesh m = {0};
+	m.vertex_count = 16;
+	m.positions = pos;
+	m.triangle_count = 24;
+	m.triangles = tri;
+	drape_world_def wd = drape_default_world_def();
+	wd.gravity[2] = 0.0;
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_MESH;
+	sd.mesh = &m;
+	sd.thickness = 0.003;
+	sd.friction = 0.3;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+	CHECK(w->model.solids[0].closed);
+	const double z0 = -0.0053;
+	add_sheet(w, 5, 0.08, v3(cx, 0.0, z0), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	CHECK(drape_world_step(w, wd.max_dt) == DRAPE_OK);
+	solid_point p;
+	solids_begin_step(w, drape_world_time(w), wd.max_dt);
+	CHECK(solid_closest(w, 0, probe, 0.003, 0, &p));
+	CHECK_NEAR(p.point.z, 0.0, 1e-12);
+	CHECK_NEAR(p.distance, probe.z, 1e-12);
+	CHECK_NEAR(p.normal.z, 1.0, 1e-12);
+	for (int f = 1; f <= 10; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		CHECK(w->state.x[i].z > 0.5 * sd.thickness);
+		CHECK(!solid_inside_end(w, 0, w->state.x[i], 0.0));
+	}
+	CHECK(drape_world_get_stats(w).penetrating == 0);
+	drape_world_destroy(w);
+}
+
+/* The small box wholly inside the large one, its top 6.5 mm under the large one's and 1.2 mm under
+ * the sheet: a buried face. */
+static void test_contact_takes_the_outer_surface_over_a_buried_face(void)
+{
+	outer_surface_case(-0.0065, 0.0, v3(0.01, 0.02, -0.0053));
+}
+
+/* The small box standing out of the large one's top, the sheet beside it, 1.2 mm off its side:
+ * faces cut by the other box, whose inner part is set aside. */
+static void test_contact_takes_the_outer_surface_over_a_cut_face(void)
+{
+	outer_surface_case(0.05, 0.0912, v3(0.0512, 0.02, -0.0053));
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Cloth/cloth contact (sec. 6). */
 
@@ -802,6 +879,8 @@ const test_case contact_tests[] = {
 	{"fast_sheet_does_not_pass_through_sheet", test_fast_sheet_does_not_pass_through_sheet},
 	{"sheets_pinched_between_closing_solids", test_sheets_pinched_between_closing_solids},
 	{"more_contact_passes_at_the_floor", test_more_contact_passes_at_the_floor},
+	{"contact_takes_the_outer_surface_over_a_buried_face", test_contact_takes_the_outer_surface_over_a_buried_face},
+	{"contact_takes_the_outer_surface_over_a_cut_face", test_contact_takes_the_outer_surface_over_a_cut_face},
 	{"knot_through_sheet_untangled", test_knot_through_sheet_untangled},
 	{"cloth_contact_matrix_symmetric", test_cloth_contact_matrix_symmetric},
 	{NULL, NULL},

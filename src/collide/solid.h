@@ -30,6 +30,14 @@ typedef struct solid_data {
 	 * go round from one side to the other. */
 	bool two_sided;
 	uint8_t* open_edges;
+	/* Closed one-sided meshes: the outer surface (docs/collide.md, "Where the body overlaps
+	 * itself"). A skinned body's mesh may overlap itself (a wrist bent into the forearm); what lies
+	 * inside another part of it is no surface cloth can touch. face_buried holds, per face, what
+	 * is known at the step's start: 0 not yet asked, FACE_EXPOSED, FACE_BURIED (wholly inside) or
+	 * FACE_CUT (cut by another face: asked at each point found on it); reset when the mesh
+	 * deforms. */
+	bool closed;
+	uint8_t* face_buried;
 	double* rest;         /* 3 * vertex_count, the mesh in the solid's frame */
 	double* frames;       /* frame_count * 3 * vertex_count, deforming meshes */
 	double* frame_times;
@@ -48,6 +56,8 @@ typedef struct solid_data {
 	xform x0, x1;
 	double t0, t1;
 } solid_data;
+
+enum { FACE_EXPOSED = 1, FACE_BURIED = 2, FACE_CUT = 3 };
 
 /* A point of contact with a solid: where, which way is out, and how the surface point moves. */
 typedef struct solid_point {

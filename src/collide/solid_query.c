@@ -130,6 +130,8 @@ void solids_begin_step(drape_world* w, double t, double h)
 			}
 		}
 		if (!s->tree_built) build_tree(w, s);
+		/* a rigid placement cannot change which faces lie inside the mesh; a deforming mesh can */
+		if (s->face_buried && (s->character || s->frame_count > 0)) memset(s->face_buried, 0, (size_t)s->triangle_count);
 		for (int32_t f = 0; f < s->triangle_count; ++f) {
 			aabb b = aabb_empty();
 			for (int c = 0; c < 3; ++c) {
@@ -163,6 +165,106 @@ static int32_t mesh_candidates(drape_world* w, const solid_data* s, aabb box)
 		w->work.query_hits = grown;
 		w->work.query_capacity = n * 2;
 	}
+}
+
+/* Whether the vertical ray up from p crosses triangle (a, b, c) (xy barycentric test; the ray's
+ * start is nudged off edges and vertices by the caller). */
+static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
+{
+	double d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+	if (d == 0.0) return false;
+	double l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / d;
+	double l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / d;
+	double l2 = 1.0 - l0 - l1;
+	if (l0 < 0.0 || l1 < 0.0 || l2 < 0.0) return false;
+	return l0 * a.z + l1 * b.z + l2 * c.z > p.z;
+}
+
+/* Whether x lies inside the closed mesh s placed at `v`: an odd number of crossings of a vertical
+ * ray. The ray starts a hair off x so it does not run exactly through a vertex or edge of a
+ * regular mesh. Uses the query scratch. */
+static bool ray_parity(drape_world* w, const solid_data* s, const vec3* v, vec3 x)
+{
+	vec3 p = v3(x.x + 1.234567e-9, x.y + 2.345678e-9, x.z);
+	aabb column = aabb_of_point(p);
+	column.hi.z = INFINITY;
+	int32_t n = mesh_candidates(w, s, column);
+	int crossings = 0;
+	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
+		crossings += ray_up_crosses(p, v[t[0]], v[t[1]], v[t[2]]);
+	}
+	return crossings % 2 == 1;
+}
+
+/* A hair outside face tri along its normal at the step's start: 1e-4 of its longest edge, above
+ * rounding and below any gap between two parts of a body that cloth could be in. */
+static vec3 hair(const solid_data* s, const int32_t* tri)
+{
+	vec3 a = s->v0[tri[0]], b = s->v0[tri[1]], c = s->v0[tri[2]];
+	double edge = sqrt(fmax(fmax(v3_len2(v3_sub(b, a)), v3_len2(v3_sub(c, b))), v3_len2(v3_sub(a, c))));
+	return v3_scale(face_normal(s->v0, tri), 1e-4 * edge);
+}
+
+/* Where a closed mesh overlaps itself (a skinned body's wrist bent into its forearm: docs/collide.md,
+ * "Where the body overlaps itself"), only the outer surface is one cloth can touch. What each face
+ * is, at the step's start, asked once a step: cut by another face of the mesh (part of it may lie
+ * inside), else wholly inside the mesh or wholly outside, by its centre. */
+static uint8_t face_kind(drape_world* w, const solid_data* s, int32_t f)
+{
+	if (s->face_buried[f]) return s->face_buried[f];
+	const int32_t* tri = &s->triangles[3 * f];
+	aabb box = aabb_empty();
+	for (int c = 0; c < 3; ++c) box = aabb_add_point(box, s->v0[tri[c]]);
+	int32_t n = mesh_candidates(w, s, box);
+	uint8_t kind = 0;
+	for (int32_t j = 0; j < n && j < w->work.query_capacity && !kind; ++j) {
+		const int32_t g = w->work.query_hits[j];
+		if (g != f && mesh_triangles_intersect(s->v0, tri, &s->triangles[3 * g])) kind = FACE_CUT;
+	}
+	if (!kind) {
+		vec3 centre = v3_scale(v3_add(v3_add(s->v0[tri[0]], s->v0[tri[1]]), s->v0[tri[2]]), 1.0 / 3.0);
+		kind = ray_parity(w, s, s->v0, v3_add(centre, hair(s, tri))) ? FACE_BURIED : FACE_EXPOSED;
+	}
+	s->face_buried[f] = kind;
+	return kind;
+}
+
+/* Whether cp, the closest point of face f found by a query, is on the mesh's outer surface: not
+ * when f lies inside the mesh, nor when f is cut and cp is on its inner part (a point a hair
+ * outside cp is inside the mesh). Uses the query scratch. */
+static bool outer_surface_at(drape_world* w, const solid_data* s, int32_t f, vec3 cp)
+{
+	if (!s->face_buried) return true;
+	const uint8_t kind = face_kind(w, s, f);
+	if (kind != FACE_CUT) return kind == FACE_EXPOSED;
+	return !ray_parity(w, s, s->v0, v3_add(cp, hair(s, &s->triangles[3 * f])));
+}
+
+/* How much further than its reach a query looks for outer surface from a point inside the mesh. */
+#define INSIDE_REACH 4.0
+
+/* Faces one query set aside (inner parts of cut faces); past OUTER_SKIPS it takes what it finds. */
+#define OUTER_SKIPS 8
+typedef struct outer_skips {
+	int32_t face[OUTER_SKIPS];
+	int count;
+} outer_skips;
+
+static bool skipped(const solid_data* s, const outer_skips* k, int32_t f)
+{
+	if (s->face_buried && s->face_buried[f] == FACE_BURIED) return true;
+	for (int j = 0; j < k->count; ++j)
+		if (k->face[j] == f) return true;
+	return false;
+}
+
+/* After a query picked face f at cp: true to query again without it. */
+static bool set_aside(drape_world* w, const solid_data* s, outer_skips* k, int32_t f, vec3 cp)
+{
+	if (k->count == OUTER_SKIPS || outer_surface_at(w, s, f, cp)) return false;
+	if (s->face_buried[f] != FACE_BURIED) k->face[k->count++] = f;
+	return true;
 }
 
 /* Whether the closest point, at `bary` on face f, lies on an open edge or a corner on one: then a
@@ -224,18 +326,41 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	}
 	if (!s->tree_built) return false;
 	aabb box = aabb_grow(aabb_of_point(x), reach);
-	int32_t n = mesh_candidates(w, s, box);
-	double best = INFINITY, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
-	int32_t face = -1;
-	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-		const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
-		if (facing && v3_dot(face_normal(s->v0, tri), *facing) <= 0.0) continue;
-		double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
-		if (d2 < best) {
-			best = d2;
-			face = w->work.query_hits[j];
-			memcpy(best_bary, bary, sizeof bary);
+	double best, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
+	int32_t face;
+	outer_skips aside = {.count = 0};
+	bool overlap = false, inside = false;
+	for (;;) {
+		int32_t n = mesh_candidates(w, s, box);
+		best = INFINITY;
+		face = -1;
+		for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+			if (skipped(s, &aside, w->work.query_hits[j])) {
+				overlap = true;
+				continue;
+			}
+			const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
+			if (facing && v3_dot(face_normal(s->v0, tri), *facing) <= 0.0) continue;
+			double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
+			if (d2 < best) {
+				best = d2;
+				face = w->work.query_hits[j];
+				memcpy(best_bary, bary, sizeof bary);
+			}
 		}
+		if (face >= 0 && set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary))) {
+			overlap = true;
+			continue;
+		}
+		/* Only inner surface within reach, and x inside the mesh: cloth caught in a fold of the body
+		 * closing on itself. It is held to the nearest outer surface further off, to be pushed out
+		 * there (docs/collide.md, "Where the body overlaps itself"). */
+		if (face < 0 && overlap && !inside && ray_parity(w, s, s->v0, x)) {
+			inside = true;
+			box = aabb_grow(aabb_of_point(x), INSIDE_REACH * fmax(reach, s->thickness));
+			continue;
+		}
+		break;
 	}
 	if (face < 0) return false;
 	const int32_t* tri = &s->triangles[3 * face];
@@ -247,13 +372,20 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 		two_sided_point(s, tri, on_rim(s, face, best_bary), x, cp, d, side, out);
 		return out->distance <= reach;
 	}
+	out->side = 1;
+	out->free_side = false;
+	/* Set aside inner surface: x may be inside the mesh on the outer side of the face found (in a
+	 * fold's crease). There the way out is straight to the closest point. */
+	if (overlap && (inside || ray_parity(w, s, s->v0, x))) {
+		out->distance = -d;
+		out->normal = d > 0.0 ? v3_scale(v3_sub(cp, x), 1.0 / d) : face_normal(s->v1, tri);
+		return true;
+	}
 	vec3 n0 = face_normal(s->v0, tri);
 	if (v3_dot(v3_sub(x, cp), n0) < 0.0) d = -d;
 	if (d > reach) return false;
 	out->distance = d;
 	out->normal = face_normal(s->v1, tri);
-	out->side = 1;
-	out->free_side = false;
 	return true;
 }
 
@@ -268,19 +400,6 @@ bool solid_closest_facing(drape_world* w, int32_t k, vec3 x, double reach, vec3 
 	return closest(w, k, x, reach, 0, &facing, out);
 }
 
-/* Whether the vertical ray up from p crosses triangle (a, b, c) (xy barycentric test; the ray's
- * start is nudged off edges and vertices by the caller). */
-static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
-{
-	double d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
-	if (d == 0.0) return false;
-	double l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / d;
-	double l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / d;
-	double l2 = 1.0 - l0 - l1;
-	if (l0 < 0.0 || l1 < 0.0 || l2 < 0.0) return false;
-	return l0 * a.z + l1 * b.z + l2 * c.z > p.z;
-}
-
 bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 {
 	const solid_data* s = &w->model.solids[k];
@@ -290,20 +409,9 @@ bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 		return shape_signed_distance(&s->shape, xform_inv_apply_point(s->x1, x), NULL, NULL) < -depth;
 	}
 	if (!s->tree_built) return false;
-	/* Inside a closed mesh: an odd number of crossings of a vertical ray. The ray starts a hair
-	 * off x so it does not run exactly through a vertex or edge of a regular mesh. */
-	vec3 p = v3(x.x + 1.234567e-9, x.y + 2.345678e-9, x.z);
-	aabb column = aabb_of_point(p);
-	column.hi.z = INFINITY;
-	int32_t n = mesh_candidates(w, s, column);
-	int crossings = 0;
-	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
-		crossings += ray_up_crosses(p, s->v1[t[0]], s->v1[t[1]], s->v1[t[2]]);
-	}
-	if (crossings % 2 == 0) return false;
+	if (!ray_parity(w, s, s->v1, x)) return false;
 	/* Inside: deeper than `depth` unless some face lies within depth of x. */
-	n = mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
+	int32_t n = mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
 	double bary[3];
 	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
 		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
@@ -372,20 +480,27 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 	}
 	if (!s->tree_built) return false;
 	aabb box = aabb_grow(aabb_add_point(aabb_of_point(a), b), s->thickness);
-	int32_t n = mesh_candidates(w, s, box);
-	double first = INFINITY, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
-	int32_t face = -1;
-	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-		const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
-		double t;
-		if (ccd_point_triangle(a, b, s->v0[tri[0]], s->v1[tri[0]], s->v0[tri[1]], s->v1[tri[1]], s->v0[tri[2]],
-				       s->v1[tri[2]], 1e-9, &t, bary) &&
-		    t < first) {
-			first = t;
-			face = w->work.query_hits[j];
-			memcpy(best_bary, bary, sizeof bary);
+	int32_t n;
+	double first, bary[3], best_bary[3] = {1.0, 0.0, 0.0};
+	int32_t face;
+	outer_skips aside = {.count = 0};
+	do {
+		n = mesh_candidates(w, s, box);
+		first = INFINITY;
+		face = -1;
+		for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
+			if (skipped(s, &aside, w->work.query_hits[j])) continue;
+			const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
+			double t;
+			if (ccd_point_triangle(a, b, s->v0[tri[0]], s->v1[tri[0]], s->v0[tri[1]], s->v1[tri[1]], s->v0[tri[2]],
+					       s->v1[tri[2]], 1e-9, &t, bary) &&
+			    t < first) {
+				first = t;
+				face = w->work.query_hits[j];
+				memcpy(best_bary, bary, sizeof bary);
+			}
 		}
-	}
+	} while (face >= 0 && set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary)));
 	/* Two-sided: the path may also come within the thickness of a rim edge without crossing a
 	 * face (a particle passing the edge of a wall); the earlier of the two wins. */
 	int32_t rim_face = -1;
@@ -458,6 +573,7 @@ void solid_free(solid_data* s)
 	free(s->v1);
 	free(s->boxes);
 	free(s->open_edges);
+	free(s->face_buried);
 	if (s->tree_built) bvh_free(&s->tree);
 	memset(s, 0, sizeof *s);
 }
