@@ -25,9 +25,7 @@ def read_obj(path, cloth=None):
     v, vt, f, mine = [], [], [], True
     with open(path) as fh:
         for line in fh:
-            if line.startswith("o "):
-                current = line.split()[1]
-            elif line.startswith("v "):
+            if line.startswith("v "):
                 v.append([float(t) for t in line.split()[1:4]])
             elif line.startswith("vt "):
                 vt.append([float(t) for t in line.split()[1:3]])

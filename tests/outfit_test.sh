@@ -36,11 +36,11 @@ check() {
 		failed=$((failed + 1))
 		return
 	fi
-	if $py - "$out" "$frames" "$first" "$name" <<'PY'
-import csv, json, sys
+	if $py - "$out" "$frames" "$first" "$name" "$root" <<'PY'
+import csv, json, subprocess, sys
 import numpy as np
 from scipy.spatial import cKDTree
-d, frames, early, name = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+d, frames, early, name, root = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 summary = json.load(open(d + "/summary.json"))
 rows = list(csv.DictReader(open(d + "/stats.csv")))
 assert len(rows) == frames + 1, len(rows)
@@ -95,6 +95,17 @@ def crossings(V, F):
 # drape's count leaves them out: it checks the frames after the last merge
 brute = {f: crossings(*read(d + "/frame_%04d.obj" % f)) for f in range(first, frames + 1)} if full else {}
 assert not any(brute.values()), {f: k for f, k in brute.items() if k}
+# each garment's strain on its own (scripts/garment_strain.py --cloth): the worst triangle must be
+# one of that garment's panels (reading every garment's triangles against one pattern failed)
+for cloth in json.load(open(summary["scene_file"]))["cloths"] if full else []:
+    garment = cloth["garment"]
+    here = summary["scene_file"].rsplit("/", 1)[0]
+    pattern = json.load(open(here + "/" + garment["pattern"])) if "pattern" in garment else garment
+    r = subprocess.run([sys.executable, root + "/scripts/garment_strain.py", d, "--cloth", cloth["name"]],
+                       capture_output=True, text=True)
+    plain = [l for l in r.stdout.splitlines() if l.startswith("plain: ")]
+    assert r.returncode == 0 and plain, (cloth["name"], r.stderr[-400:])
+    assert plain[0].split(" panel ")[1].split(" at ")[0] in [p["name"] for p in pattern["panels"]], plain[0]
 print(name + ": seams merged at frames %s; 0 crossing pairs at frames %d-%d (drape%s), 0 penetrating"
       % (sorted(set(merged)), first, frames, " and brute force" if full else ""))
 PY
