@@ -73,6 +73,12 @@ typedef struct solid_point {
 	bool free_side;
 } solid_point;
 
+/* Faces of mesh solid s whose boxes overlap `box`, into the world's query scratch (query_hits);
+ * and the unit normal of triangle tri of vertices v. For the queries of solid_query.c and
+ * solid_outer.c. */
+int32_t solid_mesh_candidates(drape_world* w, const solid_data* s, aabb box);
+vec3 solid_face_normal(const vec3* v, const int32_t* tri);
+
 /* Places every solid at t and t + h (poses, mesh vertices, bounding boxes). */
 void solids_begin_step(drape_world* w, double t, double h);
 

@@ -7,6 +7,7 @@
 #include "../world_data.h"
 #include "character/character.h"
 #include "geometry.h"
+#include "solid_outer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -144,7 +145,7 @@ void solids_begin_step(drape_world* w, double t, double h)
 	}
 }
 
-static vec3 face_normal(const vec3* v, const int32_t* tri)
+vec3 solid_face_normal(const vec3* v, const int32_t* tri)
 {
 	return v3_normalize(v3_cross(v3_sub(v[tri[1]], v[tri[0]]), v3_sub(v[tri[2]], v[tri[0]])));
 }
@@ -154,8 +155,7 @@ static vec3 blend(const vec3* v, const int32_t* tri, const double bary[3])
 	return v3_add(v3_add(v3_scale(v[tri[0]], bary[0]), v3_scale(v[tri[1]], bary[1])), v3_scale(v[tri[2]], bary[2]));
 }
 
-/* Faces of mesh solid s whose boxes overlap `box`, into the world's query scratch. */
-static int32_t mesh_candidates(drape_world* w, const solid_data* s, aabb box)
+int32_t solid_mesh_candidates(drape_world* w, const solid_data* s, aabb box)
 {
 	for (;;) {
 		int32_t n = bvh_query(&s->tree, box, w->work.query_hits, w->work.query_capacity, w->work.query_stack, w->work.query_stack_size);
@@ -167,105 +167,8 @@ static int32_t mesh_candidates(drape_world* w, const solid_data* s, aabb box)
 	}
 }
 
-/* Whether the vertical ray up from p crosses triangle (a, b, c) (xy barycentric test; the ray's
- * start is nudged off edges and vertices by the caller). */
-static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
-{
-	double d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
-	if (d == 0.0) return false;
-	double l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / d;
-	double l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / d;
-	double l2 = 1.0 - l0 - l1;
-	if (l0 < 0.0 || l1 < 0.0 || l2 < 0.0) return false;
-	return l0 * a.z + l1 * b.z + l2 * c.z > p.z;
-}
-
-/* Whether x lies inside the closed mesh s placed at `v`: an odd number of crossings of a vertical
- * ray. The ray starts a hair off x so it does not run exactly through a vertex or edge of a
- * regular mesh. Uses the query scratch. */
-static bool ray_parity(drape_world* w, const solid_data* s, const vec3* v, vec3 x)
-{
-	vec3 p = v3(x.x + 1.234567e-9, x.y + 2.345678e-9, x.z);
-	aabb column = aabb_of_point(p);
-	column.hi.z = INFINITY;
-	int32_t n = mesh_candidates(w, s, column);
-	int crossings = 0;
-	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
-		crossings += ray_up_crosses(p, v[t[0]], v[t[1]], v[t[2]]);
-	}
-	return crossings % 2 == 1;
-}
-
-/* A hair outside face tri along its normal at the step's start: 1e-4 of its longest edge, above
- * rounding and below any gap between two parts of a body that cloth could be in. */
-static vec3 hair(const solid_data* s, const int32_t* tri)
-{
-	vec3 a = s->v0[tri[0]], b = s->v0[tri[1]], c = s->v0[tri[2]];
-	double edge = sqrt(fmax(fmax(v3_len2(v3_sub(b, a)), v3_len2(v3_sub(c, b))), v3_len2(v3_sub(a, c))));
-	return v3_scale(face_normal(s->v0, tri), 1e-4 * edge);
-}
-
-/* Where a closed mesh overlaps itself (a skinned body's wrist bent into its forearm: docs/collide.md,
- * "Where the body overlaps itself"), only the outer surface is one cloth can touch. What each face
- * is, at the step's start, asked once a step: cut by another face of the mesh (part of it may lie
- * inside), else wholly inside the mesh or wholly outside, by its centre. */
-static uint8_t face_kind(drape_world* w, const solid_data* s, int32_t f)
-{
-	if (s->face_buried[f]) return s->face_buried[f];
-	const int32_t* tri = &s->triangles[3 * f];
-	aabb box = aabb_empty();
-	for (int c = 0; c < 3; ++c) box = aabb_add_point(box, s->v0[tri[c]]);
-	int32_t n = mesh_candidates(w, s, box);
-	uint8_t kind = 0;
-	for (int32_t j = 0; j < n && j < w->work.query_capacity && !kind; ++j) {
-		const int32_t g = w->work.query_hits[j];
-		if (g != f && mesh_triangles_intersect(s->v0, tri, &s->triangles[3 * g])) kind = FACE_CUT;
-	}
-	if (!kind) {
-		vec3 centre = v3_scale(v3_add(v3_add(s->v0[tri[0]], s->v0[tri[1]]), s->v0[tri[2]]), 1.0 / 3.0);
-		kind = ray_parity(w, s, s->v0, v3_add(centre, hair(s, tri))) ? FACE_BURIED : FACE_EXPOSED;
-	}
-	s->face_buried[f] = kind;
-	return kind;
-}
-
-/* Whether cp, the closest point of face f found by a query, is on the mesh's outer surface: not
- * when f lies inside the mesh, nor when f is cut and cp is on its inner part (a point a hair
- * outside cp is inside the mesh). Uses the query scratch. */
-static bool outer_surface_at(drape_world* w, const solid_data* s, int32_t f, vec3 cp)
-{
-	if (!s->face_buried) return true;
-	const uint8_t kind = face_kind(w, s, f);
-	if (kind != FACE_CUT) return kind == FACE_EXPOSED;
-	return !ray_parity(w, s, s->v0, v3_add(cp, hair(s, &s->triangles[3 * f])));
-}
-
 /* How much further than its reach a query looks for outer surface from a point inside the mesh. */
 #define INSIDE_REACH 4.0
-
-/* Faces one query set aside (inner parts of cut faces); past OUTER_SKIPS it takes what it finds. */
-#define OUTER_SKIPS 8
-typedef struct outer_skips {
-	int32_t face[OUTER_SKIPS];
-	int count;
-} outer_skips;
-
-static bool skipped(const solid_data* s, const outer_skips* k, int32_t f)
-{
-	if (s->face_buried && s->face_buried[f] == FACE_BURIED) return true;
-	for (int j = 0; j < k->count; ++j)
-		if (k->face[j] == f) return true;
-	return false;
-}
-
-/* After a query picked face f at cp: true to query again without it. */
-static bool set_aside(drape_world* w, const solid_data* s, outer_skips* k, int32_t f, vec3 cp)
-{
-	if (k->count == OUTER_SKIPS || outer_surface_at(w, s, f, cp)) return false;
-	if (s->face_buried[f] != FACE_BURIED) k->face[k->count++] = f;
-	return true;
-}
 
 /* Whether the closest point, at `bary` on face f, lies on an open edge or a corner on one: then a
  * particle there is beyond the surface's rim, not over one of its sides. */
@@ -290,7 +193,7 @@ static bool on_rim(const solid_data* s, int32_t f, const double bary[3])
 static void two_sided_point(const solid_data* s, const int32_t* tri, bool rim, vec3 x, vec3 cp, double d, int side,
 			    solid_point* out)
 {
-	vec3 n0 = face_normal(s->v0, tri), n1 = face_normal(s->v1, tri);
+	vec3 n0 = solid_face_normal(s->v0, tri), n1 = solid_face_normal(s->v1, tri);
 	vec3 off = v3_sub(x, cp);
 	double across = v3_dot(off, n0);
 	int here = across < 0.0 ? -1 : 1;
@@ -331,16 +234,16 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	outer_skips aside = {.count = 0};
 	bool overlap = false, inside = false;
 	for (;;) {
-		int32_t n = mesh_candidates(w, s, box);
+		int32_t n = solid_mesh_candidates(w, s, box);
 		best = INFINITY;
 		face = -1;
 		for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-			if (skipped(s, &aside, w->work.query_hits[j])) {
+			if (outer_skipped(s, &aside, w->work.query_hits[j])) {
 				overlap = true;
 				continue;
 			}
 			const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
-			if (facing && v3_dot(face_normal(s->v0, tri), *facing) <= 0.0) continue;
+			if (facing && v3_dot(solid_face_normal(s->v0, tri), *facing) <= 0.0) continue;
 			double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
 			if (d2 < best) {
 				best = d2;
@@ -348,14 +251,14 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 				memcpy(best_bary, bary, sizeof bary);
 			}
 		}
-		if (face >= 0 && set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary))) {
+		if (face >= 0 && outer_set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary))) {
 			overlap = true;
 			continue;
 		}
 		/* Only inner surface within reach, and x inside the mesh: cloth caught in a fold of the body
 		 * closing on itself. It is held to the nearest outer surface further off, to be pushed out
 		 * there (docs/collide.md, "Where the body overlaps itself"). */
-		if (face < 0 && overlap && !inside && ray_parity(w, s, s->v0, x)) {
+		if (face < 0 && overlap && !inside && solid_ray_parity(w, s, s->v0, x)) {
 			inside = true;
 			box = aabb_grow(aabb_of_point(x), INSIDE_REACH * fmax(reach, s->thickness));
 			continue;
@@ -376,16 +279,16 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	out->free_side = false;
 	/* Set aside inner surface: x may be inside the mesh on the outer side of the face found (in a
 	 * fold's crease). There the way out is straight to the closest point. */
-	if (overlap && (inside || ray_parity(w, s, s->v0, x))) {
+	if (overlap && (inside || solid_ray_parity(w, s, s->v0, x))) {
 		out->distance = -d;
-		out->normal = d > 0.0 ? v3_scale(v3_sub(cp, x), 1.0 / d) : face_normal(s->v1, tri);
+		out->normal = d > 0.0 ? v3_scale(v3_sub(cp, x), 1.0 / d) : solid_face_normal(s->v1, tri);
 		return true;
 	}
-	vec3 n0 = face_normal(s->v0, tri);
+	vec3 n0 = solid_face_normal(s->v0, tri);
 	if (v3_dot(v3_sub(x, cp), n0) < 0.0) d = -d;
 	if (d > reach) return false;
 	out->distance = d;
-	out->normal = face_normal(s->v1, tri);
+	out->normal = solid_face_normal(s->v1, tri);
 	return true;
 }
 
@@ -409,9 +312,9 @@ bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 		return shape_signed_distance(&s->shape, xform_inv_apply_point(s->x1, x), NULL, NULL) < -depth;
 	}
 	if (!s->tree_built) return false;
-	if (!ray_parity(w, s, s->v1, x)) return false;
+	if (!solid_ray_parity(w, s, s->v1, x)) return false;
 	/* Inside: deeper than `depth` unless some face lies within depth of x. */
-	int32_t n = mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
+	int32_t n = solid_mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
 	double bary[3];
 	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
 		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
@@ -485,11 +388,11 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 	int32_t face;
 	outer_skips aside = {.count = 0};
 	do {
-		n = mesh_candidates(w, s, box);
+		n = solid_mesh_candidates(w, s, box);
 		first = INFINITY;
 		face = -1;
 		for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-			if (skipped(s, &aside, w->work.query_hits[j])) continue;
+			if (outer_skipped(s, &aside, w->work.query_hits[j])) continue;
 			const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
 			double t;
 			if (ccd_point_triangle(a, b, s->v0[tri[0]], s->v1[tri[0]], s->v0[tri[1]], s->v1[tri[1]], s->v0[tri[2]],
@@ -500,7 +403,7 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 				memcpy(best_bary, bary, sizeof bary);
 			}
 		}
-	} while (face >= 0 && set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary)));
+	} while (face >= 0 && outer_set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary)));
 	/* Two-sided: the path may also come within the thickness of a rim edge without crossing a
 	 * face (a particle passing the edge of a wall); the earlier of the two wins. */
 	int32_t rim_face = -1;
@@ -529,7 +432,7 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 	}
 	if (rim_face >= 0) {
 		const int32_t* tri = &s->triangles[3 * rim_face];
-		vec3 n0 = face_normal(s->v0, tri), n1 = face_normal(s->v1, tri);
+		vec3 n0 = solid_face_normal(s->v0, tri), n1 = solid_face_normal(s->v1, tri);
 		double across = v3_dot(rim_dir, n0);
 		out->point = blend(s->v0, tri, best_bary);
 		out->point_end = blend(s->v1, tri, best_bary);
@@ -542,10 +445,10 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 	if (face < 0) return false;
 	const int32_t* tri = &s->triangles[3 * face];
 	vec3 cp = blend(s->v0, tri, best_bary);
-	double d0 = v3_dot(v3_sub(a, cp), face_normal(s->v0, tri));
+	double d0 = v3_dot(v3_sub(a, cp), solid_face_normal(s->v0, tri));
 	out->point = cp;
 	out->point_end = blend(s->v1, tri, best_bary);
-	out->normal = face_normal(s->v1, tri);
+	out->normal = solid_face_normal(s->v1, tri);
 	out->distance = d0;
 	out->side = 1;
 	out->free_side = false;
