@@ -164,10 +164,9 @@ static bool check_closed(drape_world* w, solid_data* s, drape_solid_sides sides,
 	}
 	free(e);
 	s->two_sided = sides == DRAPE_SIDES_BOTH || (sides == DRAPE_SIDES_AUTO && open > 0);
-	s->closed = open == 0 && !s->two_sided;
-	if (s->closed) {
-		s->face_buried = calloc((size_t)s->triangle_count, 1);
-		if (!s->face_buried) return false;
+	if (open == 0 && !s->two_sided) {
+		s->face_kinds = calloc((size_t)s->triangle_count, 1);
+		if (!s->face_kinds) return false;
 	}
 	/* corners on an open edge of any face: bit 3 + k of each face using the vertex at corner k */
 	uint8_t* rim = calloc((size_t)s->vertex_count, 1);

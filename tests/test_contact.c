@@ -324,6 +324,17 @@ static void cylinder_mesh(double r, double half_length, int n, drape_mesh* m)
 	}
 }
 
+/* Adds mesh m as solid 0 of w with the given thickness and friction. */
+static void add_mesh_solid(drape_world* w, const drape_mesh* m, double thickness, double friction)
+{
+	drape_solid_def sd = drape_default_solid_def();
+	sd.shape = DRAPE_SOLID_MESH;
+	sd.mesh = m;
+	sd.thickness = thickness;
+	sd.friction = friction;
+	CHECK(drape_solid_add(w, &sd).index == 0);
+}
+
 static void test_drape_over_mesh_cylinder(void)
 {
 	drape_world_def wd = drape_default_world_def();
@@ -331,12 +342,7 @@ static void test_drape_over_mesh_cylinder(void)
 	drape_mesh cyl;
 	const double r = 0.15;
 	cylinder_mesh(r, 0.5, 40, &cyl);
-	drape_solid_def sd = drape_default_solid_def();
-	sd.shape = DRAPE_SOLID_MESH;
-	sd.mesh = &cyl;
-	sd.thickness = 0.004;
-	sd.friction = 0.4;
-	CHECK(drape_solid_add(w, &sd).index == 0);
+	add_mesh_solid(w, &cyl, 0.004, 0.4);
 	free(cyl.positions);
 	free(cyl.triangles);
 	add_sheet(w, 15, 0.5, v3(0.0, 0.0, r + 0.05), v3(1, 0, 0), v3(0, 1, 0), NULL);
@@ -441,13 +447,9 @@ static void outer_surface_case(double small_top, double cx, vec3 probe)
 	wd.gravity[2] = 0.0;
 	wd.self_collision = false;
 	drape_world* w = drape_world_create(&wd);
-	drape_solid_def sd = drape_default_solid_def();
-	sd.shape = DRAPE_SOLID_MESH;
-	sd.mesh = &m;
-	sd.thickness = 0.003;
-	sd.friction = 0.3;
-	CHECK(drape_solid_add(w, &sd).index == 0);
-	CHECK(w->model.solids[0].closed);
+	const double thickness = 0.003;
+	add_mesh_solid(w, &m, thickness, 0.3);
+	CHECK(w->model.solids[0].face_kinds != NULL); /* closed and one-sided */
 	const double z0 = -0.0053;
 	add_sheet(w, 5, 0.08, v3(cx, 0.0, z0), v3(1, 0, 0), v3(0, 1, 0), NULL);
 	CHECK(drape_world_step(w, wd.max_dt) == DRAPE_OK);
@@ -459,7 +461,7 @@ static void outer_surface_case(double small_top, double cx, vec3 probe)
 	CHECK_NEAR(p.normal.z, 1.0, 1e-12);
 	for (int f = 1; f <= 10; ++f) CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
 	for (int32_t i = 0; i < w->model.particle_count; ++i) {
-		CHECK(w->state.x[i].z > 0.5 * sd.thickness);
+		CHECK(w->state.x[i].z > 0.5 * thickness);
 		CHECK(!solid_inside_end(w, 0, w->state.x[i], 0.0));
 	}
 	CHECK(drape_world_get_stats(w).penetrating == 0);

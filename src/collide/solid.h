@@ -30,14 +30,12 @@ typedef struct solid_data {
 	 * go round from one side to the other. */
 	bool two_sided;
 	uint8_t* open_edges;
-	/* Closed one-sided meshes: the outer surface (docs/collide.md, "Where the body overlaps
-	 * itself"). A skinned body's mesh may overlap itself (a wrist bent into the forearm); what lies
-	 * inside another part of it is no surface cloth can touch. face_buried holds, per face, what
-	 * is known at the step's start: 0 not yet asked, FACE_EXPOSED, FACE_BURIED (wholly inside) or
-	 * FACE_CUT (cut by another face: asked at each point found on it); reset when the mesh
-	 * deforms. */
-	bool closed;
-	uint8_t* face_buried;
+	/* Closed one-sided meshes only (else NULL): the outer surface (docs/collide.md, "Where the body
+	 * overlaps itself"). A skinned body's mesh may overlap itself (a wrist bent into the forearm);
+	 * what lies inside another part of it is no surface cloth can touch. Per face, what is known at
+	 * the step's start: 0 not yet asked, FACE_EXPOSED, FACE_BURIED (wholly inside) or FACE_CUT (cut
+	 * by another face: asked at each point found on it); reset when the mesh deforms. */
+	uint8_t* face_kinds;
 	double* rest;         /* 3 * vertex_count, the mesh in the solid's frame */
 	double* frames;       /* frame_count * 3 * vertex_count, deforming meshes */
 	double* frame_times;
@@ -72,12 +70,6 @@ typedef struct solid_point {
 	signed char side;
 	bool free_side;
 } solid_point;
-
-/* Faces of mesh solid s whose boxes overlap `box`, into the world's query scratch (query_hits);
- * and the unit normal of triangle tri of vertices v. For the queries of solid_query.c and
- * solid_outer.c. */
-int32_t solid_mesh_candidates(drape_world* w, const solid_data* s, aabb box);
-vec3 solid_face_normal(const vec3* v, const int32_t* tri);
 
 /* Places every solid at t and t + h (poses, mesh vertices, bounding boxes). */
 void solids_begin_step(drape_world* w, double t, double h);

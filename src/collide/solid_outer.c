@@ -6,38 +6,9 @@
 
 #include "../world_data.h"
 #include "geometry.h"
+#include "solid_mesh.h"
 
 #include <math.h>
-
-/* Whether the vertical ray up from p crosses triangle (a, b, c) (xy barycentric test; the ray's
- * start is nudged off edges and vertices by the caller). */
-static bool ray_up_crosses(vec3 p, vec3 a, vec3 b, vec3 c)
-{
-	double d = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
-	if (d == 0.0) return false;
-	double l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / d;
-	double l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / d;
-	double l2 = 1.0 - l0 - l1;
-	if (l0 < 0.0 || l1 < 0.0 || l2 < 0.0) return false;
-	return l0 * a.z + l1 * b.z + l2 * c.z > p.z;
-}
-
-/* Whether x lies inside the closed mesh s placed at `v`: an odd number of crossings of a vertical
- * ray. The ray starts a hair off x so it does not run exactly through a vertex or edge of a
- * regular mesh. Uses the query scratch. */
-bool solid_ray_parity(drape_world* w, const solid_data* s, const vec3* v, vec3 x)
-{
-	vec3 p = v3(x.x + 1.234567e-9, x.y + 2.345678e-9, x.z);
-	aabb column = aabb_of_point(p);
-	column.hi.z = INFINITY;
-	int32_t n = solid_mesh_candidates(w, s, column);
-	int crossings = 0;
-	for (int32_t j = 0; j < n && j < w->work.query_capacity; ++j) {
-		const int32_t* t = &s->triangles[3 * w->work.query_hits[j]];
-		crossings += ray_up_crosses(p, v[t[0]], v[t[1]], v[t[2]]);
-	}
-	return crossings % 2 == 1;
-}
 
 /* A hair outside face tri along its normal at the step's start: 1e-4 of its longest edge, above
  * rounding and below any gap between two parts of a body that cloth could be in. */
@@ -54,7 +25,7 @@ static vec3 hair(const solid_data* s, const int32_t* tri)
  * inside), else wholly inside the mesh or wholly outside, by its centre. */
 static uint8_t face_kind(drape_world* w, const solid_data* s, int32_t f)
 {
-	if (s->face_buried[f]) return s->face_buried[f];
+	if (s->face_kinds[f]) return s->face_kinds[f];
 	const int32_t* tri = &s->triangles[3 * f];
 	aabb box = aabb_empty();
 	for (int c = 0; c < 3; ++c) box = aabb_add_point(box, s->v0[tri[c]]);
@@ -68,7 +39,7 @@ static uint8_t face_kind(drape_world* w, const solid_data* s, int32_t f)
 		vec3 centre = v3_scale(v3_add(v3_add(s->v0[tri[0]], s->v0[tri[1]]), s->v0[tri[2]]), 1.0 / 3.0);
 		kind = solid_ray_parity(w, s, s->v0, v3_add(centre, hair(s, tri))) ? FACE_BURIED : FACE_EXPOSED;
 	}
-	s->face_buried[f] = kind;
+	s->face_kinds[f] = kind;
 	return kind;
 }
 
@@ -77,7 +48,7 @@ static uint8_t face_kind(drape_world* w, const solid_data* s, int32_t f)
  * outside cp is inside the mesh). Uses the query scratch. */
 static bool outer_surface_at(drape_world* w, const solid_data* s, int32_t f, vec3 cp)
 {
-	if (!s->face_buried) return true;
+	if (!s->face_kinds) return true;
 	const uint8_t kind = face_kind(w, s, f);
 	if (kind != FACE_CUT) return kind == FACE_EXPOSED;
 	return !solid_ray_parity(w, s, s->v0, v3_add(cp, hair(s, &s->triangles[3 * f])));
@@ -85,7 +56,7 @@ static bool outer_surface_at(drape_world* w, const solid_data* s, int32_t f, vec
 
 bool outer_skipped(const solid_data* s, const outer_skips* k, int32_t f)
 {
-	if (s->face_buried && s->face_buried[f] == FACE_BURIED) return true;
+	if (s->face_kinds && s->face_kinds[f] == FACE_BURIED) return true;
 	for (int j = 0; j < k->count; ++j)
 		if (k->face[j] == f) return true;
 	return false;
@@ -94,6 +65,6 @@ bool outer_skipped(const solid_data* s, const outer_skips* k, int32_t f)
 bool outer_set_aside(drape_world* w, const solid_data* s, outer_skips* k, int32_t f, vec3 cp)
 {
 	if (k->count == OUTER_SKIPS || outer_surface_at(w, s, f, cp)) return false;
-	if (s->face_buried[f] != FACE_BURIED) k->face[k->count++] = f;
+	if (s->face_kinds[f] != FACE_BURIED) k->face[k->count++] = f;
 	return true;
 }

@@ -5,9 +5,6 @@
 
 #include "solid.h"
 
-/* Whether x lies inside the closed mesh s placed at `v` (ray parity). Uses the query scratch. */
-bool solid_ray_parity(drape_world* w, const solid_data* s, const vec3* v, vec3 x);
-
 /* Faces one query set aside (inner parts of cut faces); past OUTER_SKIPS it takes what it finds. */
 #define OUTER_SKIPS 8
 typedef struct outer_skips {

@@ -7,6 +7,7 @@
 #include "../world_data.h"
 #include "character/character.h"
 #include "geometry.h"
+#include "solid_mesh.h"
 #include "solid_outer.h"
 
 #include <math.h>
@@ -132,7 +133,7 @@ void solids_begin_step(drape_world* w, double t, double h)
 		}
 		if (!s->tree_built) build_tree(w, s);
 		/* a rigid placement cannot change which faces lie inside the mesh; a deforming mesh can */
-		if (s->face_buried && (s->character || s->frame_count > 0)) memset(s->face_buried, 0, (size_t)s->triangle_count);
+		if (s->face_kinds && (s->character || s->frame_count > 0)) memset(s->face_kinds, 0, (size_t)s->triangle_count);
 		for (int32_t f = 0; f < s->triangle_count; ++f) {
 			aabb b = aabb_empty();
 			for (int c = 0; c < 3; ++c) {
@@ -145,26 +146,9 @@ void solids_begin_step(drape_world* w, double t, double h)
 	}
 }
 
-vec3 solid_face_normal(const vec3* v, const int32_t* tri)
-{
-	return v3_normalize(v3_cross(v3_sub(v[tri[1]], v[tri[0]]), v3_sub(v[tri[2]], v[tri[0]])));
-}
-
 static vec3 blend(const vec3* v, const int32_t* tri, const double bary[3])
 {
 	return v3_add(v3_add(v3_scale(v[tri[0]], bary[0]), v3_scale(v[tri[1]], bary[1])), v3_scale(v[tri[2]], bary[2]));
-}
-
-int32_t solid_mesh_candidates(drape_world* w, const solid_data* s, aabb box)
-{
-	for (;;) {
-		int32_t n = bvh_query(&s->tree, box, w->work.query_hits, w->work.query_capacity, w->work.query_stack, w->work.query_stack_size);
-		if (n <= w->work.query_capacity) return n;
-		int32_t* grown = realloc(w->work.query_hits, (size_t)n * 2 * sizeof *grown);
-		if (!grown) return w->work.query_capacity; /* keep what fits */
-		w->work.query_hits = grown;
-		w->work.query_capacity = n * 2;
-	}
 }
 
 /* How much further than its reach a query looks for outer surface from a point inside the mesh. */
@@ -476,7 +460,7 @@ void solid_free(solid_data* s)
 	free(s->v1);
 	free(s->boxes);
 	free(s->open_edges);
-	free(s->face_buried);
+	free(s->face_kinds);
 	if (s->tree_built) bvh_free(&s->tree);
 	memset(s, 0, sizeof *s);
 }
