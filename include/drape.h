@@ -310,6 +310,15 @@ typedef struct drape_joint_key {
 	double rotation[3];
 } drape_joint_key;
 
+/* How the skin follows the joints (docs/characters.md, "Skinning"). Linear blend skinning averages
+ * the joints' matrices, which shrinks a joint twisted or bent far (the "candy wrapper" of a turned
+ * wrist, a knee's inside collapsing); dual quaternion skinning (Kavan et al. 2008) blends the
+ * joints' rigid motions and keeps the limb's thickness. */
+typedef enum drape_skinning {
+	DRAPE_SKINNING_LINEAR = 0,
+	DRAPE_SKINNING_DUAL_QUATERNION,
+} drape_skinning;
+
 typedef struct drape_character_def {
 	const char* file;
 	const char* animation;   /* by name; NULL: by animation_index */
@@ -325,6 +334,9 @@ typedef struct drape_character_def {
 	double dress_angle;      /* degrees the upper arms are lowered from the rest pose */
 	double position[3];      /* added after scaling and turning z up */
 	double cell_size;        /* m, the mannequin's grid (docs/mannequin.md) */
+	/* Dual quaternion skinning needs joints that only turn, move and scale evenly (refused
+	 * otherwise, naming the joint). */
+	drape_skinning skinning;
 	/* The file's joints under drape's names; none (count 0): the built-in map (CMU, Biovision or
 	 * Mixamo) that the names present match. Copied. */
 	const drape_joint_name* joint_map;

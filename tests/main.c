@@ -31,6 +31,7 @@ extern const test_case mannequin_tests[];
 extern const test_case garment_tests[];
 extern const test_case precond_tests[];
 extern const test_case character_tests[];
+extern const test_case skinning_tests[];
 extern const test_case rest_tests[];
 extern const test_case threads_tests[];
 extern const test_case fidelity_tests[];
@@ -60,6 +61,7 @@ static const suite suites[] = {
 	{"mass_spring", mass_spring_tests},
 	{"precond", precond_tests},
 	{"character", character_tests},
+	{"skinning", skinning_tests},
 	{"resume", resume_tests},
 	{"view", view_tests},
 	{"wave1d", wave1d_tests},

@@ -68,6 +68,7 @@ struct drape_character {
 	/* Timing (docs/characters.md): hold the dressing pose, blend into the clip, play it. */
 	double hold, blend, start, time_scale;
 	bool loop, keep_root_motion;
+	drape_skinning skinning;
 	char* warnings; /* NULL or "; "-separated (drape_character_warnings) */
 };
 
@@ -125,6 +126,16 @@ void character_globals(const drape_character* c, double t, affine* globals);
 
 /* Skinned vertex positions at time t in drape's world frame, 3 * vertex_count doubles. */
 void character_pose(const drape_character* c, double t, double* positions);
+
+/* Skinning (skin.c): every vertex of the rest mesh moved by its joints' skinning transforms K_j
+ * (world <- joint <- bind pose, one per joint), by the character's skinning. */
+void character_skin(const drape_character* c, const affine* k, double* positions);
+/* Whether a = [s R | t] with s > 0 and R a rotation, to rounding: false when a shears, scales
+ * unevenly or mirrors (skin.c). */
+bool affine_is_similarity(const affine* a);
+/* Dual quaternion skinning is refused for a rig whose joints shear or scale unevenly: false with
+ * the offending joint's name in err (skin.c). */
+bool character_check_rigid(const drape_character* c, char* err, size_t err_size);
 
 /* A deep copy (solids own theirs); NULL when out of memory. */
 drape_character* character_clone(const drape_character* c);

@@ -474,6 +474,8 @@ static bool check_def(const drape_character_def* d, char* err, size_t err_size)
 	if (!(isfinite(d->start) && d->start >= 0.0)) return core_fail(err, err_size, "%s: start must be >= 0 s", d->file);
 	if (!isfinite(d->dress_angle) || fabs(d->dress_angle) > 90.0)
 		return core_fail(err, err_size, "%s: dress_angle must be within [-90, 90] degrees", d->file);
+	if (d->skinning != DRAPE_SKINNING_LINEAR && d->skinning != DRAPE_SKINNING_DUAL_QUATERNION)
+		return core_fail(err, err_size, "%s: skinning must be linear or dual_quaternion", d->file);
 	if (d->up != 'y' && d->up != 'z') return core_fail(err, err_size, "%s: up must be 'y' or 'z'", d->file);
 	for (int k = 0; k < 3; ++k)
 		if (!isfinite(d->position[k])) return core_fail(err, err_size, "%s: position is not finite", d->file);
@@ -529,6 +531,7 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 		c->time_scale = d->time_scale;
 		c->loop = d->loop;
 		c->keep_root_motion = d->keep_root_motion;
+		c->skinning = d->skinning;
 		c->joints = calloc((size_t)nodes, sizeof *c->joints);
 		im.nodes = calloc((size_t)nodes, sizeof *im.nodes);
 		ok = c->joints && im.nodes ? add_joints(&im, s->mRootNode, -1) : fail(&im, "%s", "out of memory");
@@ -560,6 +563,10 @@ drape_character* character_load(const drape_character_def* d, character_error_at
 		ok = character_set_dress_pose(c, d->dress_angle * 3.14159265358979323846 / 180.0) ||
 		     core_fail(err, err_size, "%s: out of memory", d->file);
 		ok = ok && character_set_keyframes(c, d->keyframes, d->keyframe_count, at, err, err_size);
+	}
+	if (ok && c->skinning == DRAPE_SKINNING_DUAL_QUATERNION) {
+		char why[256];
+		ok = character_check_rigid(c, why, sizeof why) || core_fail(err, err_size, "%s: %s", d->file, why);
 	}
 	if (!ok) {
 		drape_character_destroy(c);

@@ -1,7 +1,7 @@
 /* Posing a character at any time (docs/characters.md): the clip sampled with rotations interpolated
  * on the sphere (slerp) and translations and scales linearly, the lead-in (dressing pose held, then
  * blended into the clip), a looped clip's crossfade from its end into its start, keyframed
- * rotations on top, forward kinematics down the hierarchy, and linear blend skinning. */
+ * rotations on top, forward kinematics down the hierarchy, and the skinning transforms (skin.c). */
 #include "character.h"
 
 #include <math.h>
@@ -136,15 +136,5 @@ void character_pose(const drape_character* c, double t, double* out)
 	int32_t n = c->joint_count < MAX_STACK ? c->joint_count : MAX_STACK;
 	character_globals(c, t, gbuf);
 	for (int32_t i = 0; i < n; ++i) kbuf[i] = affine_mul(c->to_world, affine_mul(gbuf[i], c->joints[i].inverse_bind));
-	for (int32_t v = 0; v < c->vertex_count; ++v) {
-		double p[3] = {0.0, 0.0, 0.0};
-		for (int k = 0; k < 4; ++k) {
-			double w = c->skin_weight[4 * v + k];
-			if (w == 0.0) continue;
-			double q[3];
-			affine_apply(&kbuf[c->skin_joint[4 * v + k]], &c->rest[3 * v], q);
-			for (int a = 0; a < 3; ++a) p[a] += w * q[a];
-		}
-		memcpy(&out[3 * v], p, sizeof p);
-	}
+	character_skin(c, kbuf, out);
 }

@@ -173,7 +173,7 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so)
 	jnode n = json_node(sn, item);
 	static const char* const keys[] = {"file", "animation", "time_scale", "start", "loop", "scale", "up", "root_motion",
 					   "body", "hold", "blend", "dress_angle", "position", "cell_size", "joint_map",
-					   "keyframes", NULL};
+					   "keyframes", "skinning", NULL};
 	if (!json_check_object(c, &n, keys)) return false;
 	drape_character_def d = drape_default_character_def();
 	const cJSON* f = json_get(&n, "file");
@@ -196,10 +196,12 @@ bool scene_load_character(const json_ctx* c, const jnode* sn, scene_solid* so)
 	if (scale && !(cJSON_IsString(scale) && strcmp(scale->valuestring, "auto") == 0) &&
 	    !json_opt_positive(c, &n, "scale", &d.scale))
 		return false;
-	int up = 0, root = 1, body = 0;
+	int up = 0, root = 1, body = 0, skin = 0;
 	if (!load_choice(c, &n, "up", "y", "z", &up) || !load_choice(c, &n, "root_motion", "keep", "remove", &root) ||
-	    !load_choice(c, &n, "body", "file", "mannequin", &body))
+	    !load_choice(c, &n, "body", "file", "mannequin", &body) ||
+	    !load_choice(c, &n, "skinning", "linear", "dual_quaternion", &skin))
 		return false;
+	d.skinning = skin ? DRAPE_SKINNING_DUAL_QUATERNION : DRAPE_SKINNING_LINEAR;
 	d.up = up ? 'z' : 'y';
 	d.keep_root_motion = root == 0;
 	d.mannequin = body == 1;
