@@ -196,7 +196,7 @@ int32_t cloth_contacts_catch_crossings(drape_world* w, double h, int32_t* pinche
 	/* Cloth caught crossing while held by solids on both sides (an arm closing on the torso,
 	 * docs/garments.md) cannot be separated by the repulsion: the contacts fix its particles'
 	 * normal motion, and sticking ones all of it. Such contacts are pinched: they slide, on the
-	 * solid's bare surface, leaving the thickness to the layers; the caller makes the
+	 * solid's bare surface (a hair outside it, PINCH_MARGIN), leaving the thickness to the layers; the caller makes the
 	 * constraints again and then applies the corrections (cloth_contacts_alter_crossings). */
 	for (int32_t k = before; k < w->state.repulsion_count; ++k)
 		for (int a = 0; a < 4; ++a) *pinched += contact_pinch(w, w->state.repulsions[k].node[a]);

@@ -19,6 +19,11 @@
 #define SLIP_FLOOR 1e-3
 /* Fastest the position alteration moves a particle out of a solid (m/s). */
 #define PUSH_SPEED 1.0
+/* Where a pinched contact holds its particle: this fraction of the solid's thickness outside its
+ * bare surface. Not on it: a target on the boundary leaves the particle a rounding error either
+ * side of it, inside the body half the time by a winding-number test (docs/collide.md, "Pinched
+ * contacts"). */
+#define PINCH_MARGIN 0.01
 /* Release's noise floor (docs/collide.md, "Release's noise floor"): a contact whose constraint
  * force pulls the particle onto the solid is released only when the pull exceeds RELEASE_FLOOR
  * times the particle's weight at standard gravity (the world's may be off, as while a garment is
@@ -87,12 +92,12 @@ static void constrain(drape_world* w, int32_t i, double h)
 	vec3 x = w->state.x[i], vs = c->surface_velocity, n = c->normal;
 	/* Target along n: on the grown surface at the step's end, but no further than PUSH_SPEED h
 	 * beyond where the surface's own motion would take the particle. */
-	double target = v3_dot(n, c->point_end) + (c->pinched ? 0.0 : thickness);
+	double target = v3_dot(n, c->point_end) + (c->pinched ? PINCH_MARGIN * thickness : thickness);
 	double free_end = v3_dot(n, v3_madd(x, h, vs));
 	double push = target - free_end;
 	if (push > PUSH_SPEED * h) target = free_end + PUSH_SPEED * h;
-	/* A pinched particle gives up the thickness (it is held on the bare surface) no faster than
-	 * a deep one is pushed out. */
+	/* A pinched particle gives up the thickness (it is held a hair outside the bare surface) no
+	 * faster than a deep one is pushed out. */
 	if (c->pinched && push < -PUSH_SPEED * h) target = free_end - PUSH_SPEED * h;
 	vec3 p = v3_madd(v3_madd(x, h, vs), target - free_end, n);
 	/* With contact bounds (drape_world_def.contact_bounds) a held bound along the normal, else

@@ -15,7 +15,7 @@ typedef struct contact {
 	int32_t solid;        /* -1: the particle touches nothing */
 	bool sticking;        /* static friction holds: all three directions locked (sec. 5.4) */
 	uint8_t pinched;      /* PINCH_PRESSED: caught in a cloth/cloth crossing, and in a cloth/cloth
-			       * pair since: slides, held on the bare surface (collide/cloth_contact.c) */
+			       * pair since: slides, held a hair outside the bare surface (collide/contact.c) */
 	double normal_force;  /* N, from the last accepted step: scales the sliding friction */
 	double slip_speed;    /* m/s, tangential speed relative to the surface after the last step */
 	bool slip_growing;    /* the slip sped up in the last step (or the contact just broke away) */
