@@ -143,6 +143,13 @@ class SameAsTheSceneFile(unittest.TestCase):
         a = drape.load_scene(os.path.join(SRC, "scenes", "character.json"), threads=1)
         b = build(scene_json("character.json"), empty_world_like(a))
         self.assert_same(a, b, steps=[0.1, 0.2])
+        # the same with the body skinned by dual quaternions (docs/characters.md, "Skinning"):
+        # the entry's key reaches the character as the scene file's does
+        dq = {"solids.0.character.skinning": "dual_quaternion"}
+        a = drape.load_scene(os.path.join(SRC, "scenes", "character.json"), threads=1, overrides=dq)
+        scene = scene_json("character.json")
+        scene["solids"][0]["character"]["skinning"] = "dual_quaternion"
+        self.assert_same(a, build(scene, empty_world_like(a)), steps=[0.1, 0.2])
 
 
     @unittest.skipUnless(os.path.exists(BVH), "needs Debian's assimp-testmodels (the CMU clip)")
@@ -167,6 +174,8 @@ class BadEntries(unittest.TestCase):
             w.add_mesh_solid({"file": "nowhere.obj"})
         with self.assertRaisesRegex(drape.DrapeError, r"^add_character: character: missing required key 'file'"):
             w.add_character({})
+        with self.assertRaisesRegex(drape.DrapeError, r'character\.skinning: expected "linear" or "dual_quaternion", got "dual"'):
+            w.add_character({"file": BVH, "skinning": "dual"})
         with self.assertRaises(TypeError):
             w.add_mesh_solid({"file": "cylinder.obj"}, shape="sphere")
         self.assertEqual((w.cloth_count, w.solid_count), (0, 0))  # nothing half-added
