@@ -296,6 +296,8 @@ typedef struct world_state {
 	X(pcg_bound, bound_items, LEN_PARTICLES)                                                                   \
 	X(int32_t, bound_of, LEN_PARTICLES)                                                                        \
 	X(contact_trial, contact_trials, LEN_PARTICLES) /* with the bounds: each contact's step (contact.h) */   \
+	X(double, contact_room, LEN_PARTICLES) /* squeezed cloth (collide/contact.c): the most this step's     \
+						* contact target lies off its surface; INFINITY: no squeeze */ \
 	X(double, partial, LEN_CHUNKS) /* reduction scratch, 4 per chunk (solver/reduce.h) */                      \
 	/* line solves (step/line_solve.c): per particle the slots of blocks (p, p-1), (p, p+1),                 \
 	 * (p, p-nu), (p, p+nu) on its grid, -1 where there is none; per thread scratch for the longest line */  \

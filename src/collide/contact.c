@@ -74,6 +74,7 @@ static void begin_contact(drape_world* w, int32_t i, int32_t k, const solid_poin
 	c->normal_force = 0.0;
 	c->caught = false;
 	w->work.contact_trials[i].near = -1;
+	w->work.contact_room[i] = INFINITY;
 }
 
 /* The release floor of particle i's bound, as an impulse over a step of h. */
@@ -92,7 +93,10 @@ static void constrain(drape_world* w, int32_t i, double h)
 	vec3 x = w->state.x[i], vs = c->surface_velocity, n = c->normal;
 	/* Target along n: on the grown surface at the step's end, but no further than PUSH_SPEED h
 	 * beyond where the surface's own motion would take the particle. */
-	double target = v3_dot(n, c->point_end) + (c->pinched ? PINCH_MARGIN * thickness : thickness);
+	double offset = c->pinched ? PINCH_MARGIN * thickness : thickness;
+	/* squeezed: its share of the gap, pinched or not (docs/collide.md, "Squeezed cloth") */
+	if (w->work.contact_room[i] < offset) offset = w->work.contact_room[i];
+	double target = v3_dot(n, c->point_end) + offset;
 	double free_end = v3_dot(n, v3_madd(x, h, vs));
 	double push = target - free_end;
 	if (push > PUSH_SPEED * h) target = free_end + PUSH_SPEED * h;
@@ -165,6 +169,33 @@ static int32_t facing_point(drape_world* w, int32_t i, vec3 facing, double reach
 			found = k;
 		}
 	return found;
+}
+
+/* Squeezed cloth (docs/collide.md): where another surface of the solids faces particle i's
+ * contact surface across a gap that its share would not fill with a whole thickness, the
+ * contact's target lies at that share of the gap instead of a thickness (or, pinched, nothing)
+ * off its surface: a quarter for a particle between two layers (the other layer takes a quarter
+ * from the other surface, and half the gap lies between them), half for a particle alone. So no
+ * target lies inside the other surface however close the two come. Only in worlds with layers,
+ * where two garments fill such gaps; single garments keep the plain contact, frame for frame. */
+static void squeeze(drape_world* w, int32_t i, double h)
+{
+	const contact* c = &w->state.contacts[i];
+	w->work.contact_room[i] = INFINITY;
+	if (!w->model.layers.active) return;
+	vec3 facing;
+	const double share = cloth_layers_contact_side(&w->model.layers, i, &facing) ? 0.25 : 0.5;
+	/* the point under the particle on the contact's plane at the step's end */
+	const vec3 n = c->normal, end = v3_madd(w->state.x[i], h, c->surface_velocity);
+	const vec3 a = v3_madd(end, v3_dot(n, v3_sub(c->point_end, end)), n);
+	solid_point p;
+	if (facing_point(w, i, v3_neg(n), 1.0 / share, &p) < 0) return;
+	/* along n from a to the other surface's plane at the step's end; a surface behind the
+	 * contact's (a limb's far side) or across it (a side wall) is no squeeze */
+	const double across = v3_dot(p.normal, n);
+	if (across > -0.5) return;
+	const double gap = v3_dot(p.normal, v3_sub(p.point_end, a)) / across;
+	if (gap > 0.0) w->work.contact_room[i] = share * gap;
 }
 
 void contacts_prepare(drape_world* w, double h)
@@ -265,8 +296,12 @@ void contacts_prepare(drape_world* w, double h)
 					remember_side(w, c, k, &p);
 				}
 		}
-		if (c->solid >= 0) constrain(w, i, h);
-		else if (t->near >= 0) constrain_near(w, i, h);
+		if (c->solid >= 0) {
+			squeeze(w, i, h);
+			constrain(w, i, h);
+		} else if (t->near >= 0) {
+			constrain_near(w, i, h);
+		}
 	}
 }
 
@@ -358,6 +393,7 @@ int32_t contacts_catch_crossings(drape_world* w, double h)
 				begin_contact(w, i, k, &p, h);
 				remember_side(w, c, k, &p);
 				c->caught = true;
+				squeeze(w, i, h);
 				constrain(w, i, h);
 				added++;
 			}
