@@ -6,6 +6,7 @@
 
 #include "collide/cloth_pairs.h"
 #include "collide/geometry.h"
+#include "collide/solid.h"
 #include "math/scalar.h"
 #include "world.h"
 
@@ -300,22 +301,43 @@ static void add_jaws(drape_world* w, double gap)
 	CHECK(drape_solid_add(w, &sd).index >= 0);
 }
 
+/* How many cloth particles lie inside either box of the jaws (add_jaws) as placed now: within
+ * the slab, or within the block (its corners are the solid's vertices 8-15). */
+static int32_t inside_jaws(const drape_world* w)
+{
+	const solid_data* s = &w->model.solids[0];
+	vec3 lo = s->v1[8], hi = s->v1[8];
+	for (int k = 9; k < 16; ++k) {
+		lo = v3(fmin(lo.x, s->v1[k].x), fmin(lo.y, s->v1[k].y), fmin(lo.z, s->v1[k].z));
+		hi = v3(fmax(hi.x, s->v1[k].x), fmax(hi.y, s->v1[k].y), fmax(hi.z, s->v1[k].z));
+	}
+	int32_t inside = 0;
+	for (int32_t i = 0; i < w->model.particle_count; ++i) {
+		const vec3 x = w->state.x[i];
+		const bool slab = fabs(x.x) < 0.2 && fabs(x.y) < 0.2 && x.z < 0.0 && x.z > -0.05;
+		const bool block = x.x > lo.x && x.x < hi.x && x.y > lo.y && x.y < hi.y && x.z > lo.z && x.z < hi.z;
+		inside += slab || block;
+	}
+	return inside;
+}
+
 /* Two layers pinched between two surfaces of one solid, as an arm swinging against the hip presses
- * a shirt onto the pants (docs/collide.md, "Pinched layers"): the inner sheet (layer 0) lies on
- * the slab, the outer (layer 1) over it, and the block comes down to leave 3 mm, less than the two
- * surfaces' thicknesses (5 mm each) and the cloth's (4 mm), then slides (from frame 12 to 18; under
- * the sanitizers to frame 15, the same code paths as the whole slide). Returns the frames with
- * crossing pairs; *clearance is the least signed distance of an outer particle to the inner sheet's
- * surface over all frames, *most the most crossing pairs in a frame. */
-static int pinched_sheets(double* clearance, int32_t* most)
+ * a shirt onto the pants (docs/collide.md, "Pinched layers", "Squeezed cloth"): the inner sheet
+ * (layer 0) lies on the slab, the outer (layer 1) over it, and the block comes down to leave
+ * `gap`, less than the two surfaces' thicknesses (5 mm each) and the cloth's (4 mm), then slides
+ * (from frame 12 to 18; under the sanitizers to frame 15, the same code paths as the whole slide).
+ * Returns the frames with crossing pairs; *clearance is the least signed distance of an outer
+ * particle to the inner sheet's surface over all frames, *most the most crossing pairs in a frame,
+ * *inside the most particles inside either box in a frame. */
+static int pinched_sheets(double gap, double* clearance, int32_t* most, int32_t* inside)
 {
 	drape_world_def wd = drape_default_world_def();
 	drape_world* w = drape_world_create(&wd);
-	add_jaws(w, 0.003);
+	add_jaws(w, gap);
 	drape_cloth_id inner = add_flat_sheet(w, 11, 0.2, 0.005, 0);
 	drape_cloth_id outer = add_flat_sheet(w, 9, 0.16, 0.005 + wd.cloth_thickness + 0.002, 1);
 	int crossed = 0;
-	*most = 0;
+	*most = *inside = 0;
 	*clearance = INFINITY;
 	for (int f = 1; f <= SHORT(24, 15); ++f) {
 		CHECK(drape_world_step(w, f / 30.0 - drape_world_time(w)) == DRAPE_OK);
@@ -323,6 +345,8 @@ static int pinched_sheets(double* clearance, int32_t* most)
 		crossed += st.self_intersections > 0;
 		if (st.self_intersections > *most) *most = st.self_intersections;
 		CHECK(st.penetrating == 0);
+		const int32_t in = inside_jaws(w);
+		if (in > *inside) *inside = in;
 		*clearance = fmin(*clearance, least_clearance(w, inner, outer));
 	}
 	drape_world_destroy(w);
@@ -331,12 +355,19 @@ static int pinched_sheets(double* clearance, int32_t* most)
 
 static void test_layers_pinched_between_two_surfaces(void)
 {
-	double clearance;
-	int32_t most;
-	const int crossed = pinched_sheets(&clearance, &most);
-	printf("pinched: %d frames with crossings (at most %d pairs), least clearance %.2f mm\n", crossed, (int)most, 1e3 * clearance);
-	CHECK(crossed == 0);
-	CHECK(clearance > 0.0);
+	/* 3 mm, as the walk's arm at its hip (frame 88), and 1.5 mm: each layer has less room than
+	 * its surface's thickness, and the outer one less than the cloth's thickness to the inner */
+	const double gaps[2] = {0.003, 0.0015};
+	for (int g = 0; g < 2; ++g) {
+		double clearance;
+		int32_t most, inside;
+		const int crossed = pinched_sheets(gaps[g], &clearance, &most, &inside);
+		printf("pinched to %.1f mm: %d frames with crossings (at most %d pairs), least clearance %.2f mm, at most %d "
+		       "particles inside the boxes\n", 1e3 * gaps[g], crossed, (int)most, 1e3 * clearance, (int)inside);
+		CHECK(crossed == 0);
+		CHECK(clearance > 0.0);
+		CHECK(inside == 0);
+	}
 }
 
 /* A negative layer is refused, naming the cloth; the world is left without it. */

@@ -173,7 +173,7 @@ static int32_t facing_point(drape_world* w, int32_t i, vec3 facing, double reach
 
 /* Squeezed cloth (docs/collide.md): where another surface of the solids faces particle i's
  * contact surface across a gap that its share would not fill with a whole thickness, the
- * contact's target lies at that share of the gap instead of a thickness (or, pinched, nothing)
+ * contact's target lies at that share of the gap instead of a thickness (or, pinched, the margin)
  * off its surface: a quarter for a particle between two layers (the other layer takes a quarter
  * from the other surface, and half the gap lies between them), half for a particle alone. So no
  * target lies inside the other surface however close the two come. Only in worlds with layers,
