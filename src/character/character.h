@@ -118,6 +118,10 @@ void character_key_rotation(const character_joint* j, double t, double q[4]);
 /* Quaternions (w, x, y, z) shared by the character files (transform.c). */
 void quat_mul(const double* a, const double* b, double* q);
 void quat_slerp(const double* a, const double* b, double s, double* out);
+/* The rotation matrix (row-major 3x3) of a unit quaternion, and the unit quaternion of a rotation
+ * matrix (by the largest of its four candidates, so no division by a small number). */
+void quat_matrix(const double q[4], double r[9]);
+void quat_from_matrix(const double* r, double q[4]);
 /* The key interval holding t: keys i and i + 1 with weight *s of the second (held at the ends). */
 int32_t character_find_key(const double* times, int32_t n, double t, double* s);
 

@@ -17,27 +17,6 @@
 #include <string.h>
 
 
-/* The unit quaternion of a rotation matrix (row-major 3x3), by the largest of its four candidates. */
-static void matrix_quat(const double* r, double q[4])
-{
-	double tr = r[0] + r[4] + r[8];
-	if (tr > 0.0) {
-		double s = 2.0 * sqrt(1.0 + tr);
-		q[0] = 0.25 * s, q[1] = (r[7] - r[5]) / s, q[2] = (r[2] - r[6]) / s, q[3] = (r[3] - r[1]) / s;
-	} else if (r[0] > r[4] && r[0] > r[8]) {
-		double s = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
-		q[0] = (r[7] - r[5]) / s, q[1] = 0.25 * s, q[2] = (r[1] + r[3]) / s, q[3] = (r[2] + r[6]) / s;
-	} else if (r[4] > r[8]) {
-		double s = 2.0 * sqrt(1.0 + r[4] - r[0] - r[8]);
-		q[0] = (r[2] - r[6]) / s, q[1] = (r[1] + r[3]) / s, q[2] = 0.25 * s, q[3] = (r[5] + r[7]) / s;
-	} else {
-		double s = 2.0 * sqrt(1.0 + r[8] - r[0] - r[4]);
-		q[0] = (r[3] - r[1]) / s, q[1] = (r[2] + r[6]) / s, q[2] = (r[5] + r[7]) / s, q[3] = 0.25 * s;
-	}
-	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-	for (int k = 0; k < 4; ++k) q[k] /= n;
-}
-
 /* Each joint's rest orientation in drape's world (the file-to-world map included, scale removed).
  * False when out of memory. */
 static bool rest_world_orientations(const drape_character* c, double* q)
@@ -52,7 +31,7 @@ static bool rest_world_orientations(const drape_character* c, double* q)
 			double n = sqrt(w.m[col] * w.m[col] + w.m[4 + col] * w.m[4 + col] + w.m[8 + col] * w.m[8 + col]);
 			for (int row = 0; row < 3; ++row) r[3 * row + col] = n > 0.0 ? w.m[4 * row + col] / n : (row == col);
 		}
-		matrix_quat(r, &q[4 * i]);
+		quat_from_matrix(r, &q[4 * i]);
 	}
 	free(g);
 	return true;

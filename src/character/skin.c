@@ -36,22 +36,12 @@ static void linear_blend(const drape_character* c, const affine* k, double* out)
 	}
 }
 
-/* Rotation matrix (row-major) of the unit quaternion q = (w, x, y, z). */
-static void quat_matrix(const double q[4], double r[9])
-{
-	double w = q[0], a = q[1], b = q[2], c = q[3];
-	r[0] = 1.0 - 2.0 * (b * b + c * c), r[1] = 2.0 * (a * b - w * c), r[2] = 2.0 * (a * c + w * b);
-	r[3] = 2.0 * (a * b + w * c), r[4] = 1.0 - 2.0 * (a * a + c * c), r[5] = 2.0 * (b * c - w * a);
-	r[6] = 2.0 * (a * c - w * b), r[7] = 2.0 * (b * c + w * a), r[8] = 1.0 - 2.0 * (a * a + b * b);
-}
-
 static double det3(const double* m)
 {
 	return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) + m[2] * (m[4] * m[9] - m[5] * m[8]);
 }
 
-/* a's even scale s = cbrt(|det|), rotation R = A / s as a unit quaternion (by the largest diagonal
- * term, Shepperd 1978: no division by a small number whatever the angle) and translation. */
+/* a's even scale s = cbrt(|det|), rotation R = A / s as a unit quaternion, and translation. */
 static void similarity_parts(const affine* a, double* scale, double q[4], double t[3])
 {
 	const double* m = a->m;
@@ -59,22 +49,7 @@ static void similarity_parts(const affine* a, double* scale, double q[4], double
 	double r[9];
 	for (int i = 0; i < 3; ++i)
 		for (int j = 0; j < 3; ++j) r[3 * i + j] = m[4 * i + j] / s;
-	double tr = r[0] + r[4] + r[8];
-	if (tr > r[0] && tr > r[4] && tr > r[8]) {
-		double u = 2.0 * sqrt(1.0 + tr);
-		q[0] = 0.25 * u, q[1] = (r[7] - r[5]) / u, q[2] = (r[2] - r[6]) / u, q[3] = (r[3] - r[1]) / u;
-	} else if (r[0] >= r[4] && r[0] >= r[8]) {
-		double u = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
-		q[0] = (r[7] - r[5]) / u, q[1] = 0.25 * u, q[2] = (r[1] + r[3]) / u, q[3] = (r[2] + r[6]) / u;
-	} else if (r[4] >= r[8]) {
-		double u = 2.0 * sqrt(1.0 - r[0] + r[4] - r[8]);
-		q[0] = (r[2] - r[6]) / u, q[1] = (r[1] + r[3]) / u, q[2] = 0.25 * u, q[3] = (r[5] + r[7]) / u;
-	} else {
-		double u = 2.0 * sqrt(1.0 - r[0] - r[4] + r[8]);
-		q[0] = (r[3] - r[1]) / u, q[1] = (r[2] + r[6]) / u, q[2] = (r[5] + r[7]) / u, q[3] = 0.25 * u;
-	}
-	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-	for (int i = 0; i < 4; ++i) q[i] /= n;
+	quat_from_matrix(r, q);
 	*scale = s;
 	t[0] = m[3], t[1] = m[7], t[2] = m[11];
 }

@@ -27,12 +27,40 @@ affine affine_mul(affine a, affine b)
 	return r;
 }
 
+void quat_matrix(const double q[4], double r[9])
+{
+	double w = q[0], a = q[1], b = q[2], c = q[3];
+	r[0] = 1.0 - 2.0 * (b * b + c * c), r[1] = 2.0 * (a * b - w * c), r[2] = 2.0 * (a * c + w * b);
+	r[3] = 2.0 * (a * b + w * c), r[4] = 1.0 - 2.0 * (a * a + c * c), r[5] = 2.0 * (b * c - w * a);
+	r[6] = 2.0 * (a * c - w * b), r[7] = 2.0 * (b * c + w * a), r[8] = 1.0 - 2.0 * (a * a + b * b);
+}
+
+/* The unit quaternion of a rotation matrix (row-major 3x3), by the largest of its four candidates. */
+void quat_from_matrix(const double* r, double q[4])
+{
+	/* Shepperd (1978): by the largest of the trace and the diagonal terms */
+	double tr = r[0] + r[4] + r[8];
+	if (tr > r[0] && tr > r[4] && tr > r[8]) {
+		double u = 2.0 * sqrt(1.0 + tr);
+		q[0] = 0.25 * u, q[1] = (r[7] - r[5]) / u, q[2] = (r[2] - r[6]) / u, q[3] = (r[3] - r[1]) / u;
+	} else if (r[0] >= r[4] && r[0] >= r[8]) {
+		double u = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
+		q[0] = (r[7] - r[5]) / u, q[1] = 0.25 * u, q[2] = (r[1] + r[3]) / u, q[3] = (r[2] + r[6]) / u;
+	} else if (r[4] >= r[8]) {
+		double u = 2.0 * sqrt(1.0 - r[0] + r[4] - r[8]);
+		q[0] = (r[2] - r[6]) / u, q[1] = (r[1] + r[3]) / u, q[2] = 0.25 * u, q[3] = (r[5] + r[7]) / u;
+	} else {
+		double u = 2.0 * sqrt(1.0 - r[0] - r[4] + r[8]);
+		q[0] = (r[3] - r[1]) / u, q[1] = (r[2] + r[6]) / u, q[2] = (r[5] + r[7]) / u, q[3] = 0.25 * u;
+	}
+	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	for (int k = 0; k < 4; ++k) q[k] /= n;
+}
+
 affine affine_from_trs(const joint_trs* x)
 {
-	double w = x->q[0], a = x->q[1], b = x->q[2], c = x->q[3];
-	double r[9] = {1.0 - 2.0 * (b * b + c * c), 2.0 * (a * b - w * c),       2.0 * (a * c + w * b),
-		       2.0 * (a * b + w * c),       1.0 - 2.0 * (a * a + c * c), 2.0 * (b * c - w * a),
-		       2.0 * (a * c - w * b),       2.0 * (b * c + w * a),       1.0 - 2.0 * (a * a + b * b)};
+	double r[9];
+	quat_matrix(x->q, r);
 	affine m;
 	for (int i = 0; i < 3; ++i) {
 		for (int j = 0; j < 3; ++j) m.m[4 * i + j] = r[3 * i + j] * x->s[j];
