@@ -482,6 +482,53 @@ static void test_contact_takes_the_outer_surface_over_a_cut_face(void)
 	outer_surface_case(0.05, 0.0912, v3(0.0512, 0.02, -0.0053));
 }
 
+/* Contacts end outside (docs/collide.md): one closed mesh, a floor (a box, top at z = 0) and a wall
+ * standing out of it (a box over x in [0.02, 0.12], 5 cm high). A 5 x 5 sheet starts in contact
+ * with the floor (1.2 mm up), its front edge 1 cm before the wall, sliding at `speed` towards it
+ * with no friction. Its particles are held on the floor's plane; before contacts were checked
+ * after the solve, a step carried them past the wall's face into the wall (at 2 m/s, 5 mm and
+ * 15 mm in at the first check: they had no path test, being in contact). Checked every max_dt / 8:
+ * no particle inside the mesh, none beyond the wall's face. */
+static void slide_into_wall(double speed)
+{
+	double pos[48];
+	int32_t tri[72];
+	const double floor_lo[3] = {-0.3, -0.3, -0.1}, floor_hi[3] = {0.3, 0.3, 0.0};
+	const double wall_lo[3] = {0.02, -0.3, -0.05}, wall_hi[3] = {0.12, 0.3, 0.05};
+	box_into(floor_lo, floor_hi, 0, pos, tri);
+	box_into(wall_lo, wall_hi, 8, pos + 24, tri + 36);
+	drape_mesh m = {0};
+	m.vertex_count = 16;
+	m.positions = pos;
+	m.triangle_count = 24;
+	m.triangles = tri;
+	drape_world_def wd = drape_default_world_def();
+	wd.self_collision = false;
+	drape_world* w = drape_world_create(&wd);
+	const double thickness = 0.003;
+	add_mesh_solid(w, &m, thickness, 0.0);
+	add_sheet(w, 5, 0.04, v3(-0.01, 0.0, 0.4 * thickness), v3(1, 0, 0), v3(0, 1, 0), NULL);
+	for (int32_t i = 0; i < w->model.particle_count; ++i) w->state.v[i] = v3(speed, 0.0, 0.0);
+	int held = 0;
+	for (int f = 1; f <= 48; ++f) {
+		CHECK(drape_world_step(w, wd.max_dt / 8) == DRAPE_OK);
+		for (int32_t i = 0; i < w->model.particle_count; ++i) {
+			held += w->state.contacts[i].solid == 0;
+			CHECK(!solid_inside_end(w, 0, w->state.x[i], 0.0));
+			CHECK(w->state.x[i].x < wall_lo[0]);
+		}
+	}
+	CHECK(held > 0);
+	CHECK(drape_world_get_stats(w).penetrating == 0);
+	drape_world_destroy(w);
+}
+
+static void test_contact_sliding_into_a_wall_ends_outside(void)
+{
+	slide_into_wall(2.0);
+	slide_into_wall(6.0);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Cloth/cloth contact (sec. 6). */
 
@@ -890,6 +937,7 @@ const test_case contact_tests[] = {
 	{"more_contact_passes_at_the_floor", test_more_contact_passes_at_the_floor},
 	{"contact_takes_the_outer_surface_over_a_buried_face", test_contact_takes_the_outer_surface_over_a_buried_face},
 	{"contact_takes_the_outer_surface_over_a_cut_face", test_contact_takes_the_outer_surface_over_a_cut_face},
+	{"contact_sliding_into_a_wall_ends_outside", test_contact_sliding_into_a_wall_ends_outside},
 	{"knot_through_sheet_untangled", test_knot_through_sheet_untangled},
 	{"cloth_contact_matrix_symmetric", test_cloth_contact_matrix_symmetric},
 	{NULL, NULL},

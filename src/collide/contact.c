@@ -381,6 +381,38 @@ int32_t contacts_settle_bounds(drape_world* w)
 	return released;
 }
 
+int32_t contacts_catch_sunk(drape_world* w, double h)
+{
+	int32_t replaced = 0;
+	for (int32_t i = 0; w->model.solid_count > 0 && i < w->model.particle_count; ++i) {
+		contact* c = &w->state.contacts[i];
+		/* A two-sided solid has no inside; the side its particle belongs on is the contact's
+		 * memory, and a held particle that got through it crosses it back on purpose. */
+		if (c->solid < 0 || w->model.solids[c->solid].two_sided) continue;
+		const int32_t k = c->solid;
+		const double thickness = w->model.solids[k].thickness;
+		const vec3 x = w->state.x[i], x1 = w->work.x1[i];
+		/* A path longer than the thickness, relative to the surface, may have crossed a part of
+		 * the solid (a sheet sliding fast into a wall, or through one); a shorter one only ends
+		 * inside where it ends inside (no part of a body is thinner). */
+		const bool far = v3_len2(v3_sub(v3_sub(x1, x), v3_scale(c->surface_velocity, h))) > thickness * thickness;
+		solid_point p;
+		bool found = far && solid_path_hit(w, k, x, x1, 0, &p);
+		if (!found) {
+			if (!solid_inside_end(w, k, x1, 0.0)) continue;
+			/* where its path entered the surface (off the plane into a curved surface), else,
+			 * where the surface closed over it, the surface closest to where it would end */
+			found = (!far && solid_path_hit(w, k, x, x1, 0, &p)) || solid_closest_end(w, k, x1, thickness, &p);
+		}
+		if (!found) continue;
+		set_plane(c, &p, h);
+		c->caught = true;
+		squeeze(w, i, h);
+		replaced++;
+	}
+	return replaced;
+}
+
 int32_t contacts_catch_crossings(drape_world* w, double h)
 {
 	int32_t added = 0;

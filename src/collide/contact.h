@@ -79,6 +79,15 @@ int32_t contacts_release_pulling(drape_world* w, double h);
  * were released. */
 int32_t contacts_settle_bounds(drape_world* w);
 
+/* After a solve: contacts whose particle would end the step inside the solid all the same (their
+ * plane, the surface's tangent plane at the step's start carried to its end, strayed from a curved
+ * surface or from a fold of a body closing over it) take their plane from the surface at the
+ * step's end, under where the particle would end (docs/collide.md, "Contacts end outside"). Not
+ * for two-sided solids, which have no inside (a held particle crosses one back to its side). Run
+ * before contacts_catch_crossings. Returns how many; the constraints must then be made again
+ * (contacts_constrain) and the step solved again. */
+int32_t contacts_catch_sunk(drape_world* w, double h);
+
 /* After a solve: particles without a contact whose proposed path x -> x1 crosses a solid get one.
  * Returns how many were added (the step must then be solved again). */
 int32_t contacts_catch_crossings(drape_world* w, double h);

@@ -88,9 +88,16 @@ bool solid_closest(drape_world* w, int32_t s, vec3 x, double reach, int side, so
  * One-sided solids only: false for a two-sided one. */
 bool solid_closest_facing(drape_world* w, int32_t s, vec3 x, double reach, vec3 facing, solid_point* out);
 
+/* As solid_closest for a point x at the step's end (a particle's proposed position), measured
+ * from the surface as it is placed there (`point` is the same material point at the step's start).
+ * One-sided solids only: false for a two-sided one. For a contact that would end its step inside the solid all the
+ * same (collide/contact.c, docs/collide.md "Contacts end outside"). */
+bool solid_closest_end(drape_world* w, int32_t s, vec3 x, double reach, solid_point* out);
+
 /* Whether x lies inside solid s, deeper than `depth` below its surface, at the step's end (a closed
- * mesh by ray parity; planes never: their far side is contact's business). For the `penetrating`
- * count (docs/characters.md). */
+ * mesh by its winding number, so also where two parts of it overlap; planes never: their far side
+ * is contact's business). For the `penetrating` count (docs/characters.md) and, with depth 0,
+ * contacts that end a step inside (collide/contact.c). */
 bool solid_inside_end(drape_world* w, int32_t s, vec3 x, double depth);
 
 /* The first point where the straight path a -> b over the step meets solid s's surface grown by

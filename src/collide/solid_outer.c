@@ -12,11 +12,11 @@
 
 /* A hair outside face tri along its normal at the step's start: 1e-4 of its longest edge, above
  * rounding and below any gap between two parts of a body that cloth could be in. */
-static vec3 hair(const solid_data* s, const int32_t* tri)
+static vec3 hair(const vec3* v, const int32_t* tri)
 {
-	vec3 a = s->v0[tri[0]], b = s->v0[tri[1]], c = s->v0[tri[2]];
+	vec3 a = v[tri[0]], b = v[tri[1]], c = v[tri[2]];
 	double edge = sqrt(fmax(fmax(v3_len2(v3_sub(b, a)), v3_len2(v3_sub(c, b))), v3_len2(v3_sub(a, c))));
-	return v3_scale(solid_face_normal(s->v0, tri), 1e-4 * edge);
+	return v3_scale(solid_face_normal(v, tri), 1e-4 * edge);
 }
 
 /* Where a closed mesh overlaps itself (a skinned body's wrist bent into its forearm: docs/collide.md,
@@ -37,21 +37,21 @@ static uint8_t face_kind(drape_world* w, const solid_data* s, int32_t f)
 	}
 	if (!kind) {
 		vec3 centre = v3_scale(v3_add(v3_add(s->v0[tri[0]], s->v0[tri[1]]), s->v0[tri[2]]), 1.0 / 3.0);
-		kind = solid_ray_parity(w, s, s->v0, v3_add(centre, hair(s, tri))) ? FACE_BURIED : FACE_EXPOSED;
+		kind = solid_ray_parity(w, s, s->v0, v3_add(centre, hair(s->v0, tri))) ? FACE_BURIED : FACE_EXPOSED;
 	}
 	s->face_kinds[f] = kind;
 	return kind;
 }
 
-/* Whether cp, the closest point of face f found by a query, is on the mesh's outer surface: not
- * when f lies inside the mesh, nor when f is cut and cp is on its inner part (a point a hair
- * outside cp is inside the mesh). Uses the query scratch. */
-static bool outer_surface_at(drape_world* w, const solid_data* s, int32_t f, vec3 cp)
+/* Whether cp, the closest point of face f found by a query on the mesh placed at v, is on the
+ * mesh's outer surface: not when f lies inside the mesh, nor when f is cut and cp is on its inner
+ * part (a point a hair outside cp is inside the mesh). Uses the query scratch. */
+static bool outer_surface_at(drape_world* w, const solid_data* s, const vec3* v, int32_t f, vec3 cp)
 {
 	if (!s->face_kinds) return true;
 	const uint8_t kind = face_kind(w, s, f);
 	if (kind != FACE_CUT) return kind == FACE_EXPOSED;
-	return !solid_ray_parity(w, s, s->v0, v3_add(cp, hair(s, &s->triangles[3 * f])));
+	return !solid_ray_parity(w, s, v, v3_add(cp, hair(v, &s->triangles[3 * f])));
 }
 
 bool outer_skipped(const solid_data* s, const outer_skips* k, int32_t f)
@@ -62,9 +62,9 @@ bool outer_skipped(const solid_data* s, const outer_skips* k, int32_t f)
 	return false;
 }
 
-bool outer_set_aside(drape_world* w, const solid_data* s, outer_skips* k, int32_t f, vec3 cp)
+bool outer_set_aside(drape_world* w, const solid_data* s, const vec3* v, outer_skips* k, int32_t f, vec3 cp)
 {
-	if (k->count == OUTER_SKIPS || outer_surface_at(w, s, f, cp)) return false;
+	if (k->count == OUTER_SKIPS || outer_surface_at(w, s, v, f, cp)) return false;
 	if (s->face_kinds[f] != FACE_BURIED) k->face[k->count++] = f;
 	return true;
 }

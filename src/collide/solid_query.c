@@ -195,12 +195,17 @@ static void two_sided_point(const solid_data* s, const int32_t* tri, bool rim, v
 }
 
 /* The closest point of solid k to x within reach, among the faces whose outward normal at the
- * step's start has a positive component along *facing when facing is given (solid_closest_facing). */
-static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, const vec3* facing, solid_point* out)
+ * step's start has a positive component along *facing when facing is given (solid_closest_facing).
+ * x at the step's start, or with `at_end` at its end and measured from the surface there
+ * (solid_closest_end). */
+static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, const vec3* facing, bool at_end,
+		    solid_point* out)
 {
 	const solid_data* s = &w->model.solids[k];
+	const vec3* v0 = at_end ? s->v1 : s->v0;
 	if (s->kind != DRAPE_SOLID_MESH) {
-		vec3 local = xform_inv_apply_point(s->x0, x), cl, nl;
+		const xform x0 = at_end ? s->x1 : s->x0;
+		vec3 local = xform_inv_apply_point(x0, x), cl, nl;
 		double d = shape_signed_distance(&s->shape, local, &cl, &nl);
 		if (d > reach) return false;
 		out->distance = d;
@@ -209,7 +214,7 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 		out->normal = xform_apply_vector(s->x1, nl);
 		out->side = 1;
 		out->free_side = false;
-		return !facing || v3_dot(xform_apply_vector(s->x0, nl), *facing) > 0.0;
+		return !facing || v3_dot(xform_apply_vector(x0, nl), *facing) > 0.0;
 	}
 	if (!s->tree_built) return false;
 	aabb box = aabb_grow(aabb_of_point(x), reach);
@@ -227,22 +232,22 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 				continue;
 			}
 			const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
-			if (facing && v3_dot(solid_face_normal(s->v0, tri), *facing) <= 0.0) continue;
-			double d2 = point_triangle_closest(x, s->v0[tri[0]], s->v0[tri[1]], s->v0[tri[2]], bary);
+			if (facing && v3_dot(solid_face_normal(v0, tri), *facing) <= 0.0) continue;
+			double d2 = point_triangle_closest(x, v0[tri[0]], v0[tri[1]], v0[tri[2]], bary);
 			if (d2 < best) {
 				best = d2;
 				face = w->work.query_hits[j];
 				memcpy(best_bary, bary, sizeof bary);
 			}
 		}
-		if (face >= 0 && outer_set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary))) {
+		if (face >= 0 && outer_set_aside(w, s, v0, &aside, face, blend(v0, &s->triangles[3 * face], best_bary))) {
 			overlap = true;
 			continue;
 		}
 		/* Only inner surface within reach, and x inside the mesh: cloth caught in a fold of the body
 		 * closing on itself. It is held to the nearest outer surface further off, to be pushed out
 		 * there (docs/collide.md, "Where the body overlaps itself"). */
-		if (face < 0 && overlap && !inside && solid_ray_parity(w, s, s->v0, x)) {
+		if (face < 0 && overlap && !inside && solid_ray_parity(w, s, v0, x)) {
 			inside = true;
 			box = aabb_grow(aabb_of_point(x), INSIDE_REACH * fmax(reach, s->thickness));
 			continue;
@@ -251,9 +256,9 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	}
 	if (face < 0) return false;
 	const int32_t* tri = &s->triangles[3 * face];
-	vec3 cp = blend(s->v0, tri, best_bary);
+	vec3 cp = blend(v0, tri, best_bary);
 	double d = sqrt(best);
-	out->point = cp;
+	out->point = blend(s->v0, tri, best_bary);
 	out->point_end = blend(s->v1, tri, best_bary);
 	if (s->two_sided) {
 		two_sided_point(s, tri, on_rim(s, face, best_bary), x, cp, d, side, out);
@@ -263,12 +268,12 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	out->free_side = false;
 	/* Set aside inner surface: x may be inside the mesh on the outer side of the face found (in a
 	 * fold's crease). There the way out is straight to the closest point. */
-	if (overlap && (inside || solid_ray_parity(w, s, s->v0, x))) {
+	if (overlap && (inside || solid_ray_parity(w, s, v0, x))) {
 		out->distance = -d;
 		out->normal = d > 0.0 ? v3_scale(v3_sub(cp, x), 1.0 / d) : solid_face_normal(s->v1, tri);
 		return true;
 	}
-	vec3 n0 = solid_face_normal(s->v0, tri);
+	vec3 n0 = solid_face_normal(v0, tri);
 	if (v3_dot(v3_sub(x, cp), n0) < 0.0) d = -d;
 	if (d > reach) return false;
 	out->distance = d;
@@ -278,13 +283,19 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 
 bool solid_closest(drape_world* w, int32_t k, vec3 x, double reach, int side, solid_point* out)
 {
-	return closest(w, k, x, reach, side, NULL, out);
+	return closest(w, k, x, reach, side, NULL, false, out);
 }
 
 bool solid_closest_facing(drape_world* w, int32_t k, vec3 x, double reach, vec3 facing, solid_point* out)
 {
 	if (w->model.solids[k].two_sided) return false;
-	return closest(w, k, x, reach, 0, &facing, out);
+	return closest(w, k, x, reach, 0, &facing, false, out);
+}
+
+bool solid_closest_end(drape_world* w, int32_t k, vec3 x, double reach, solid_point* out)
+{
+	if (w->model.solids[k].two_sided) return false;
+	return closest(w, k, x, reach, 0, NULL, true, out);
 }
 
 bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
@@ -296,7 +307,8 @@ bool solid_inside_end(drape_world* w, int32_t k, vec3 x, double depth)
 		return shape_signed_distance(&s->shape, xform_inv_apply_point(s->x1, x), NULL, NULL) < -depth;
 	}
 	if (!s->tree_built) return false;
-	if (!solid_ray_parity(w, s, s->v1, x)) return false;
+	/* by the winding number, so that where two parts of a body overlap is inside too */
+	if (solid_ray_winding(w, s, s->v1, x) == 0) return false;
 	/* Inside: deeper than `depth` unless some face lies within depth of x. */
 	int32_t n = solid_mesh_candidates(w, s, aabb_grow(aabb_of_point(x), depth));
 	double bary[3];
@@ -387,7 +399,7 @@ bool solid_path_hit(drape_world* w, int32_t k, vec3 a, vec3 b, int side, solid_p
 				memcpy(best_bary, bary, sizeof bary);
 			}
 		}
-	} while (face >= 0 && outer_set_aside(w, s, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary)));
+	} while (face >= 0 && outer_set_aside(w, s, s->v0, &aside, face, blend(s->v0, &s->triangles[3 * face], best_bary)));
 	/* Two-sided: the path may also come within the thickness of a rim edge without crossing a
 	 * face (a particle passing the edge of a wall); the earlier of the two wins. */
 	int32_t rim_face = -1;

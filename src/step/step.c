@@ -323,12 +323,13 @@ bool step_contacts_changed(step_context* c)
 		 * second pass only when the crossing tests find what the linearised bounds missed:
 		 * particles whose path crosses a solid, or cloth crossing cloth. */
 		int32_t released = contacts_settle_bounds(w);
-		f->crossings = contacts_catch_crossings(w, h);
-		if (c->pinched > 0) {
+		const int32_t sunk = contacts_catch_sunk(w, h);
+		f->crossings = sunk + contacts_catch_crossings(w, h);
+		if (c->pinched > 0 || sunk > 0) {
 			constraints_prepare(w, t, h);
 			contacts_constrain(w, h);
 			bdf2_shift(w);
-			cloth_contacts_alter_crossings(w, h);
+			if (c->pinched > 0) cloth_contacts_alter_crossings(w, h);
 		}
 		r->cs_ms += now_ms() - te;
 		r->released += released;
@@ -337,8 +338,9 @@ bool step_contacts_changed(step_context* c)
 		/* The contact set changed (sec. 5.4 release, or particles that would cross a solid):
 		 * solve the step again with the new constraints. */
 		int32_t released = contacts_release_pulling(w, h);
-		f->crossings = contacts_catch_crossings(w, h);
-		if (released > 0 || c->pinched > 0) {
+		const int32_t sunk = contacts_catch_sunk(w, h);
+		f->crossings = sunk + contacts_catch_crossings(w, h);
+		if (released > 0 || c->pinched > 0 || sunk > 0) {
 			constraints_prepare(w, t, h);
 			contacts_constrain(w, h);
 			bdf2_shift(w);
