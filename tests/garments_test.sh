@@ -38,7 +38,9 @@ body = lambda f: verts(d + "/solid_body_%04d.obj" % f)
 assert body(0) == body(start), "the body moved before the pants relaxed"
 assert body(start + 2) != body(start), "the body did not start moving"
 # the waistband (the cloth's top 2 cm at frame 12, after sewing) against the body vertices nearest it:
-# it stays within 3 cm of where it settled while the body moves
+# it stays within 3.5 cm of where it settled while the body jumps (the most, at frame 40: 2.7 cm
+# while contacts could end a step inside the body, with particles inside it at 4 frames, to 2.7 mm;
+# 3.1 cm since they end outside, with none: docs/collide.md, "Contacts end outside")
 ref = 12
 cloth, body = verts(d + "/frame_%04d.obj" % ref), verts(d + "/solid_body_%04d.obj" % ref)
 top = max(v[2] for v in cloth)
@@ -49,7 +51,7 @@ def offset(f):
     return sum(c[i][2] for i in ring) / len(ring) - sum(b[j][2] for j in near) / len(near)
 o0 = offset(ref)
 moved = max(abs(offset(f) - o0) for f in range(ref, frames + 1, 4))
-assert moved < 0.03, moved
+assert moved < 0.035, moved
 PY
 then ok pants_on_moving_body; else bad pants_on_moving_body "see above"; fi
 
