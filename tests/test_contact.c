@@ -423,6 +423,21 @@ static void box_into(const double lo[3], const double hi[3], int32_t base, doubl
 	for (int k = 0; k < 36; ++k) tri[k] = base + f[k];
 }
 
+/* One closed mesh of two boxes, a [a_lo, a_hi] and b [b_lo, b_hi] (they may overlap: the mesh then
+ * overlaps itself), its vertices and triangles in the caller's pos[48] and tri[72]. */
+static drape_mesh two_boxes(const double a_lo[3], const double a_hi[3], const double b_lo[3], const double b_hi[3],
+			    double* pos, int32_t* tri)
+{
+	box_into(a_lo, a_hi, 0, pos, tri);
+	box_into(b_lo, b_hi, 8, pos + 24, tri + 36);
+	drape_mesh m = {0};
+	m.vertex_count = 16;
+	m.positions = pos;
+	m.triangle_count = 24;
+	m.triangles = tri;
+	return m;
+}
+
 /* Where a closed mesh overlaps itself (docs/collide.md, "Where the body overlaps itself"): one mesh
  * of two boxes, a large one (top at z = 0) and a small one [-0.05, 0.05]^2 x [-0.05, small_top]. A 5 x 5 sheet (thickness 3 mm, no gravity) starts at
  * z0 = -5.3 mm, centred at (cx, 0), inside the large box; the particle at `probe` of it is 1.2 mm
@@ -436,13 +451,7 @@ static void outer_surface_case(double small_top, double cx, vec3 probe)
 	int32_t tri[72];
 	const double big_lo[3] = {-0.2, -0.2, -0.1}, big_hi[3] = {0.2, 0.2, 0.0};
 	const double small_lo[3] = {-0.05, -0.05, -0.05}, small_hi[3] = {0.05, 0.05, small_top};
-	box_into(big_lo, big_hi, 0, pos, tri);
-	box_into(small_lo, small_hi, 8, pos + 24, tri + 36);
-	drape_mesh m = {0};
-	m.vertex_count = 16;
-	m.positions = pos;
-	m.triangle_count = 24;
-	m.triangles = tri;
+	drape_mesh m = two_boxes(big_lo, big_hi, small_lo, small_hi, pos, tri);
 	drape_world_def wd = drape_default_world_def();
 	wd.gravity[2] = 0.0;
 	wd.self_collision = false;
@@ -495,13 +504,7 @@ static void slide_into_wall(double speed)
 	int32_t tri[72];
 	const double floor_lo[3] = {-0.3, -0.3, -0.1}, floor_hi[3] = {0.3, 0.3, 0.0};
 	const double wall_lo[3] = {0.02, -0.3, -0.05}, wall_hi[3] = {0.12, 0.3, 0.05};
-	box_into(floor_lo, floor_hi, 0, pos, tri);
-	box_into(wall_lo, wall_hi, 8, pos + 24, tri + 36);
-	drape_mesh m = {0};
-	m.vertex_count = 16;
-	m.positions = pos;
-	m.triangle_count = 24;
-	m.triangles = tri;
+	drape_mesh m = two_boxes(floor_lo, floor_hi, wall_lo, wall_hi, pos, tri);
 	drape_world_def wd = drape_default_world_def();
 	wd.self_collision = false;
 	drape_world* w = drape_world_create(&wd);

@@ -90,8 +90,8 @@ bool solid_closest_facing(drape_world* w, int32_t s, vec3 x, double reach, vec3 
 
 /* As solid_closest for a point x at the step's end (a particle's proposed position), measured
  * from the surface as it is placed there (`point` is the same material point at the step's start).
- * One-sided solids only: false for a two-sided one. For a contact that would end its step inside the solid all the
- * same (collide/contact.c, docs/collide.md "Contacts end outside"). */
+ * One-sided solids only: false for a two-sided one. For a contact that would end its step inside
+ * the solid all the same (collide/contact.c, docs/collide.md "Contacts end outside"). */
 bool solid_closest_end(drape_world* w, int32_t s, vec3 x, double reach, solid_point* out);
 
 /* Whether x lies inside solid s, deeper than `depth` below its surface, at the step's end (a closed

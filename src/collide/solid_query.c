@@ -202,10 +202,11 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 		    solid_point* out)
 {
 	const solid_data* s = &w->model.solids[k];
-	const vec3* v0 = at_end ? s->v1 : s->v0;
+	/* the placement x is measured against */
+	const vec3* at = at_end ? s->v1 : s->v0;
 	if (s->kind != DRAPE_SOLID_MESH) {
-		const xform x0 = at_end ? s->x1 : s->x0;
-		vec3 local = xform_inv_apply_point(x0, x), cl, nl;
+		const xform place = at_end ? s->x1 : s->x0;
+		vec3 local = xform_inv_apply_point(place, x), cl, nl;
 		double d = shape_signed_distance(&s->shape, local, &cl, &nl);
 		if (d > reach) return false;
 		out->distance = d;
@@ -214,7 +215,7 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 		out->normal = xform_apply_vector(s->x1, nl);
 		out->side = 1;
 		out->free_side = false;
-		return !facing || v3_dot(xform_apply_vector(x0, nl), *facing) > 0.0;
+		return !facing || v3_dot(xform_apply_vector(place, nl), *facing) > 0.0;
 	}
 	if (!s->tree_built) return false;
 	aabb box = aabb_grow(aabb_of_point(x), reach);
@@ -232,22 +233,22 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 				continue;
 			}
 			const int32_t* tri = &s->triangles[3 * w->work.query_hits[j]];
-			if (facing && v3_dot(solid_face_normal(v0, tri), *facing) <= 0.0) continue;
-			double d2 = point_triangle_closest(x, v0[tri[0]], v0[tri[1]], v0[tri[2]], bary);
+			if (facing && v3_dot(solid_face_normal(at, tri), *facing) <= 0.0) continue;
+			double d2 = point_triangle_closest(x, at[tri[0]], at[tri[1]], at[tri[2]], bary);
 			if (d2 < best) {
 				best = d2;
 				face = w->work.query_hits[j];
 				memcpy(best_bary, bary, sizeof bary);
 			}
 		}
-		if (face >= 0 && outer_set_aside(w, s, v0, &aside, face, blend(v0, &s->triangles[3 * face], best_bary))) {
+		if (face >= 0 && outer_set_aside(w, s, at, &aside, face, blend(at, &s->triangles[3 * face], best_bary))) {
 			overlap = true;
 			continue;
 		}
 		/* Only inner surface within reach, and x inside the mesh: cloth caught in a fold of the body
 		 * closing on itself. It is held to the nearest outer surface further off, to be pushed out
 		 * there (docs/collide.md, "Where the body overlaps itself"). */
-		if (face < 0 && overlap && !inside && solid_ray_parity(w, s, v0, x)) {
+		if (face < 0 && overlap && !inside && solid_ray_parity(w, s, at, x)) {
 			inside = true;
 			box = aabb_grow(aabb_of_point(x), INSIDE_REACH * fmax(reach, s->thickness));
 			continue;
@@ -256,7 +257,7 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	}
 	if (face < 0) return false;
 	const int32_t* tri = &s->triangles[3 * face];
-	vec3 cp = blend(v0, tri, best_bary);
+	vec3 cp = blend(at, tri, best_bary);
 	double d = sqrt(best);
 	out->point = blend(s->v0, tri, best_bary);
 	out->point_end = blend(s->v1, tri, best_bary);
@@ -268,12 +269,12 @@ static bool closest(drape_world* w, int32_t k, vec3 x, double reach, int side, c
 	out->free_side = false;
 	/* Set aside inner surface: x may be inside the mesh on the outer side of the face found (in a
 	 * fold's crease). There the way out is straight to the closest point. */
-	if (overlap && (inside || solid_ray_parity(w, s, v0, x))) {
+	if (overlap && (inside || solid_ray_parity(w, s, at, x))) {
 		out->distance = -d;
 		out->normal = d > 0.0 ? v3_scale(v3_sub(cp, x), 1.0 / d) : solid_face_normal(s->v1, tri);
 		return true;
 	}
-	vec3 n0 = solid_face_normal(v0, tri);
+	vec3 n0 = solid_face_normal(at, tri);
 	if (v3_dot(v3_sub(x, cp), n0) < 0.0) d = -d;
 	if (d > reach) return false;
 	out->distance = d;
